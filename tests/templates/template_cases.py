@@ -1,0 +1,171 @@
+"""Conversations and tools shared by the template tests (OpenAI chat format, as a client sends them)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+TEMPLATE_NAMES = ("longcat-flash-chat", "qwen3-tools-first", "xml-function-thinking")
+
+SEEDS_DIR = Path(__file__).resolve().parents[3] / "shared" / "seeds"  # shared/ sits beside the repository
+
+
+def seed_file(name: str) -> Path:
+    """A seed document (the specification); skips the test when shared/ is not beside the repository."""
+    path = SEEDS_DIR / name
+    if not path.is_file():
+        pytest.skip(f"seed {name} not found in {SEEDS_DIR}")
+    return path
+
+
+SYSTEM_PROMPT = "You are a helpful assistant."
+
+WEATHER: dict[str, Any] = {
+    "type": "function",
+    "function": {
+        "name": "get_weather",
+        "description": "Get the current weather",
+        "parameters": {
+            "type": "object",
+            "properties": {"city": {"type": "string", "description": "City name"}},
+            "required": ["city"],
+        },
+    },
+}
+
+SEARCH: dict[str, Any] = {
+    "type": "function",
+    "function": {
+        "name": "search",
+        "description": "Search the web",
+        "parameters": {
+            "type": "object",
+            "properties": {"query": {"type": "string"}, "limit": {"type": "integer"}},
+            "required": ["query"],
+        },
+    },
+}
+
+
+def call(call_id: str, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    """A tool call as an OpenAI client sends it back in history: arguments as JSON text."""
+    return {
+        "id": call_id,
+        "type": "function",
+        "function": {"name": name, "arguments": json.dumps(arguments, ensure_ascii=False)},
+    }
+
+
+def user(content: str) -> dict[str, Any]:
+    return {"role": "user", "content": content}
+
+
+def assistant(
+    content: str | None, tool_calls: list[dict[str, Any]] | None = None, **extra: Any
+) -> dict[str, Any]:
+    message: dict[str, Any] = {"role": "assistant", "content": content, **extra}
+    if tool_calls:
+        message["tool_calls"] = tool_calls
+    return message
+
+
+def tool_result(call_id: str, content: str) -> dict[str, Any]:
+    return {"role": "tool", "tool_call_id": call_id, "content": content}
+
+
+def system(content: str = SYSTEM_PROMPT) -> dict[str, Any]:
+    return {"role": "system", "content": content}
+
+
+FIRST_TURN = [user("What is 2+2?")]
+WITH_SYSTEM = [system(), user("Hi")]
+MULTI_TURN = [
+    system(),
+    user("Hi"),
+    assistant("Hello! How can I help?"),
+    user("Tell me a joke."),
+    assistant("Why did the chicken cross the road?"),
+    user("Why?"),
+]
+TOOLS_FIRST_TURN = [system(), user("What's the weather in Paris and Tokyo?")]
+TOOL_CALLS = [
+    user("Weather in Paris and Tokyo?"),
+    assistant(
+        None,
+        [call("call_1", "get_weather", {"city": "Paris"}), call("call_2", "get_weather", {"city": "Tokyo"})],
+    ),
+    tool_result("call_1", "18°C, sunny"),
+    tool_result("call_2", "25°C, rain"),
+]
+TOOL_CALLS_DONE = [*TOOL_CALLS, assistant("Paris: sunny; Tokyo: rain."), user("Thanks!")]
+
+# (name, messages, tools) combinations rendered by every template in the parity tests
+CONVERSATIONS: list[tuple[str, list[dict[str, Any]], list[dict[str, Any]] | None]] = [
+    ("first-turn", FIRST_TURN, None),
+    ("system", WITH_SYSTEM, None),
+    ("multi-turn", MULTI_TURN, None),
+    ("tools", TOOLS_FIRST_TURN, [WEATHER, SEARCH]),
+    ("tool-calls", TOOL_CALLS, [WEATHER]),
+    ("tool-calls-done", TOOL_CALLS_DONE, [WEATHER]),
+]
+
+# Arguments for the round-trip tests: nested objects and arrays, non-ASCII text, quotes and newlines.
+ROUND_TRIP_TOOLS: list[dict[str, Any]] = [
+    {
+        "type": "function",
+        "function": {
+            "name": "write_file",
+            "description": "Write a file",
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "path": {"type": "string"},
+                    "content": {"type": "string"},
+                    "options": {"type": "object"},
+                },
+                "required": ["path", "content"],
+            },
+        },
+    },
+    {
+        "type": "function",
+        "function": {
+            "name": "book_trip",
+            "description": "Book a trip",
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "destination": {"type": "string"},
+                    "travellers": {"type": "array"},
+                    "nights": {"type": "integer"},
+                    "budget": {"type": "number"},
+                },
+            },
+        },
+    },
+    WEATHER,
+]
+
+ROUND_TRIP_CALLS: list[tuple[str, dict[str, Any]]] = [
+    (
+        "write_file",
+        {
+            "path": "src/données/app.py",
+            "content": 'print("héllo, 世界")\nif x < 3 and y > 2:\n    pass',
+            "options": {"mode": "w", "encoding": "utf-8", "flags": {"create": True, "backup": None}},
+        },
+    ),
+    (
+        "book_trip",
+        {
+            "destination": "Zürich 🇨🇭",
+            "travellers": [{"name": "Zoë", "age": 31}, {"name": "Dmitrí", "tags": ["vip", "日本語"]}],
+            "nights": 3,
+            "budget": 1250.5,
+        },
+    ),
+    ("get_weather", {"city": "東京"}),
+]
