@@ -1,0 +1,43 @@
+"""What a call reader needs from the parser that drives it, and what the parser needs from a call reader."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+
+class CallHost(Protocol):
+    """The parser, as seen by the reader of one call block."""
+
+    def start_call(self, name: str) -> int:
+        """Announce a call; returns its index. From here on the block's markup is consumed, not shown."""
+        ...
+
+    def call_args(self, index: int, text: str) -> None:
+        """A fragment of the arguments of call ``index``."""
+        ...
+
+    def end_call(self, index: int) -> None: ...
+
+    def stray(self, text: str) -> None:
+        """Text inside a call block that belongs to no call: it is shown as content."""
+        ...
+
+
+class CallReader(Protocol):
+    """Reads the body of one call (or, for the key/value dialect, one whole block)."""
+
+    done: bool
+    failed: bool
+
+    @property
+    def confirmed(self) -> bool:
+        """Whether the call was announced to the host (before that, a failure returns the block as content)."""
+        ...
+
+    def feed(self, buf: str, pos: int, final: bool) -> int:
+        """Read from ``buf[pos:]``; return how far it got. Stops at completion, at failure, or to wait for text."""
+        ...
+
+    def close(self) -> None:
+        """The input ended or the block broke off: finish an announced call with valid JSON arguments."""
+        ...

@@ -1,0 +1,206 @@
+"""The JSON call body: ``{"name": "f", "arguments": {...}}`` (LongCat JSON and Hermes/Qwen dialects).
+
+Members may come in any order. The raw text of the ``arguments`` object streams as it is read; when it precedes
+``name`` it is kept until the name is known, because a call's first fragment must carry its name.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any, Final
+
+from .host import CallHost
+from .json_value import JsonValueReader
+
+logger = logging.getLogger("longcat_plugins")
+
+_ARGUMENT_KEYS: Final = ("arguments", "parameters")
+_WHITESPACE: Final = frozenset(" \t\n\r")
+
+_OPEN: Final = 0  # at the '{'
+_KEY_OR_END: Final = 1
+_IN_KEY: Final = 2
+_COLON: Final = 3
+_VALUE_START: Final = 4
+_IN_VALUE: Final = 5
+_AFTER_VALUE: Final = 6
+_DONE: Final = 7
+
+
+def _discard(_: str) -> None:
+    pass
+
+
+class JsonCallReader:
+    """Reads one JSON call object, starting at its ``{``."""
+
+    def __init__(self, host: CallHost) -> None:
+        self._host = host
+        self._state = _OPEN
+        self._key = ""
+        self._captured: list[str] = []  # raw text of the key or value being captured
+        self._value: JsonValueReader | None = None
+        self._value_kind = ""  # "name", "arguments", "arguments-text" (not an object) or "other"
+        self._index: int | None = None
+        self._args_seen = False
+        self._args_open = False  # the arguments object is being streamed and is not closed yet
+        self._args_early: list[str] = []  # argument text read before the name
+        self._args_emitted = False
+        self.done = False
+        self.failed = False
+
+    @property
+    def confirmed(self) -> bool:
+        return self._index is not None
+
+    def feed(self, buf: str, pos: int, final: bool) -> int:
+        n = len(buf)
+        while pos < n and not (self.done or self.failed):
+            state = self._state
+            if state in (_IN_KEY, _IN_VALUE):
+                assert self._value is not None
+                pos = self._value.feed(buf, pos, final)
+                if self._value.failed:
+                    return self._fail(pos)
+                if not self._value.done:
+                    return pos
+                if state == _IN_KEY:
+                    self._key_complete()
+                else:
+                    self._value_complete()
+                continue
+            c = buf[pos]
+            if c in _WHITESPACE:
+                pos += 1
+            elif state == _OPEN:
+                if c != "{":
+                    return self._fail(pos)
+                self._state = _KEY_OR_END
+                pos += 1
+            elif state == _KEY_OR_END:
+                if c == '"':
+                    self._begin_value("key")
+                    self._state = _IN_KEY
+                elif c == "}":
+                    self._object_complete()
+                    pos += 1
+                else:
+                    return self._fail(pos)
+            elif state == _COLON:
+                if c != ":":
+                    return self._fail(pos)
+                self._state = _VALUE_START
+                pos += 1
+            elif state == _VALUE_START:
+                if not self._begin_member_value(c):
+                    return self._fail(pos)
+                self._state = _IN_VALUE
+            elif state == _AFTER_VALUE:
+                if c == ",":
+                    self._state = _KEY_OR_END
+                    pos += 1
+                elif c == "}":
+                    self._object_complete()
+                    pos += 1
+                else:
+                    return self._fail(pos)
+            else:
+                return self._fail(pos)
+        return pos
+
+    def close(self) -> None:
+        if self.done or self._index is None:
+            return
+        if self._args_open and self._value is not None:
+            self._value.close()
+        self._finish_call()
+
+    # -- members ---------------------------------------------------------------------------------------------
+
+    def _begin_value(self, kind: str) -> None:
+        self._value_kind = kind
+        self._captured = []
+        if kind == "arguments":
+            self._value = JsonValueReader(self._args_out)
+            self._args_open = True
+        elif kind == "other":
+            self._value = JsonValueReader(_discard)
+        else:
+            self._value = JsonValueReader(self._captured.append)
+
+    def _begin_member_value(self, first: str) -> bool:
+        if self._key == "name":
+            if first != '"' or self._index is not None:
+                return False
+            self._begin_value("name")
+        elif self._key in _ARGUMENT_KEYS and not self._args_seen:
+            self._args_seen = True
+            self._begin_value("arguments" if first == "{" else "arguments-text")
+        else:
+            self._begin_value("other")
+        return True
+
+    def _key_complete(self) -> None:
+        self._key = _loads("".join(self._captured))
+        self._state = _COLON
+
+    def _value_complete(self) -> None:
+        kind = self._value_kind
+        self._state = _AFTER_VALUE
+        if kind == "name":
+            name = _loads("".join(self._captured))
+            if not isinstance(name, str) or not name.strip():
+                self._fail(0)
+                return
+            self._index = self._host.start_call(name.strip())
+            if self._args_early:
+                self._host.call_args(self._index, "".join(self._args_early))
+                self._args_early.clear()
+        elif kind == "arguments":
+            self._args_open = False
+        elif kind == "arguments-text":
+            self._args_out(_arguments_from_value(_loads("".join(self._captured))))
+
+    def _object_complete(self) -> None:
+        if self._index is None:
+            self._fail(0)
+            return
+        self._finish_call()
+
+    def _finish_call(self) -> None:
+        assert self._index is not None
+        if not self._args_emitted:
+            self._host.call_args(self._index, "{}")
+        self._host.end_call(self._index)
+        self._state = _DONE
+        self.done = True
+
+    def _args_out(self, text: str) -> None:
+        self._args_emitted = True
+        if self._index is None:
+            self._args_early.append(text)
+        else:
+            self._host.call_args(self._index, text)
+
+    def _fail(self, pos: int) -> int:
+        self.failed = True
+        return pos
+
+
+def _loads(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
+
+
+def _arguments_from_value(value: Any) -> str:
+    """Arguments given as something other than an object: a JSON-encoded string of an object, or null."""
+    if isinstance(value, str):
+        decoded = _loads(value)
+        if isinstance(decoded, dict):
+            return json.dumps(decoded, ensure_ascii=False)
+    if value is not None:
+        logger.warning("tool call arguments are not an object; using {}: %.200r", value)
+    return "{}"

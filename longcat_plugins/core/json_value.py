@@ -1,0 +1,251 @@
+"""An incremental reader for one JSON value that passes the value's text on as it is read.
+
+The text handed to the sink, followed by what :meth:`JsonValueReader.close` hands it, is always valid JSON, whatever
+the input and wherever it stops:
+
+* the part of an object member or array element that could still turn out incomplete (a separator, a key, the
+  colon, a number or literal) is held back until the value after it begins, and dropped if the input ends first;
+* common model slips are repaired on the fly: raw control characters inside strings are escaped, an invalid escape
+  becomes a literal backslash, trailing commas are dropped, Python's ``True``/``False``/``None`` become JSON literals;
+* anything else that is not JSON stops the reader with :attr:`JsonValueReader.failed` set, at the offending character,
+  which is left unconsumed.
+
+Work is proportional to the text given: strings are scanned with one regular-expression search per special
+character, never character by character in Python.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Final
+
+_STRING_SPECIAL: Final = re.compile(r'["\\\x00-\x1f]')
+_TOKEN_END: Final = re.compile(r'[\s,:\]}"\[{]')
+_NUMBER: Final = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
+_HEX4: Final = re.compile(r"[0-9a-fA-F]{4}")
+_HEX_PREFIX: Final = re.compile(r"[0-9a-fA-F]{0,3}")
+_SIMPLE_ESCAPES: Final = frozenset('"\\/bfnrt')
+_LITERALS: Final = {"true": "true", "false": "false", "null": "null", "True": "true", "False": "false", "None": "null"}
+_TOKEN_START: Final = frozenset("-0123456789tfnTFN")
+_WHITESPACE: Final = frozenset(" \t\n\r")
+_CONTROL_ESCAPES: Final = {chr(c): f"\\u{c:04x}" for c in range(0x20)} | {
+    "\n": "\\n",
+    "\r": "\\r",
+    "\t": "\\t",
+    "\b": "\\b",
+    "\f": "\\f",
+}
+
+# Reader states.
+_VALUE: Final = 0  # a value must start here (top level, or after ':')
+_VALUE_OR_CLOSE: Final = 1  # after '[' or after ',' in an array
+_KEY_OR_CLOSE: Final = 2  # after '{' or after ',' in an object
+_STRING: Final = 3  # inside a string value
+_KEY: Final = 4  # inside a key string
+_COLON: Final = 5
+_AFTER_VALUE: Final = 6
+_TOKEN: Final = 7  # inside a number or literal
+_DONE: Final = 8
+
+
+class JsonValueReader:
+    """Reads one JSON value; see the module docstring for its guarantees."""
+
+    __slots__ = ("_held", "_sink", "_stack", "_state", "_token", "done", "failed")
+
+    def __init__(self, sink: Callable[[str], None]) -> None:
+        self._sink = sink
+        self._stack: list[str] = []  # closing brackets of the open containers
+        self._state = _VALUE
+        self._held: list[str] = []
+        self._token: list[str] = []
+        self.done = False
+        self.failed = False
+
+    @property
+    def started(self) -> bool:
+        """Whether the value has begun (its first character was read)."""
+        return self._state != _VALUE or bool(self._stack) or self.done
+
+    def feed(self, buf: str, pos: int, final: bool) -> int:
+        """Read from ``buf[pos:]``; return how far it got.
+
+        Stops early when the value is complete (:attr:`done`), when it failed (:attr:`failed`, at the offending
+        character) or, unless ``final``, when the buffer ends in an unfinished escape sequence.
+        """
+        n = len(buf)
+        sink = self._sink
+        while pos < n:
+            state = self._state
+            if state in (_STRING, _KEY):
+                out = sink if state == _STRING else self._held.append
+                m = _STRING_SPECIAL.search(buf, pos)
+                if m is None:
+                    out(buf[pos:])
+                    return n
+                end = m.start()
+                if end > pos:
+                    out(buf[pos:end])
+                c = buf[end]
+                if c == '"':
+                    out('"')
+                    pos = end + 1
+                    if state == _KEY:
+                        self._state = _COLON
+                    else:
+                        self._value_complete()
+                        if self.done:
+                            return pos
+                elif c == "\\":
+                    pos = self._escape(buf, end, final, out)
+                    if pos == end:
+                        return pos
+                else:
+                    out(_CONTROL_ESCAPES[c])
+                    pos = end + 1
+                continue
+
+            c = buf[pos]
+            if state == _TOKEN:
+                m = _TOKEN_END.search(buf, pos)
+                if m is None:
+                    self._token.append(buf[pos:])
+                    pos = n
+                    if final:
+                        self._token_complete()
+                    return pos
+                self._token.append(buf[pos : m.start()])
+                pos = m.start()
+                if not self._token_complete():
+                    return pos
+                if self.done:
+                    return pos
+            elif c in _WHITESPACE:
+                if self._stack:
+                    self._held.append(c)
+                pos += 1
+            elif state == _AFTER_VALUE:
+                if c == ",":
+                    self._held.append(c)
+                    self._state = _KEY_OR_CLOSE if self._stack[-1] == "}" else _VALUE_OR_CLOSE
+                    pos += 1
+                elif c == self._stack[-1]:
+                    pos = self._close_container(pos)
+                    if self.done:
+                        return pos
+                else:
+                    return self._fail(pos)
+            elif state == _KEY_OR_CLOSE:
+                if c == '"':
+                    self._held.append(c)
+                    self._state = _KEY
+                    pos += 1
+                elif c == "}":
+                    pos = self._close_container(pos)
+                    if self.done:
+                        return pos
+                else:
+                    return self._fail(pos)
+            elif state == _COLON:
+                if c != ":":
+                    return self._fail(pos)
+                self._held.append(c)
+                self._state = _VALUE
+                pos += 1
+            else:  # _VALUE or _VALUE_OR_CLOSE
+                if c == '"':
+                    self._release()
+                    sink('"')
+                    self._state = _STRING
+                    pos += 1
+                elif c == "{" or c == "[":
+                    self._release()
+                    sink(c)
+                    self._stack.append("}" if c == "{" else "]")
+                    self._state = _KEY_OR_CLOSE if c == "{" else _VALUE_OR_CLOSE
+                    pos += 1
+                elif c == "]" and state == _VALUE_OR_CLOSE:
+                    pos = self._close_container(pos)
+                    if self.done:
+                        return pos
+                elif c in _TOKEN_START:
+                    self._state = _TOKEN
+                else:
+                    return self._fail(pos)
+        if final and self._state == _TOKEN:
+            self._token_complete()
+        return pos
+
+    def close(self) -> None:
+        """The input ended: hand the sink whatever makes its text a complete JSON value.
+
+        Incomplete members are dropped; an open string is closed. A reader that never started hands nothing.
+        """
+        if self.done:
+            return
+        if self._state == _STRING:
+            self._sink('"')
+        elif self._state == _TOKEN and not self.failed:
+            self._token_complete()
+        self._held.clear()
+        while self._stack:
+            self._sink(self._stack.pop())
+        self._state = _DONE
+        self.done = True
+
+    def _escape(self, buf: str, at: int, final: bool, out: Callable[[str], None]) -> int:
+        """Handle the backslash at ``buf[at]``; return the next position, or ``at`` to wait for more text."""
+        n = len(buf)
+        if at + 1 >= n:
+            return n if final else at  # a lone backslash at the very end of the output is dropped
+        e = buf[at + 1]
+        if e in _SIMPLE_ESCAPES:
+            out(buf[at : at + 2])
+            return at + 2
+        if e == "u":
+            if _HEX4.match(buf, at + 2):
+                out(buf[at : at + 6])
+                return at + 6
+            prefix = _HEX_PREFIX.match(buf, at + 2)
+            if not final and prefix is not None and prefix.end() == n:
+                return at
+        out("\\\\")  # not a JSON escape: keep the backslash as a character
+        return at + 1
+
+    def _release(self) -> None:
+        if self._held:
+            self._sink("".join(self._held))
+            self._held.clear()
+
+    def _value_complete(self) -> None:
+        if self._stack:
+            self._state = _AFTER_VALUE
+        else:
+            self._state = _DONE
+            self.done = True
+
+    def _token_complete(self) -> bool:
+        token = "".join(self._token)
+        self._token.clear()
+        text = _LITERALS.get(token)
+        if text is None and _NUMBER.fullmatch(token):
+            text = token
+        if text is None:
+            self.failed = True
+            self._state = _DONE
+            return False
+        self._release()
+        self._sink(text)
+        self._value_complete()
+        return True
+
+    def _close_container(self, pos: int) -> int:
+        self._held.clear()  # whitespace and a trailing comma before the bracket
+        self._sink(self._stack.pop())
+        self._value_complete()
+        return pos + 1
+
+    def _fail(self, pos: int) -> int:
+        self.failed = True
+        return pos

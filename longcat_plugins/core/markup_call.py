@@ -1,0 +1,383 @@
+"""Call bodies whose parameters are plain text between tags.
+
+* XML function (Qwen3-Coder style)::
+
+    <function=NAME>
+    <parameter=P>
+    value
+    </parameter>
+    </function>
+
+  One leading and one trailing newline of a value are markup.
+* LongCat key/value::
+
+    NAME
+    <longcat_arg_key>P</longcat_arg_key>
+    <longcat_arg_value>value</longcat_arg_value>
+
+Values whose schema admits a string stream as JSON-escaped text while they arrive; other values are typed by their
+schema when they close. Text inside a call that is not a parameter is handed back to the host as content.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from typing import Final
+
+from . import tags as T
+from .host import CallHost
+from .schema import ToolSchemas, convert_value, is_string_schema
+from .stray import STRAY, WAIT, skip_markup_whitespace, stray_end
+
+_NEEDS_ESCAPE: Final = re.compile(r'["\\\x00-\x1f]')
+_WHITESPACE_RUN: Final = re.compile(r"[ \t\r\n]+")
+_HEADER_END: Final = re.compile(r"[<>\n]")
+_KV_NAME_END: Final = re.compile(r"[\s<>]")
+
+
+def json_escape(text: str) -> str:
+    """``text`` as the inside of a JSON string."""
+    if _NEEDS_ESCAPE.search(text) is None:
+        return text
+    return json.dumps(text, ensure_ascii=False)[1:-1]
+
+
+class PlainValue:
+    """Reads one plain-text value up to (not including) the first of its terminator tags."""
+
+    __slots__ = ("_out", "_started", "_strip_newlines", "_terminators", "done", "terminator")
+
+    def __init__(self, terminators: tuple[str, ...], strip_newlines: bool, out: Callable[[str], None]) -> None:
+        self._terminators = terminators
+        self._strip_newlines = strip_newlines
+        self._out = out
+        self._started = not strip_newlines
+        self.done = False
+        self.terminator: str | None = None
+
+    def feed(self, buf: str, pos: int, final: bool) -> int:
+        n = len(buf)
+        if not self._started:
+            if pos >= n:
+                return pos
+            if buf[pos] == "\n":
+                pos += 1
+            self._started = True
+        out = self._out
+        while pos < n:
+            i = buf.find("<", pos)
+            if i < 0:
+                end = n
+                if not final and self._strip_newlines and buf[n - 1] == "\n":
+                    end -= 1  # may be the newline before the closing tag
+                if end > pos:
+                    out(buf[pos:end])
+                return end
+            tag = T.match_tag(buf, i, self._terminators, final)
+            if tag is None:
+                out(buf[pos : i + 1])
+                pos = i + 1
+                continue
+            end = i
+            if self._strip_newlines and end > pos and buf[end - 1] == "\n":
+                end -= 1
+            if end > pos:
+                out(buf[pos:end])
+            if tag is T.NEED_MORE:
+                return end
+            assert isinstance(tag, str)
+            self.terminator = tag
+            self.done = True
+            return i
+        return pos
+
+    def close(self) -> None:
+        self.done = True
+
+
+class _MarkupCall:
+    """What the XML and key/value readers share: parameters, their typing and the arguments object they form."""
+
+    def __init__(self, host: CallHost, schemas: ToolSchemas) -> None:
+        self._host = host
+        self._schemas = schemas
+        self._index: int | None = None
+        self._tool = ""
+        self._params = 0
+        self._value: PlainValue | None = None
+        self._finish_value: Callable[[], None] | None = None
+        self.done = False
+        self.failed = False
+
+    @property
+    def confirmed(self) -> bool:
+        return self._index is not None
+
+    def close(self) -> None:
+        if self.done or self._index is None:
+            return
+        self._end_param()
+        self._host.call_args(self._index, "}" if self._params else "{}")
+        self._host.end_call(self._index)
+        self.done = True
+
+    def _start(self, name: str) -> None:
+        self._tool = name
+        self._index = self._host.start_call(name)
+
+    def _begin_param(self, name: str, terminators: tuple[str, ...], strip_newlines: bool) -> None:
+        assert self._index is not None
+        index = self._index
+        host = self._host
+        prefix = ("{" if self._params == 0 else ", ") + json.dumps(name, ensure_ascii=False) + ": "
+        self._params += 1
+        schema = self._schemas.parameter(self._tool, name)
+        out: Callable[[str], None]
+        if is_string_schema(schema):
+            host.call_args(index, prefix + '"')
+
+            def out(text: str) -> None:
+                host.call_args(index, json_escape(text))
+
+            def finish() -> None:
+                host.call_args(index, '"')
+
+        else:
+            raw: list[str] = []
+            out = raw.append
+
+            def finish() -> None:
+                value = convert_value("".join(raw), schema)
+                host.call_args(index, prefix + json.dumps(value, ensure_ascii=False))
+
+        self._value = PlainValue(terminators, strip_newlines, out)
+        self._finish_value = finish
+
+    def _end_param(self) -> None:
+        if self._finish_value is not None:
+            self._finish_value()
+        self._value = None
+        self._finish_value = None
+
+    def _feed_value(self, buf: str, pos: int, final: bool, closing_tag: str) -> int:
+        """Feed the open value; when it ends, consume its own closing tag (if that is what ended it)."""
+        value = self._value
+        assert value is not None
+        pos = value.feed(buf, pos, final)
+        if value.done:
+            self._end_param()
+            if value.terminator == closing_tag:
+                pos += len(closing_tag)
+        elif final:
+            self._end_param()
+        return pos
+
+    def _stray(self, buf: str, pos: int) -> int:
+        """Text between parameters that is not markup: shown as content, up to the next tag."""
+        end = stray_end(buf, pos)
+        self._host.stray(buf[pos:end])
+        return end
+
+    def _body_whitespace(self, buf: str, pos: int, final: bool) -> int:
+        """At whitespace in the body: skip it if it is markup, else show it with the stray text it begins."""
+        end = skip_markup_whitespace(buf, pos, final, "<")
+        if end == STRAY:
+            return self._stray(buf, pos)
+        return end
+
+    def _fail(self, pos: int) -> int:
+        self.failed = True
+        return pos
+
+
+_XML_VALUE_END: Final = (T.PARAMETER_CLOSE, T.PARAMETER_OPEN, T.FUNCTION_CLOSE)
+_XML_BODY_TAGS: Final = (T.PARAMETER_OPEN, T.FUNCTION_CLOSE, *T.WRAPPER_CLOSES)
+
+_HEADER: Final = 0
+_BODY: Final = 1
+_PARAM_HEADER: Final = 2
+_VALUE: Final = 3
+
+
+class XmlCallReader(_MarkupCall):
+    """Reads ``<function=NAME>...</function>``, starting at ``<function=``."""
+
+    def __init__(self, host: CallHost, schemas: ToolSchemas) -> None:
+        super().__init__(host, schemas)
+        self._state = _HEADER
+
+    def feed(self, buf: str, pos: int, final: bool) -> int:
+        n = len(buf)
+        while pos < n and not (self.done or self.failed):
+            state = self._state
+            if state == _VALUE:
+                pos = self._feed_value(buf, pos, final, T.PARAMETER_CLOSE)
+                if self._value is not None:
+                    return pos
+                self._state = _BODY
+            elif state == _HEADER:
+                name, end = _read_header(buf, pos + len(T.FUNCTION_OPEN), final)
+                if end < 0:
+                    return pos
+                if name is None or not name.strip():
+                    return self._fail(pos + len(T.FUNCTION_OPEN))
+                self._start(name.strip())
+                self._state = _BODY
+                pos = end
+            elif state == _BODY:
+                c = buf[pos]
+                if c != "<":
+                    end = self._body_whitespace(buf, pos, final)
+                    if end == WAIT:
+                        return pos
+                    pos = end if end != pos else self._stray(buf, pos)
+                    continue
+                tag = T.match_tag(buf, pos, _XML_BODY_TAGS, final)
+                if tag is T.NEED_MORE:
+                    return pos
+                if tag == T.PARAMETER_OPEN:
+                    self._state = _PARAM_HEADER
+                elif tag == T.FUNCTION_CLOSE:
+                    self.close()
+                    return pos + len(T.FUNCTION_CLOSE)
+                elif tag is not None:  # the wrapper closes: the function block ends with it
+                    self.close()
+                    return pos
+                else:
+                    pos = self._stray(buf, pos)
+            else:  # _PARAM_HEADER
+                name, end = _read_header(buf, pos + len(T.PARAMETER_OPEN), final)
+                if end < 0:
+                    return pos
+                if name is None:
+                    pos = self._stray(buf, pos)
+                    self._state = _BODY
+                    continue
+                self._begin_param(name.strip(), _XML_VALUE_END, strip_newlines=True)
+                self._state = _VALUE
+                pos = end
+        if final and not self.done and self._index is not None and self._state == _VALUE:
+            self._end_param()
+            self._state = _BODY
+        return pos
+
+
+def _read_header(buf: str, start: int, final: bool) -> tuple[str | None, int]:
+    """The NAME of a ``<function=NAME>``/``<parameter=NAME>`` header whose NAME starts at ``start``.
+
+    Returns (name, position after '>'), (None, 0) when this is no header, or (None, -1) to wait for more text.
+    """
+    m = _HEADER_END.search(buf, start, start + T.MAX_NAME_LENGTH + 1)
+    if m is None:
+        if len(buf) - start > T.MAX_NAME_LENGTH or final:
+            return None, 0
+        return None, -1
+    if buf[m.start()] != ">":
+        return None, 0
+    return buf[start : m.start()], m.end()
+
+
+_KV_VALUE_END: Final = (T.ARG_VALUE_CLOSE, T.ARG_KEY_OPEN, T.LONGCAT_CALL_CLOSE)
+_KV_BODY_TAGS: Final = (T.ARG_KEY_OPEN, T.LONGCAT_CALL_CLOSE)
+
+_NAME: Final = 4
+_AFTER_NAME: Final = 5
+_KEY: Final = 6
+_AFTER_KEY: Final = 7
+
+
+class KvCallReader(_MarkupCall):
+    """Reads ``NAME <longcat_arg_key>..`` up to (not including) ``</longcat_tool_call>``, starting at NAME."""
+
+    def __init__(self, host: CallHost, schemas: ToolSchemas) -> None:
+        super().__init__(host, schemas)
+        self._state: int = _NAME
+        self._name = ""
+        self._key_markup = ""  # the raw ``<longcat_arg_key>K</longcat_arg_key>`` until its value begins
+
+    def feed(self, buf: str, pos: int, final: bool) -> int:
+        n = len(buf)
+        while pos < n and not (self.done or self.failed):
+            state = self._state
+            if state == _VALUE:
+                pos = self._feed_value(buf, pos, final, T.ARG_VALUE_CLOSE)
+                if self._value is not None:
+                    return pos
+                self._state = _BODY
+            elif state == _NAME:
+                m = _KV_NAME_END.search(buf, pos, pos + T.MAX_NAME_LENGTH + 1)
+                if m is None:
+                    if n - pos > T.MAX_NAME_LENGTH or final:
+                        return self._fail(pos)
+                    return pos
+                self._name = buf[pos : m.start()]
+                self._state = _AFTER_NAME
+                pos = m.start()
+            elif state == _AFTER_NAME:
+                m = _WHITESPACE_RUN.match(buf, pos)
+                if m is not None:
+                    pos = m.end()
+                    continue
+                tag = T.match_tag(buf, pos, _KV_BODY_TAGS, final) if buf[pos] == "<" else None
+                if tag is T.NEED_MORE:
+                    return pos
+                if tag is None:
+                    return self._fail(pos)
+                self._start(self._name)
+                self._state = _BODY
+            elif state == _BODY:
+                c = buf[pos]
+                if c != "<":
+                    end = self._body_whitespace(buf, pos, final)
+                    if end == WAIT:
+                        return pos
+                    pos = end if end != pos else self._stray(buf, pos)
+                    continue
+                tag = T.match_tag(buf, pos, _KV_BODY_TAGS, final)
+                if tag is T.NEED_MORE:
+                    return pos
+                if tag == T.ARG_KEY_OPEN:
+                    self._state = _KEY
+                elif tag == T.LONGCAT_CALL_CLOSE:
+                    self.close()
+                    return pos
+                else:
+                    pos = self._stray(buf, pos)
+            elif state == _KEY:
+                start = pos + len(T.ARG_KEY_OPEN)
+                end = buf.find(T.ARG_KEY_CLOSE, start, start + T.MAX_NAME_LENGTH + len(T.ARG_KEY_CLOSE))
+                if end < 0:
+                    if n - start < T.MAX_NAME_LENGTH + len(T.ARG_KEY_CLOSE) and not final:
+                        return pos
+                    pos = self._stray(buf, pos)
+                    self._state = _BODY
+                    continue
+                self._name = buf[start:end].strip()
+                self._key_markup = buf[pos : end + len(T.ARG_KEY_CLOSE)]
+                self._state = _AFTER_KEY
+                pos = end + len(T.ARG_KEY_CLOSE)
+            else:  # _AFTER_KEY
+                m = _WHITESPACE_RUN.match(buf, pos)
+                if m is not None:
+                    pos = m.end()
+                    continue
+                tag = T.match_tag(buf, pos, (T.ARG_VALUE_OPEN,), final) if buf[pos] == "<" else None
+                if tag is T.NEED_MORE:
+                    return pos
+                if tag is None:  # a key with no value is not a parameter
+                    self._host.stray(self._key_markup)
+                    self._state = _BODY
+                    continue
+                self._begin_param(self._name, _KV_VALUE_END, strip_newlines=False)
+                self._state = _VALUE
+                pos += len(T.ARG_VALUE_OPEN)
+        if final and not self.done:
+            if self._index is None:
+                if self._state in (_NAME, _AFTER_NAME):
+                    self.failed = True
+            elif self._state == _VALUE:
+                self._end_param()
+                self._state = _BODY
+        return pos

@@ -1,0 +1,18 @@
+"""Per-request parser options."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class ParserOptions:
+    #: Split ``<think>``/``<longcat_think>`` reasoning from content.
+    reasoning: bool = True
+    #: Detect tool calls. Without it, call markup is content (reasoning still ends at a call tag).
+    tools: bool = True
+    #: The prompt already opened reasoning (the template pre-filled ``<think>``): output starts inside it.
+    reasoning_open: bool = False
+    #: Call id for a call index; default ``call_<24 hex digits>``.
+    id_factory: Callable[[int], str] | None = None

@@ -1,0 +1,204 @@
+"""The request's tools, and typing of the plain-text parameter values of the XML and key/value dialects.
+
+A value whose schema admits a string (or that has no schema) is a string, streamed as it arrives. Any other value is
+read whole and converted by its schema when it closes; when the conversion fails the raw text is kept as a string.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import math
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+Schema = Mapping[str, Any]
+
+_MAX_LITERAL_EVAL = 100_000  # Python-literal fallback only for values of reasonable size
+
+
+class ToolSchemas:
+    """Name -> parameters schema of the request's function tools."""
+
+    __slots__ = ("_params",)
+
+    def __init__(self, tools: Iterable[Any] | None) -> None:
+        self._params: dict[str, Schema] = {}
+        for tool in tools or ():
+            function = _field(tool, "function")
+            if function is None and _field(tool, "name") is not None:
+                function = tool  # a bare function definition
+            name = _field(function, "name") if function is not None else None
+            if not isinstance(name, str):
+                continue
+            params = _field(function, "parameters")
+            self._params[name] = params if isinstance(params, Mapping) else {}
+
+    def __bool__(self) -> bool:
+        return bool(self._params)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._params
+
+    @property
+    def names(self) -> list[str]:
+        return list(self._params)
+
+    def parameter(self, tool: str, name: str) -> Schema | None:
+        """The schema of parameter ``name`` of ``tool``, or None when unknown."""
+        properties = self._params.get(tool, {}).get("properties")
+        if not isinstance(properties, Mapping):
+            return None
+        schema = properties.get(name)
+        return schema if isinstance(schema, Mapping) else None
+
+
+def _field(obj: Any, name: str) -> Any:
+    """A field of a tool given as a dict or as an object (engines pass pydantic models)."""
+    if isinstance(obj, Mapping):
+        return obj.get(name)
+    return getattr(obj, name, None)
+
+
+def schema_types(schema: Schema | None) -> list[str]:
+    """The JSON types a schema admits, in the order given (empty: anything)."""
+    if not schema:
+        return []
+    types: list[str] = []
+    declared = schema.get("type")
+    if isinstance(declared, str):
+        types.append(declared)
+    elif isinstance(declared, list):
+        types.extend(t for t in declared if isinstance(t, str))
+    for key in ("anyOf", "oneOf", "allOf"):
+        for option in schema.get(key) or ():
+            if isinstance(option, Mapping):
+                types.extend(t for t in schema_types(option) if t not in types)
+    if not types and isinstance(schema.get("enum"), list):
+        for value in schema["enum"]:
+            t = _json_type(value)
+            if t not in types:
+                types.append(t)
+    if not types and isinstance(schema.get("properties"), Mapping):
+        types.append("object")
+    if not types and "items" in schema:
+        types.append("array")
+    return types
+
+
+def is_string_schema(schema: Schema | None) -> bool:
+    """Whether a value with this schema is streamed as a string."""
+    types = schema_types(schema)
+    return not types or "string" in types
+
+
+def convert_value(raw: str, schema: Schema | None) -> Any:
+    """The JSON value of the raw text of a non-string parameter, typed by its schema (the raw text on failure)."""
+    text = raw.strip()
+    for t in schema_types(schema):
+        ok, value = _convert_as(text, t, schema)
+        if ok:
+            return coerce(value, schema)
+    return raw
+
+
+def coerce(value: Any, schema: Schema | None) -> Any:
+    """Type the nested values of a parsed object or array by their schemas (strings that should be numbers...)."""
+    if not schema:
+        return value
+    if isinstance(value, dict):
+        properties = schema.get("properties")
+        if isinstance(properties, Mapping):
+            return {k: _coerce_member(v, properties.get(k)) for k, v in value.items()}
+        return value
+    if isinstance(value, list):
+        items = schema.get("items")
+        if isinstance(items, Mapping):
+            return [_coerce_member(v, items) for v in value]
+    return value
+
+
+def _coerce_member(value: Any, schema: Any) -> Any:
+    if not isinstance(schema, Mapping):
+        return value
+    if isinstance(value, str) and not is_string_schema(schema):
+        converted = convert_value(value, schema)
+        return converted
+    return coerce(value, schema)
+
+
+def _convert_as(text: str, json_type: str, schema: Schema | None) -> tuple[bool, Any]:
+    if json_type == "integer":
+        try:
+            return True, int(text)
+        except ValueError:
+            number = _parse_json(text)
+            if isinstance(number, float) and number.is_integer():
+                return True, int(number)
+            return False, None
+    if json_type == "number":
+        number = _parse_json(text)
+        if isinstance(number, (int, float)) and not isinstance(number, bool) and math.isfinite(number):
+            return True, number
+        try:
+            value = float(text)
+        except ValueError:
+            return False, None
+        return (True, value) if math.isfinite(value) else (False, None)
+    if json_type == "boolean":
+        lowered = text.lower()
+        if lowered in ("true", "false"):
+            return True, lowered == "true"
+        return False, None
+    if json_type == "null":
+        return (True, None) if text.lower() in ("null", "none") else (False, None)
+    if json_type in ("object", "array"):
+        value = _parse_json(text)
+        if value is _INVALID:
+            value = _parse_python_literal(text)
+        expected = dict if json_type == "object" else list
+        return (True, value) if isinstance(value, expected) else (False, None)
+    if json_type == "string":
+        return True, text
+    return False, None
+
+
+_INVALID: Any = object()
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _parse_json(text: str) -> Any:
+    try:
+        return json.loads(text, parse_constant=_reject_constant)
+    except (ValueError, RecursionError):
+        return _INVALID
+
+
+def _parse_python_literal(text: str) -> Any:
+    if len(text) > _MAX_LITERAL_EVAL:
+        return _INVALID
+    try:
+        value = ast.literal_eval(text)
+        json.dumps(value)  # only values that JSON can carry
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return _INVALID
+    return value
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    return "object"

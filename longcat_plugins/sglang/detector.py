@@ -1,0 +1,126 @@
+"""``--tool-call-parser longcat``: SGLang's ``BaseFormatDetector`` over the core's incremental parser.
+
+One detector serves one request (SGLang builds a ``FunctionCallParser`` per choice). Reasoning is split before this
+detector sees the text (``--reasoning-parser longcat``), so the core runs with ``reasoning=False`` here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any, Literal
+
+from sglang.srt.function_call.base_format_detector import BaseFormatDetector
+from sglang.srt.function_call.core_types import StreamingParseResult, StructureInfo, ToolCallItem, _GetInfoFunc
+
+from longcat_plugins.core import (
+    Content,
+    Event,
+    ParserOptions,
+    StreamParser,
+    ToolCallArgs,
+    ToolCallEnd,
+    ToolCallStart,
+    parse,
+)
+from longcat_plugins.core import tags as T
+
+from .dialect import Dialect, dialect_from_env
+from .structural import build_structural_tag
+
+_OPTIONS = ParserOptions(reasoning=False)
+_CALL_OPENS = (*T.WRAPPER_OPENS, T.FUNCTION_OPEN)
+
+
+class LongcatDetector(BaseFormatDetector):
+    """Every LongCat / Qwen3 tool-call dialect, streamed in time proportional to the new text."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.dialect: Dialect = dialect_from_env()
+        self.bot_token = self.dialect.trigger
+        self.eot_token = T.WRAPPER_CLOSE.get(self.dialect.trigger, "")
+        self._parser: StreamParser | None = None
+        self._names: list[str] = []
+        self._fragments: list[list[str]] = []
+
+    # -- one shot --------------------------------------------------------------------------------------------
+
+    def has_tool_call(self, text: str) -> bool:
+        return any(tag in text for tag in _CALL_OPENS)
+
+    def detect_and_parse(self, text: str, tools: Sequence[Any]) -> StreamingParseResult:
+        message = parse(text, tools, _OPTIONS)
+        calls = [ToolCallItem(tool_index=c.index, name=c.name, parameters=c.arguments) for c in message.tool_calls]
+        return StreamingParseResult(normal_text=message.content, calls=calls)
+
+    # -- streaming -------------------------------------------------------------------------------------------
+
+    def parse_streaming_increment(self, new_text: str, tools: Sequence[Any]) -> StreamingParseResult:
+        if self._parser is None:
+            self._parser = StreamParser(tools, _OPTIONS)
+        return self._result(self._parser.feed(new_text))
+
+    def finish(self, tools: Sequence[Any]) -> StreamingParseResult:
+        """End of stream: release held-back text, close open calls, and record every call as fully streamed."""
+        if self._parser is None:
+            return StreamingParseResult()
+        result = self._result(self._parser.finish())
+        for index in range(len(self._names)):
+            if index >= len(self.prev_tool_call_arr) or not self.prev_tool_call_arr[index]:
+                self._record(index)
+        return result
+
+    def _result(self, events: Iterable[Event]) -> StreamingParseResult:
+        text: list[str] = []
+        items: list[tuple[int, str | None, list[str]]] = []  # consecutive fragments of one call become one item
+        for event in events:
+            if isinstance(event, Content):
+                text.append(event.text)
+            elif isinstance(event, ToolCallArgs):
+                self._fragments[event.index].append(event.text)
+                if items and items[-1][0] == event.index:
+                    items[-1][2].append(event.text)
+                else:
+                    items.append((event.index, None, [event.text]))
+            elif isinstance(event, ToolCallStart):
+                self._names.append(event.name)
+                self._fragments.append([])
+                self.current_tool_id = event.index
+                self.current_tool_name_sent = True
+                items.append((event.index, event.name, []))
+            elif isinstance(event, ToolCallEnd):
+                self._record(event.index)
+        calls = [ToolCallItem(tool_index=i, name=name, parameters="".join(parts)) for i, name, parts in items]
+        return StreamingParseResult(normal_text="".join(text), calls=calls)
+
+    def _record(self, index: int) -> None:
+        """Publish a finished call where SGLang's end-of-stream check looks: what was streamed is all there is.
+
+        Calls are recorded in order when they end (never while their arguments grow, which would cost a join per
+        chunk); the arrays therefore stay consistent with the deltas already sent, and SGLang resends nothing.
+        """
+        while len(self.prev_tool_call_arr) <= index:
+            self.prev_tool_call_arr.append({})
+            self.streamed_args_for_tool.append("")
+        arguments = "".join(self._fragments[index])
+        self.prev_tool_call_arr[index] = {"name": self._names[index], "arguments": arguments}
+        self.streamed_args_for_tool[index] = arguments
+
+    # -- constrained decoding --------------------------------------------------------------------------------
+
+    def supports_structural_tag(self) -> bool:
+        return True
+
+    def structure_info(self) -> _GetInfoFunc:
+        dialect = self.dialect
+        return lambda name: StructureInfo(begin=dialect.begin(name), end=dialect.end, trigger=dialect.trigger)
+
+    def get_structural_tag(
+        self,
+        tools: Sequence[Any] | None = None,
+        tool_choice: Any | Literal["auto", "required"] = "auto",
+        thinking_mode: bool = False,
+        parallel_tool_calls: bool = True,
+        **_: Any,
+    ) -> Any:
+        return build_structural_tag(self.dialect, tools, tool_choice, thinking_mode, parallel_tool_calls)

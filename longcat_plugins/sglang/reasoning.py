@@ -1,0 +1,90 @@
+"""``--reasoning-parser longcat``: SGLang's reasoning detector over the core (``tools=False``).
+
+Reads ``<think>`` and ``<longcat_think>`` blocks, reasoning the prompt already opened (``force_reasoning``), and ends
+reasoning at a tool-call tag (the tag and the call stay in the normal text for the tool-call parser).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sglang.srt.parser.reasoning_parser import BaseReasoningFormatDetector, StreamingParseResult
+
+from longcat_plugins.core import Content, Event, ParserOptions, Reasoning, StreamParser, parse
+from longcat_plugins.core import tags as T
+
+
+class LongcatReasoningDetector(BaseReasoningFormatDetector):
+    def __init__(
+        self,
+        stream_reasoning: bool = True,
+        force_reasoning: bool = False,
+        continue_final_message: bool = False,
+        previous_content: str = "",
+        force_nonempty_content: bool = False,
+    ) -> None:
+        super().__init__(
+            T.THINK_OPENS[0],
+            T.THINK_CLOSES[0],
+            think_excluded_tokens=[*T.WRAPPER_OPENS, *T.WRAPPER_CLOSES, *T.END_OF_SEQUENCE],
+            force_reasoning=force_reasoning,
+            stream_reasoning=stream_reasoning,
+            continue_final_message=continue_final_message,
+            previous_content=previous_content,
+            force_nonempty_content=force_nonempty_content,
+        )
+        reasoning_open = force_reasoning
+        if continue_final_message and previous_content:
+            # The assistant message being continued decides whether the output starts inside reasoning.
+            probe = StreamParser(None, ParserOptions(tools=False, reasoning_open=force_reasoning))
+            probe.feed(previous_content)
+            reasoning_open = probe.in_reasoning
+        self._options = ParserOptions(tools=False, reasoning_open=reasoning_open)
+        self._parser = StreamParser(None, self._options)
+        self._held: list[str] = []  # reasoning not yet released (stream_reasoning=False)
+        self._streamed: list[str] = []  # reasoning released so far (force_nonempty_content)
+        self._content_seen = False
+
+    def get_think_end_token_ids(self, tokenizer: Any) -> list[int]:
+        """The closing tag the tokenizer knows as one token (``</longcat_think>`` first), else ``</think>``."""
+        for tag in reversed(T.THINK_CLOSES):
+            ids = tokenizer.encode(tag, add_special_tokens=False)
+            if len(ids) == 1:
+                return list(ids)
+        return list(tokenizer.encode(self.think_end_token, add_special_tokens=False))
+
+    def detect_and_parse(self, text: str) -> StreamingParseResult:
+        message = parse(text, None, self._options)
+        if self._force_nonempty_content and not message.content:
+            return StreamingParseResult(normal_text=message.reasoning)
+        return StreamingParseResult(normal_text=message.content, reasoning_text=message.reasoning)
+
+    def parse_streaming_increment(self, new_text: str) -> StreamingParseResult:
+        return self._result(self._parser.feed(new_text), final=False)
+
+    def finish(self) -> StreamingParseResult:
+        result = self._result(self._parser.finish(), final=True)
+        if self._force_nonempty_content and not self._content_seen:
+            # Only reasoning came out: it is the answer (as SGLang's own detectors do).
+            return StreamingParseResult(normal_text="".join(self._streamed) + result.reasoning_text)
+        return result
+
+    def _result(self, events: list[Event], final: bool) -> StreamingParseResult:
+        normal: list[str] = []
+        reasoning: list[str] = []
+        for event in events:
+            if isinstance(event, Content):
+                normal.append(event.text)
+            elif isinstance(event, Reasoning):
+                reasoning.append(event.text)
+        if normal:
+            self._content_seen = True
+        if not self.stream_reasoning:
+            self._held.extend(reasoning)
+            reasoning = []
+            if final or not self._parser.in_reasoning:
+                reasoning, self._held = self._held, []
+        released = "".join(reasoning)
+        if self._force_nonempty_content and released:
+            self._streamed.append(released)
+        return StreamingParseResult(normal_text="".join(normal), reasoning_text=released)

@@ -1,0 +1,76 @@
+"""Core events -> vLLM's ``DeltaMessage`` (one message per batch of events)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from vllm.entrypoints.generate.base.protocol import DeltaFunctionCall, DeltaMessage, DeltaToolCall
+
+from longcat_plugins.core import Content, Event, Reasoning, ToolCallArgs, ToolCallStart
+
+
+class CallLog:
+    """The calls streamed so far: names and argument fragments (joined only when read)."""
+
+    __slots__ = ("fragments", "ids", "names")
+
+    def __init__(self) -> None:
+        self.ids: list[str] = []
+        self.names: list[str] = []
+        self.fragments: list[list[str]] = []
+
+    def arguments(self, index: int) -> str:
+        parts = self.fragments[index]
+        if len(parts) > 1:
+            parts[:] = ["".join(parts)]
+        return parts[0] if parts else ""
+
+
+def events_to_delta(events: Iterable[Event], log: CallLog | None = None) -> DeltaMessage | None:
+    """Fold ``events`` into one ``DeltaMessage`` (``None`` when there is nothing to send).
+
+    Consecutive argument fragments of one call become one ``DeltaToolCall``; a call's first entry carries its
+    id, type and name. When ``log`` is given, the calls are also recorded there.
+    """
+    content: list[str] = []
+    reasoning: list[str] = []
+    calls: list[tuple[int, str | None, str | None, list[str]]] = []
+    for event in events:
+        kind = type(event)
+        if kind is ToolCallArgs:
+            if calls and calls[-1][0] == event.index:
+                calls[-1][3].append(event.text)
+            else:
+                calls.append((event.index, None, None, [event.text]))
+            if log is not None:
+                log.fragments[event.index].append(event.text)
+        elif kind is Content:
+            content.append(event.text)
+        elif kind is ToolCallStart:
+            calls.append((event.index, event.id, event.name, []))
+            if log is not None:
+                log.ids.append(event.id)
+                log.names.append(event.name)
+                log.fragments.append([])
+        elif kind is Reasoning:
+            reasoning.append(event.text)
+    text = "".join(content)
+    thought = "".join(reasoning)
+    if not (text or thought or calls):
+        return None
+    return DeltaMessage(
+        content=text or None,
+        reasoning=thought or None,
+        tool_calls=[_tool_call(*call) for call in calls],
+    )
+
+
+def _tool_call(index: int, call_id: str | None, name: str | None, parts: list[str]) -> DeltaToolCall:
+    if call_id is None:
+        return DeltaToolCall(index=index, function=DeltaFunctionCall(arguments="".join(parts)))
+    return DeltaToolCall(
+        index=index,
+        id=call_id,
+        type="function",
+        function=DeltaFunctionCall(name=name, arguments="".join(parts)),
+    )

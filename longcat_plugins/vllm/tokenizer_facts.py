@@ -1,0 +1,97 @@
+"""What the adapters need to know about a model's tokenizer, read once per tokenizer.
+
+The tool-call dialect used for constrained decoding (``LONGCAT_TOOL_DIALECT=json|kv|xml|hermes`` overrides the
+choice), and the token ids of the reasoning markers and turn boundaries. Nothing here imports vLLM.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from dataclasses import dataclass
+from typing import Any, Final
+
+DIALECT_ENV: Final = "LONGCAT_TOOL_DIALECT"
+DIALECTS: Final = ("json", "kv", "xml", "hermes")
+"""``json``: LongCat JSON in ``<longcat_tool_call>``; ``kv``: LongCat key/value; ``xml``: ``<function=...>`` in
+``<tool_call>``; ``hermes``: JSON in ``<tool_call>``."""
+
+THINK_STARTS: Final = ("<longcat_think>", "<think>")
+THINK_ENDS: Final = ("</longcat_think>", "</think>")
+TURN_BOUNDARIES: Final = ("<|im_start|>", "<|im_end|>", "</longcat_s>")
+
+
+@dataclass(frozen=True, slots=True)
+class TokenizerFacts:
+    dialect: str
+    think_start_ids: frozenset[int]
+    think_end_ids: frozenset[int]
+    boundary_ids: frozenset[int]
+    think_start: str
+    think_end: str
+
+
+_cache: dict[tuple[int, str], tuple[Any, TokenizerFacts]] = {}
+_lock = threading.Lock()
+
+
+def tokenizer_facts(tokenizer: Any) -> TokenizerFacts:
+    """Facts about ``tokenizer`` (``None`` allowed), computed once per tokenizer and dialect override."""
+    override = os.environ.get(DIALECT_ENV, "").strip().lower()
+    key = (id(tokenizer), override)
+    hit = _cache.get(key)
+    if hit is not None and hit[0] is tokenizer:
+        return hit[1]
+    facts = _read_facts(tokenizer, override)
+    with _lock:
+        _cache[key] = (tokenizer, facts)  # the tokenizer is kept alive, so its id is never reused
+    return facts
+
+
+def _read_facts(tokenizer: Any, override: str) -> TokenizerFacts:
+    vocab = _vocab(tokenizer)
+    template = _chat_template(tokenizer)
+
+    def ids(tokens: tuple[str, ...]) -> frozenset[int]:
+        return frozenset(vocab[t] for t in tokens if t in vocab)
+
+    return TokenizerFacts(
+        dialect=override if override in DIALECTS else _dialect(vocab, template),
+        think_start_ids=ids(THINK_STARTS),
+        think_end_ids=ids(THINK_ENDS),
+        boundary_ids=ids(TURN_BOUNDARIES),
+        think_start="<longcat_think>" if "<longcat_think>" in vocab else "<think>",
+        think_end="</longcat_think>" if "</longcat_think>" in vocab else "</think>",
+    )
+
+
+def _dialect(vocab: dict[str, int], template: str) -> str:
+    def seen(tag: str) -> bool:
+        return tag in vocab or tag in template
+
+    if seen("<longcat_arg_key>"):
+        return "kv"
+    if "<function=" in template or "<parameter=" in template:
+        return "xml"
+    if seen("<longcat_tool_call>"):
+        return "json"
+    if seen("<tool_call>"):
+        return "hermes"
+    return "json"
+
+
+def _vocab(tokenizer: Any) -> dict[str, int]:
+    if tokenizer is None:
+        return {}
+    try:
+        vocab = tokenizer.get_vocab()
+    except Exception:
+        return {}
+    return vocab if isinstance(vocab, dict) else {}
+
+
+def _chat_template(tokenizer: Any) -> str:
+    template = getattr(tokenizer, "chat_template", None)
+    if isinstance(template, dict):
+        return "\n".join(str(t) for t in template.values())
+    return template if isinstance(template, str) else ""

@@ -1,0 +1,159 @@
+"""vLLM ``ToolParser`` for LongCat / Qwen3-style tool calls, driving the core's :class:`StreamParser`.
+
+Streaming is engine-based (``engine_based_streaming = True``): vLLM hands over only each delta and calls
+:meth:`LongcatToolParser.finish_streaming` at the end, whose output is merged into the last chunk.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from vllm.entrypoints.generate.base.protocol import (
+    DeltaMessage,
+    ExtractedToolCallInformation,
+    FunctionCall,
+    ToolCall,
+)
+from vllm.entrypoints.openai.chat_completion.protocol import ChatCompletionRequest
+from vllm.entrypoints.openai.responses.protocol import ResponsesRequest
+from vllm.renderers.chat_utils import make_tool_call_id
+from vllm.tokenizers import TokenizerLike
+from vllm.tool_parsers.abstract_tool_parser import Tool, ToolParser
+from vllm.tool_parsers.tool_strict_level import ToolStrictLevel
+
+from longcat_plugins.core import ParserOptions, StreamParser, parse
+
+from .deltas import CallLog, events_to_delta
+from .names import STRUCTURAL_TAG_MODELS
+from .tokenizer_facts import tokenizer_facts
+
+
+def _new_call_id(index: int) -> str:
+    return make_tool_call_id()
+
+
+# Non-streaming input is content with the reasoning already taken out. A stream also carries what follows the
+# first piece of content, where a later <think> block may still appear: that is reasoning unless vLLM runs without
+# a reasoning parser (then it sets ``skip_reasoning_parsing`` and reasoning markup is plain content).
+_WHOLE = ParserOptions(reasoning=False, tools=True, id_factory=_new_call_id)
+_STREAM = ParserOptions(reasoning=True, tools=True, id_factory=_new_call_id)
+
+
+def tool_dicts(tools: Sequence[Any] | None) -> list[dict[str, Any]] | None:
+    """Request tools (Chat Completions or Responses objects, or dicts) as OpenAI tool dicts for the core."""
+    if not tools:
+        return None
+    out: list[dict[str, Any]] = []
+    for tool in tools:
+        if isinstance(tool, dict):
+            out.append(tool)
+            continue
+        function = getattr(tool, "function", None)
+        if function is not None:  # ChatCompletionToolsParam
+            out.append({"type": "function", "function": function.model_dump(exclude_none=True)})
+        elif getattr(tool, "type", None) == "function":  # Responses FunctionTool
+            spec = {"name": tool.name, "parameters": getattr(tool, "parameters", None) or {}}
+            out.append({"type": "function", "function": spec})
+    return out or None
+
+
+class LongcatToolParser(ToolParser):
+    """``--tool-call-parser longcat``: every LongCat and Qwen3 dialect, streamed incrementally."""
+
+    engine_based_streaming = True
+    skip_reasoning_parsing = False
+    # A non-None class value also makes vLLM route required/named tool choice through this parser (the output is
+    # in the model's dialect, constrained by our structural tag); the instance value is set per tokenizer.
+    structural_tag_model: str | None = STRUCTURAL_TAG_MODELS["json"]
+
+    def __init__(self, tokenizer: TokenizerLike | None, tools: list[Tool] | None = None) -> None:
+        super().__init__(tokenizer, tools)  # type: ignore[arg-type]
+        self.dialect = tokenizer_facts(tokenizer).dialect
+        self.structural_tag_model = STRUCTURAL_TAG_MODELS[self.dialect]
+        self._request_tools = tools
+        self._stream: StreamParser | None = None
+        self._finished = False
+        self._log = CallLog()
+
+    # vLLM reads these two at the end of a stream to send "arguments parsed but not streamed yet"; both are
+    # views of what was actually streamed, so that difference is always empty.
+    @property  # type: ignore[override]
+    def prev_tool_call_arr(self) -> list[dict[str, Any]]:
+        log = self._log
+        return [{"name": name, "arguments": log.arguments(i)} for i, name in enumerate(log.names)]
+
+    @prev_tool_call_arr.setter
+    def prev_tool_call_arr(self, value: list[dict[str, Any]]) -> None:
+        pass  # the base class initialises it; the value is derived
+
+    @property  # type: ignore[override]
+    def streamed_args_for_tool(self) -> list[str]:
+        log = self._log
+        return [log.arguments(i) for i in range(len(log.names))]
+
+    @streamed_args_for_tool.setter
+    def streamed_args_for_tool(self, value: list[str]) -> None:
+        pass
+
+    def adjust_request(
+        self, request: ChatCompletionRequest | ResponsesRequest
+    ) -> ChatCompletionRequest | ResponsesRequest:
+        request = super().adjust_request(request)
+        if request.tools:
+            # tool-call tags are often special tokens: they must reach the parser
+            request.skip_special_tokens = False
+        return request
+
+    def get_structural_tag(
+        self,
+        request: ChatCompletionRequest | ResponsesRequest,
+        *,
+        reasoning: bool = False,
+        strict_level: ToolStrictLevel = ToolStrictLevel.AUTO,
+    ) -> Any:
+        from .structural_tag import register_structural_tags
+
+        register_structural_tags()
+        return super().get_structural_tag(request, reasoning=reasoning, strict_level=strict_level)
+
+    def extract_tool_calls(
+        self, model_output: str, request: ChatCompletionRequest
+    ) -> ExtractedToolCallInformation:
+        message = parse(model_output, self._tools(request), _WHOLE)
+        calls = [
+            ToolCall(id=call.id, function=FunctionCall(id=call.id, name=call.name, arguments=call.arguments))
+            for call in message.tool_calls
+        ]
+        return ExtractedToolCallInformation(
+            tools_called=bool(calls), tool_calls=calls, content=message.content or None
+        )
+
+    def extract_tool_calls_streaming(
+        self,
+        previous_text: str,
+        current_text: str,
+        delta_text: str,
+        previous_token_ids: Sequence[int],
+        current_token_ids: Sequence[int],
+        delta_token_ids: Sequence[int],
+        request: ChatCompletionRequest,
+    ) -> DeltaMessage | None:
+        stream = self._stream
+        if stream is None:
+            stream = self._stream = StreamParser(self._tools(request), _WHOLE if self.skip_reasoning_parsing else _STREAM)
+        if self._finished or not delta_text:
+            return None
+        delta = events_to_delta(stream.feed(delta_text), self._log)
+        self.current_tool_id = len(self._log.names) - 1
+        return delta
+
+    def finish_streaming(self) -> DeltaMessage | None:
+        """End of stream: flush held-back text and close an open call (its arguments become valid JSON)."""
+        if self._stream is None or self._finished:
+            return None
+        self._finished = True
+        return events_to_delta(self._stream.finish(), self._log)
+
+    def _tools(self, request: Any) -> list[dict[str, Any]] | None:
+        return tool_dicts(getattr(request, "tools", None) or self._request_tools)
