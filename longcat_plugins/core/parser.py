@@ -31,7 +31,7 @@ from .markup_call import KvCallReader, XmlCallReader
 from .message import ParsedToolCall
 from .options import ParserOptions
 from .schema import ToolSchemas
-from .stray import STRAY, WAIT, skip_markup_whitespace, stray_end, whitespace_end
+from .stray import CALL_START, STRAY, WAIT, skip_markup_whitespace, stray_end, whitespace_end
 
 logger = logging.getLogger("longcat_plugins")
 
@@ -40,6 +40,8 @@ _REASONING: Final = 1
 _BETWEEN: Final = 2
 _CALL: Final = 3
 
+_BETWEEN_TAGS: Final = (T.FUNCTION_OPEN, *T.WRAPPER_CLOSES, *T.WRAPPER_OPENS, *T.END_OF_SEQUENCE)
+_BLOCK_OPENS: Final = (*T.WRAPPER_OPENS, T.FUNCTION_OPEN, *T.END_OF_SEQUENCE)
 _NOT_A_NAME_START: Final = frozenset(" \t\r\n<>{}[]\"'")
 
 
@@ -81,6 +83,7 @@ class StreamParser:
         self._wrapper_calls = 0
         self._reader: CallReader | None = None
         self._recording: list[str] | None = None
+        self._after_block = False  # right after a call block: whitespace may be markup
         self._finished = False
 
     # -- public API ------------------------------------------------------------------------------------------
@@ -170,8 +173,12 @@ class StreamParser:
         self._buf = buf[pos:]
 
     def _text(self, buf: str, pos: int, final: bool) -> int:
-        i = buf.find("<", pos)
         kind = Reasoning if self._mode == _REASONING else Content
+        if self._after_block:
+            end = self._whitespace_after_block(buf, pos, final)
+            if end is not None:
+                return end
+        i = buf.find("<", pos)
         if i < 0:
             self._emit(kind, buf[pos:])
             return len(buf)
@@ -205,6 +212,20 @@ class StreamParser:
             return i
         return i + len(tag)  # a stray </think> is markup too
 
+    def _whitespace_after_block(self, buf: str, pos: int, final: bool) -> int | None:
+        """Whitespace after a call block is markup when another block, an end marker or the end follows."""
+        end = whitespace_end(buf, pos)
+        if end == len(buf):
+            return end if final else pos
+        if buf[end] == "<":
+            tag = T.match_tag(buf, end, _BLOCK_OPENS, final)
+            if tag is T.NEED_MORE:
+                return pos
+            if tag is not None:
+                return end if end > pos else None
+        self._after_block = False
+        return None
+
     def _between(self, buf: str, pos: int, final: bool) -> int:
         c = buf[pos]
         if c in " \t\r\n":
@@ -223,17 +244,21 @@ class StreamParser:
             self._mode = _CALL
             return pos
         if c == "<":
-            tag = T.match_tag(buf, pos, (T.FUNCTION_OPEN, *T.WRAPPER_CLOSES, *T.END_OF_SEQUENCE), final)
+            tag = T.match_tag(buf, pos, _BETWEEN_TAGS, final)
             if tag is T.NEED_MORE:
                 return pos
             if tag == T.FUNCTION_OPEN:
                 self._reader = XmlCallReader(self, self._schemas)
                 self._mode = _CALL
                 return pos
+            if tag in T.WRAPPER_OPENS and self._wrapper_calls:  # the previous block was never closed
+                self._mode = _CONTENT
+                return pos
             if isinstance(tag, str) and self._wrapper_calls:
                 if tag == wrapper_close or tag in T.WRAPPER_CLOSES:
                     self._wrapper = None
                     self._mode = _CONTENT
+                    self._after_block = True
                 return pos + len(tag)
         elif self._wrapper == T.LONGCAT_CALL_OPEN and not self._wrapper_calls and c not in _NOT_A_NAME_START:
             self._reader = KvCallReader(self, self._schemas)
@@ -242,7 +267,7 @@ class StreamParser:
         if self._recording is not None:  # the block holds no call: it was text
             self._return_recording()
             return pos
-        end = stray_end(buf, pos)  # text between calls of one block
+        end = stray_end(buf, pos, CALL_START)  # text between calls of one block
         self._emit(Content, buf[pos:end])
         return end
 
@@ -261,6 +286,7 @@ class StreamParser:
         if reader.done or reader.failed:
             self._reader = None
             self._mode = _BETWEEN if self._wrapper is not None else _CONTENT
+            self._after_block = self._wrapper is None
         return new
 
     def _return_recording(self) -> None:
@@ -269,6 +295,7 @@ class StreamParser:
         self._reader = None
         self._wrapper = None
         self._mode = _CONTENT
+        self._after_block = False
         self._emit(Content, "".join(recording))
 
     # -- output ----------------------------------------------------------------------------------------------

@@ -11,6 +11,9 @@ import re
 from typing import Final
 
 _WHITESPACE_RUN: Final = re.compile(r"[ \t\r\n]+")
+_TAG_START: Final = re.compile("<")
+#: Between the calls of a block, a '{' starts a JSON call.
+CALL_START: Final = re.compile("[<{]")
 _WAIT: Final = -1
 _STRAY: Final = -2
 
@@ -34,11 +37,11 @@ def whitespace_end(buf: str, pos: int) -> int:
     return pos if m is None else m.end()
 
 
-def stray_end(buf: str, pos: int) -> int:
-    """Where stray text starting at ``pos`` ends: before the next ``<`` and before the whitespace in front of it."""
-    end = buf.find("<", pos + 1)
-    if end < 0:
-        end = len(buf)
+def stray_end(buf: str, pos: int, stops: re.Pattern[str] = _TAG_START) -> int:
+    """Where stray text starting at ``pos`` ends: before the next character that may start markup (``<``, or what
+    ``stops`` matches) and before the whitespace in front of it."""
+    m = stops.search(buf, pos + 1)
+    end = len(buf) if m is None else m.start()
     kept = len(buf[pos:end].rstrip(" \t\r\n"))
     return pos + max(kept, 1)
 

@@ -1,0 +1,267 @@
+"""Property tests of the core's invariants (DESIGN.md section 4) on generated outputs in every dialect.
+
+1. streaming == non-streaming for every split; 2. arguments are valid JSON objects, fragments append-only;
+3. nothing raises, unparseable text comes back verbatim, well-formed calls come back exactly; 6. order and identity.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import string
+from typing import Any
+
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from longcat_plugins.core import ParserOptions, parse
+
+from .streaming import groups_of, prefixes_ok, split_at, stream, summary
+
+EXAMPLES = int(os.environ.get("LONGCAT_HYPOTHESIS_EXAMPLES", "300"))
+SETTINGS = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+NAME = st.text(string.ascii_letters + string.digits + "_", min_size=1, max_size=12).filter(lambda s: s[0].isalpha())
+# Text with the characters that matter to the scanners: quotes, backslashes, control characters, '<', braces, unicode.
+TRICKY = st.text(
+    st.one_of(
+        st.sampled_from(list('"\\\n\t\r<>{}[],: /=_')),
+        st.characters(codec="utf-8", exclude_categories=("Cs",)),
+        st.sampled_from(["\x00", "\x1f", "é", "中", "😀", "\u2028"]),
+    ),
+    max_size=40,
+)
+PLAIN = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",), exclude_characters="<"), max_size=30)
+
+JSON_SCALAR = st.one_of(
+    st.none(), st.booleans(), st.integers(-(10**12), 10**12), st.floats(allow_nan=False, allow_infinity=False), TRICKY
+)
+JSON_VALUE = st.recursive(
+    JSON_SCALAR,
+    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(TRICKY, inner, max_size=4)),
+    max_leaves=10,
+)
+ARGS = st.dictionaries(NAME, JSON_VALUE, max_size=5)
+
+XML_TERMINATORS = ("</parameter>", "<parameter=", "</function>")
+KV_TERMINATORS = ("</longcat_arg_value>", "<longcat_arg_key>", "</longcat_tool_call>")
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "array" if isinstance(value, list) else "object"
+
+
+def tool_for(name: str, args: dict[str, Any]) -> dict[str, Any]:
+    properties = {k: {"type": _json_type(v)} for k, v in args.items()}
+    return {"type": "function", "function": {"name": name, "parameters": {"type": "object", "properties": properties}}}
+
+
+def _plain_value(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+@st.composite
+def call_block(draw: st.DrawFn) -> tuple[str, list[tuple[str, dict[str, Any]]]]:
+    """One call block in a random dialect: its text and the calls it holds."""
+    dialect = draw(st.sampled_from(["longcat_json", "hermes_json", "xml", "xml_longcat", "xml_bare", "kv"]))
+    name = draw(NAME)
+    args = draw(ARGS)
+    ws = draw(st.sampled_from(["", "\n", " ", "\n\n"]))
+    if dialect in ("longcat_json", "hermes_json"):
+        open_tag, close_tag = (
+            ("<longcat_tool_call>", "</longcat_tool_call>")
+            if dialect == "longcat_json"
+            else ("<tool_call>", "</tool_call>")
+        )
+        calls = [(name, args)]
+        if dialect == "hermes_json" and draw(st.booleans()):
+            calls.append((draw(NAME), draw(ARGS)))  # several JSON objects in one block (seed 003's history form)
+        bodies = []
+        for n, a in calls:
+            members = [f'"name": {json.dumps(n)}', f'"arguments": {json.dumps(a, ensure_ascii=draw(st.booleans()))}']
+            if draw(st.booleans()):
+                members.reverse()
+            bodies.append("{" + ", ".join(members) + "}")
+        return open_tag + ws + "\n".join(bodies) + ws + close_tag, calls
+    if dialect.startswith("xml"):
+        params = "".join(f"<parameter={k}>\n{_plain_value(v)}\n</parameter>\n" for k, v in args.items())
+        assume(all(t not in _plain_value(v) for v in args.values() for t in XML_TERMINATORS))
+        body = f"<function={name}>\n{params}</function>"
+        if dialect == "xml":
+            return f"<tool_call>{ws}{body}{ws}</tool_call>", [(name, args)]
+        if dialect == "xml_longcat":
+            return f"<longcat_tool_call>{ws}{body}{ws}</longcat_tool_call>", [(name, args)]
+        return body, [(name, args)]
+    assume(all(t not in _plain_value(v) for v in args.values() for t in KV_TERMINATORS))
+    pairs = "".join(
+        f"<longcat_arg_key>{k}</longcat_arg_key>\n<longcat_arg_value>{_plain_value(v)}</longcat_arg_value>\n"
+        for k, v in args.items()
+    )
+    return f"<longcat_tool_call>{name}\n{pairs}</longcat_tool_call>", [(name, args)]
+
+
+@st.composite
+def conversation(draw: st.DrawFn) -> tuple[str, str, str, list[tuple[str, dict[str, Any]]]]:
+    """Reasoning, content and call blocks interleaved; returns (text, reasoning, content, calls)."""
+    reasoning = draw(st.one_of(st.none(), PLAIN))
+    tag = draw(st.sampled_from(["think", "longcat_think"]))
+    text = f"<{tag}>{reasoning}</{tag}>" if reasoning is not None else ""
+    content_parts: list[str] = []
+    calls: list[tuple[str, dict[str, Any]]] = []
+    after_block = False
+    for _ in range(draw(st.integers(0, 3))):
+        before = draw(PLAIN)
+        block, block_calls = draw(call_block())
+        text += before + block
+        if not (after_block and not before.strip(" \t\r\n")):  # whitespace between two blocks is markup
+            content_parts.append(before)
+        calls.extend(block_calls)
+        after_block = True
+    assume(len({n for n, _ in calls}) == len(calls))  # one schema per tool name
+    after = draw(PLAIN)
+    text += after
+    if not (after_block and not after.strip(" \t\r\n")):  # and so is whitespace after the last block
+        content_parts.append(after)
+    return text, reasoning or "", "".join(content_parts), calls
+
+
+@st.composite
+def splits(draw: st.DrawFn, text: str) -> list[str]:
+    kind = draw(st.sampled_from(["chars", "whole", "groups", "random"]))
+    if kind == "chars":
+        return list(text)
+    if kind == "whole":
+        return [text]
+    if kind == "groups":
+        return groups_of(text, draw(st.sampled_from([2, 3, 4, 5, 7, 16, 64])))
+    cuts = draw(st.lists(st.integers(0, max(len(text), 1)), max_size=30))
+    return split_at(text, cuts)
+
+
+def _tools(calls: list[tuple[str, dict[str, Any]]]) -> list[dict[str, Any]]:
+    return [tool_for(n, a) for n, a in calls]
+
+
+@SETTINGS
+@given(data=st.data(), conv=conversation())
+def test_well_formed_output_round_trips_in_any_split(data: st.DataObject, conv: Any) -> None:
+    text, reasoning, content, calls = conv
+    tools = _tools(calls)
+    whole = parse(text, tools)
+    assert whole.content == content
+    assert whole.reasoning == reasoning
+    assert [(c.name, json.loads(c.arguments)) for c in whole.tool_calls] == calls
+    pieces = data.draw(splits(text))
+    streamed, events = stream(pieces, tools)
+    assert summary(streamed) == summary(whole)
+    assert prefixes_ok(events)
+
+
+@SETTINGS
+@given(data=st.data(), conv=conversation(), cut=st.floats(0, 1))
+def test_truncated_output_keeps_invariants(data: st.DataObject, conv: Any, cut: float) -> None:
+    text = conv[0][: int(len(conv[0]) * cut)]
+    tools = _tools(conv[3])
+    whole = parse(text, tools)
+    streamed, _ = stream(data.draw(splits(text)), tools)
+    assert summary(streamed) == summary(whole)
+    stream([text], tools)  # the invariant checks of a single feed
+
+
+GARBAGE = st.sampled_from(
+    [
+        "<",
+        "<tool_call>",
+        "</tool_call>",
+        "<longcat_tool_call>",
+        "</longcat_tool_call>",
+        "<function=",
+        "<function=x>",
+        "</function>",
+        "<parameter=",
+        "<parameter=p>",
+        "</parameter>",
+        "<longcat_arg_key>",
+        "</longcat_arg_value>",
+        "<think>",
+        "</think>",
+        "</longcat_s>",
+        "<|im_end|>",
+        "{",
+        "}",
+        '"',
+        "\\",
+        ",",
+        ":",
+        "\n",
+        "<longc",
+        "<tool_",
+        "\\u12",
+    ]
+)
+
+
+@SETTINGS
+@given(data=st.data(), conv=conversation(), inserts=st.lists(st.tuples(st.floats(0, 1), GARBAGE), max_size=4))
+def test_injected_garbage_keeps_invariants(data: st.DataObject, conv: Any, inserts: list[tuple[float, str]]) -> None:
+    text = conv[0]
+    for at, junk in inserts:
+        i = int(len(text) * at)
+        text = text[:i] + junk + text[i:]
+    tools = _tools(conv[3])
+    options = ParserOptions(reasoning_open=data.draw(st.booleans()))
+    whole = parse(text, tools, options)
+    streamed, _ = stream(data.draw(splits(text)), tools, options)
+    assert summary(streamed) == summary(whole)
+
+
+@SETTINGS
+@given(data=st.data(), parts=st.lists(st.one_of(GARBAGE, TRICKY, NAME), max_size=25))
+def test_arbitrary_markup_soup_keeps_invariants(data: st.DataObject, parts: list[str]) -> None:
+    text = "".join(parts)
+    whole = parse(text)
+    streamed, _ = stream(data.draw(splits(text)))
+    assert summary(streamed) == summary(whole)
+
+
+NO_MARKUP = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=60).filter(
+    lambda s: (
+        not any(
+            t in s
+            for t in (
+                "<think>",
+                "</think>",
+                "<longcat_think>",
+                "</longcat_think>",
+                "</longcat_s>",
+                "<|im_end|>",
+                "<function=",
+            )
+        )
+    )
+)
+
+
+@SETTINGS
+@given(
+    data=st.data(),
+    wrapper=st.sampled_from(["tool_call", "longcat_tool_call"]),
+    body=NO_MARKUP.filter(lambda s: not s.lstrip().startswith(("{", "<function="))),
+)
+def test_block_without_a_call_comes_back_verbatim(data: st.DataObject, wrapper: str, body: str) -> None:
+    text = f"before <{wrapper}>{body}</{wrapper}> after"
+    whole = parse(text)
+    if not whole.tool_calls:  # a key/value name followed by a key tag is a call; anything else is text
+        assert whole.content == text
+    streamed, _ = stream(data.draw(splits(text)))
+    assert summary(streamed) == summary(whole)
