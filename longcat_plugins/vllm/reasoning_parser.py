@@ -17,7 +17,7 @@ from vllm.reasoning.abs_reasoning_parsers import ReasoningParser
 from longcat_plugins.core import Content, Event, ParserOptions, StreamParser, parse
 
 from .deltas import events_to_delta
-from .tokenizer_facts import THINK_ENDS, THINK_STARTS, tokenizer_facts
+from .tokenizer_facts import THINK_ENDS, THINK_STARTS, TURN_BOUNDARIES, tokenizer_facts
 
 _PROMPT_TAIL_TOKENS = 16
 
@@ -68,25 +68,24 @@ class LongcatReasoningParser(ReasoningParser):
         """True if the prompt's current turn leaves reasoning open, False if it closes it, None if it does not say."""
         facts = self._facts
         starts, ends, bounds = facts.think_start_ids, facts.think_end_ids, facts.boundary_ids
-        if starts or ends:
-            for token_id in reversed(prompt_token_ids):
-                if token_id in ends:
-                    return False
-                if token_id in starts:
-                    return True
-                if token_id in bounds:
-                    return None
-            return None
+        for token_id in reversed(prompt_token_ids):
+            if token_id in ends:
+                return False
+            if token_id in starts:
+                return True
+            if token_id in bounds:
+                break
         return self._prompt_tail_state(prompt_token_ids)
 
     def _prompt_tail_state(self, prompt_token_ids: Sequence[int]) -> bool | None:
-        # the markers are not single tokens in this vocabulary: look at the end of the prompt's text
+        # a marker that is not a single token in this vocabulary: look at the end of the prompt's text
         if self.model_tokenizer is None or not prompt_token_ids:
             return None
         try:
             tail = self.model_tokenizer.decode(list(prompt_token_ids[-_PROMPT_TAIL_TOKENS:]))
         except Exception:
             return None
+        tail = tail[max(tail.rfind(tag) for tag in TURN_BOUNDARIES) + 1 :]
         opened = max(tail.rfind(tag) for tag in THINK_STARTS)
         closed = max(tail.rfind(tag) for tag in THINK_ENDS)
         if opened == closed:  # both -1

@@ -11,6 +11,7 @@ import json
 from collections.abc import Callable
 from typing import Any, Final
 
+from vllm.tool_parsers.structural_tag_registry import get_function_parameters, register_vllm_structural_tag
 from xgrammar import StructuralTag
 from xgrammar.openai_tool_call_schema import BuiltinToolParam, FunctionToolParam
 from xgrammar.structural_tag import (
@@ -24,8 +25,6 @@ from xgrammar.structural_tag import (
     TagsWithSeparatorFormat,
     TriggeredTagsFormat,
 )
-
-from vllm.tool_parsers.structural_tag_registry import get_function_parameters, register_vllm_structural_tag
 
 from .names import STRUCTURAL_TAG_MODELS
 

@@ -117,17 +117,13 @@ class LongcatToolParser(ToolParser):
         register_structural_tags()
         return super().get_structural_tag(request, reasoning=reasoning, strict_level=strict_level)
 
-    def extract_tool_calls(
-        self, model_output: str, request: ChatCompletionRequest
-    ) -> ExtractedToolCallInformation:
+    def extract_tool_calls(self, model_output: str, request: ChatCompletionRequest) -> ExtractedToolCallInformation:
         message = parse(model_output, self._tools(request), _WHOLE)
         calls = [
             ToolCall(id=call.id, function=FunctionCall(id=call.id, name=call.name, arguments=call.arguments))
             for call in message.tool_calls
         ]
-        return ExtractedToolCallInformation(
-            tools_called=bool(calls), tool_calls=calls, content=message.content or None
-        )
+        return ExtractedToolCallInformation(tools_called=bool(calls), tool_calls=calls, content=message.content or None)
 
     def extract_tool_calls_streaming(
         self,
@@ -141,7 +137,8 @@ class LongcatToolParser(ToolParser):
     ) -> DeltaMessage | None:
         stream = self._stream
         if stream is None:
-            stream = self._stream = StreamParser(self._tools(request), _WHOLE if self.skip_reasoning_parsing else _STREAM)
+            options = _WHOLE if self.skip_reasoning_parsing else _STREAM
+            stream = self._stream = StreamParser(self._tools(request), options)
         if self._finished or not delta_text:
             return None
         delta = events_to_delta(stream.feed(delta_text), self._log)

@@ -1,0 +1,204 @@
+"""Our parsers through vLLM's own composition: ``ParserManager.get_parser(...)`` -> ``Parser.parse_delta`` /
+``Parser.parse``, fed by a real HF tokenizer in which some tags are single special tokens and others arrive split.
+
+For every dialect and every stream-interval group size: streaming result == non-streaming result == core result.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from vllm_support import (
+    CASES,
+    GROUPS,
+    SINGLE_TOKEN_TAGS,
+    SPLIT_TAGS,
+    TOOLS,
+    Case,
+    Result,
+    assert_valid_arguments,
+    build_tokenizer,
+    chat_request,
+    chunks,
+    core_result,
+    stream_result,
+)
+
+pytestmark = pytest.mark.vllm
+
+
+@pytest.fixture(scope="module")
+def tokenizer() -> Any:
+    return build_tokenizer()
+
+
+def _parser_cls(tokenizer: Any, reasoning: bool = True) -> Any:
+    from vllm.parser.parser_manager import ParserManager
+
+    return ParserManager.get_parser(
+        tool_parser_name="longcat",
+        reasoning_parser_name="longcat" if reasoning else None,
+        enable_auto_tools=True,
+        model_name="longcat-test",
+        tokenizer=tokenizer,
+    )
+
+
+def _stream(tokenizer: Any, case: Case, group: int, reasoning: bool = True, **request_kwargs: Any) -> Result:
+    request = chat_request(stream=True, **request_kwargs)
+    parser = _parser_cls(tokenizer, reasoning)(tokenizer, request.tools, chat_template_kwargs={})
+    prompt_ids = tokenizer.encode(case.prompt)
+    token_ids = tokenizer.encode(case.output)
+    pieces = chunks(tokenizer, token_ids, group)
+    deltas = [
+        parser.parse_delta(text, ids, request, prompt_token_ids=prompt_ids, finished=i == len(pieces) - 1)
+        for i, (text, ids) in enumerate(pieces)
+    ]
+    return stream_result(deltas)
+
+
+def _whole(tokenizer: Any, case: Case, reasoning: bool = True) -> Result:
+    request = chat_request()
+    parser = _parser_cls(tokenizer, reasoning)(tokenizer, request.tools, chat_template_kwargs={})
+    parser.set_prompt_token_ids(tokenizer.encode(case.prompt))
+    token_ids = tokenizer.encode(case.output)
+    reasoning_text, content, calls = parser.parse(
+        tokenizer.decode(token_ids, skip_special_tokens=False), request, True, token_ids
+    )
+    return Result(
+        content=content or "",
+        reasoning=reasoning_text or "",
+        calls=[(c.name, c.arguments) for c in calls or []],
+        ids=[c.id for c in calls or [] if c.id],
+    )
+
+
+def test_tokenizer_has_single_token_and_split_tags(tokenizer: Any) -> None:
+    for tag in SINGLE_TOKEN_TAGS:
+        assert len(tokenizer.encode(tag)) == 1, tag
+    for tag in SPLIT_TAGS:
+        assert len(tokenizer.encode(tag)) > 1, tag
+
+
+def test_parser_resolves_to_ours(tokenizer: Any) -> None:
+    from longcat_plugins.vllm.reasoning_parser import LongcatReasoningParser
+    from longcat_plugins.vllm.tool_parser import LongcatToolParser
+
+    parser = _parser_cls(tokenizer)(tokenizer, TOOLS)
+    assert isinstance(parser.tool_parser, LongcatToolParser)
+    assert isinstance(parser.reasoning_parser, LongcatReasoningParser)
+    assert parser._stream_state.engine_based  # vLLM hands over deltas only and calls finish_streaming()
+
+
+@pytest.mark.parametrize("group", GROUPS)
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_streaming_equals_whole_equals_core(tokenizer: Any, case: Case, group: int) -> None:
+    streamed = _stream(tokenizer, case, group)
+    whole = _whole(tokenizer, case)
+    core = core_result(case)
+    assert streamed.normalized() == core.normalized()
+    assert whole.normalized() == core.normalized()
+    assert_valid_arguments(streamed)
+    assert len(set(streamed.ids)) == len(streamed.calls)
+
+
+@pytest.mark.parametrize("group", [1, 64])
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_tool_parser_alone(tokenizer: Any, case: Case, group: int) -> None:
+    """Without --reasoning-parser, reasoning markup is plain content (vLLM sets skip_reasoning_parsing)."""
+    if case.reasoning_open:
+        pytest.skip("a pre-filled reasoning block needs the reasoning parser")
+    streamed = _stream(tokenizer, case, group, reasoning=False)
+    whole = _whole(tokenizer, case, reasoning=False)
+    core = core_result(case, reasoning=False)
+    assert streamed.normalized() == core.normalized()
+    assert whole.normalized() == core.normalized()
+
+
+def test_enable_thinking_opens_reasoning_without_a_prompt_marker(tokenizer: Any) -> None:
+    """When the prompt does not show the pre-filled tag, ``enable_thinking`` decides."""
+    from vllm.parser.parser_manager import ParserManager
+
+    case = CASES[7]  # prefilled_reasoning_then_xml
+    assert case.reasoning_open
+    request = chat_request(stream=True)
+    parser_cls = ParserManager.get_parser(
+        tool_parser_name="longcat", reasoning_parser_name="longcat", enable_auto_tools=True, tokenizer=tokenizer
+    )
+    parser = parser_cls(tokenizer, request.tools, chat_template_kwargs={"enable_thinking": True})
+    token_ids = tokenizer.encode(case.output)
+    pieces = chunks(tokenizer, token_ids, 3)
+    streamed = stream_result(
+        parser.parse_delta(text, ids, request, prompt_token_ids=None, finished=i == len(pieces) - 1)
+        for i, (text, ids) in enumerate(pieces)
+    )
+    assert streamed.normalized() == core_result(case).normalized()
+    assert streamed.reasoning.startswith("I need the weather")
+
+
+def test_enable_thinking_false_closes_reasoning(tokenizer: Any) -> None:
+    from vllm.parser.parser_manager import ParserManager
+
+    parser_cls = ParserManager.get_parser(
+        tool_parser_name="longcat", reasoning_parser_name="longcat", enable_auto_tools=True, tokenizer=tokenizer
+    )
+    plain_prompt = tokenizer.encode(CASES[0].prompt)
+    assert not parser_cls(tokenizer, TOOLS, chat_template_kwargs={}).is_reasoning_end(plain_prompt)
+    closed = parser_cls(tokenizer, TOOLS, chat_template_kwargs={"enable_thinking": False})
+    assert closed.is_reasoning_end(plain_prompt)
+    opened = tokenizer.encode(CASES[0].prompt + "<think>\n")
+    assert not closed.is_reasoning_end(opened)  # the prompt itself wins
+    assert closed.is_reasoning_end(tokenizer.encode(CASES[0].prompt + "<think></think>"))
+
+
+def test_finish_reason_path_keeps_arguments_once(tokenizer: Any) -> None:
+    """At the end vLLM appends 'parsed but not streamed' arguments; ours reports none, so nothing is doubled."""
+    case = CASES[10]  # truncated_json_string
+    request = chat_request(stream=True)
+    parser = _parser_cls(tokenizer)(tokenizer, request.tools, chat_template_kwargs={})
+    token_ids = tokenizer.encode(case.output)
+    pieces = chunks(tokenizer, token_ids, 4)
+    deltas = [
+        parser.parse_delta(text, ids, request, prompt_token_ids=[], finished=i == len(pieces) - 1)
+        for i, (text, ids) in enumerate(pieces)
+    ]
+    streamed = stream_result(deltas)
+    tool_parser = parser.tool_parser
+    assert tool_parser.get_remaining_unstreamed_args() == ""
+    assert tool_parser.streamed_args_for_tool == [streamed.calls[0][1]]
+    assert tool_parser.prev_tool_call_arr == [{"name": "write_file", "arguments": streamed.calls[0][1]}]
+    assert_valid_arguments(streamed)
+
+
+def test_tool_choice_none_streams_no_calls(tokenizer: Any) -> None:
+    case = CASES[0]
+    request = chat_request(stream=True, tool_choice="none")
+    parser = _parser_cls(tokenizer)(tokenizer, request.tools, chat_template_kwargs={})
+    pieces = chunks(tokenizer, tokenizer.encode(case.output), 5)
+    streamed = stream_result(
+        parser.parse_delta(text, ids, request, prompt_token_ids=[], finished=i == len(pieces) - 1)
+        for i, (text, ids) in enumerate(pieces)
+    )
+    assert streamed.calls == []
+
+
+def test_construction_without_tokenizer_or_tools() -> None:
+    from longcat_plugins.vllm.reasoning_parser import LongcatReasoningParser
+    from longcat_plugins.vllm.tool_parser import LongcatToolParser
+
+    tool_parser = LongcatToolParser(None)
+    assert tool_parser.structural_tag_model == "longcat_plugins_json"
+    assert tool_parser.finish_streaming() is None
+    reasoning_parser = LongcatReasoningParser(None)
+    assert reasoning_parser.finish_streaming() is None
+    assert not reasoning_parser.is_reasoning_end([1, 2, 3])
+    request = chat_request(tools=None)
+    info = tool_parser.extract_tool_calls('<tool_call>\n{"name": "f", "arguments": {}}\n</tool_call>', request)
+    assert info.tools_called and info.tool_calls[0].function.name == "f"
+
+
+def test_adjust_request_keeps_special_tokens(tokenizer: Any) -> None:
+    parser = _parser_cls(tokenizer)(tokenizer, TOOLS)
+    request = parser.adjust_request(chat_request())
+    assert request.skip_special_tokens is False

@@ -1,0 +1,281 @@
+"""Shared material for the vLLM suite: a real (small) HF tokenizer, model outputs in every dialect, and drivers
+that push a token stream through vLLM's own ``Parser`` the way the serving layer does."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from longcat_plugins.core import ParserOptions, parse
+
+WEATHER = {
+    "type": "function",
+    "function": {
+        "name": "get_weather",
+        "description": "Weather for a city",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "city": {"type": "string"},
+                "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]},
+                "days": {"type": "integer"},
+            },
+            "required": ["city"],
+        },
+    },
+}
+WRITE_FILE = {
+    "type": "function",
+    "function": {
+        "name": "write_file",
+        "description": "Write a file",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "path": {"type": "string"},
+                "content": {"type": "string"},
+                "mode": {"type": "integer"},
+                "overwrite": {"type": "boolean"},
+            },
+            "required": ["path", "content"],
+        },
+    },
+}
+TOOLS = [WEATHER, WRITE_FILE]
+
+#: Tags that are single (special) tokens in the test tokenizer; every other tag arrives split into pieces.
+SINGLE_TOKEN_TAGS = [
+    "<|im_start|>",
+    "<|im_end|>",
+    "</longcat_s>",
+    "<longcat_tool_call>",
+    "</longcat_tool_call>",
+    "<think>",
+    "</think>",
+    "<longcat_arg_key>",
+    "</longcat_arg_key>",
+]
+SPLIT_TAGS = ["<tool_call>", "</tool_call>", "<longcat_think>", "</longcat_think>", "<longcat_arg_value>", "<function="]
+
+PROMPT = "<|im_start|>user\nWhat is the weather?<|im_end|>\n<|im_start|>assistant\n"
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    output: str
+    reasoning_open: bool = False  # the prompt ends inside reasoning (template pre-filled the opening tag)
+    think_tag: str = "<think>"
+
+    @property
+    def prompt(self) -> str:
+        return PROMPT + (self.think_tag + "\n" if self.reasoning_open else "")
+
+
+CASES = [
+    Case(
+        "json_two_calls_text_between",
+        "I will check both.\n<longcat_tool_call>\n"
+        '{"name": "get_weather", "arguments": {"city": "Paris", "unit": "celsius"}}\n'
+        "</longcat_tool_call>\nAnd then the other one:\n<longcat_tool_call>\n"
+        '{"arguments": {"city": "Tokyo", "days": 3}, "name": "get_weather"}\n</longcat_tool_call>',
+    ),
+    Case(
+        "hermes_json",
+        '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>\n<tool_call>\n'
+        '{"name": "write_file", "arguments": {"path": "a.txt", "content": "x\\ny \\"q\\"", "mode": 420}}\n</tool_call>',
+    ),
+    Case(
+        "xml_function",
+        "Writing it now.\n<tool_call>\n<function=write_file>\n<parameter=path>\nsrc/app.py\n</parameter>\n"
+        '<parameter=content>\nprint("hi")\nx = {"a": 1}\n</parameter>\n<parameter=mode>\n420\n</parameter>\n'
+        "<parameter=overwrite>\ntrue\n</parameter>\n</function>\n</tool_call>\n"
+        "<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n</function>\n</tool_call>",
+    ),
+    Case(
+        "xml_in_longcat_wrapper",
+        "<longcat_tool_call>\n<function=get_weather>\n<parameter=city>\nRome\n</parameter>\n</function>\n"
+        "</longcat_tool_call>",
+    ),
+    Case("bare_function", "Sure.\n<function=get_weather>\n<parameter=city>\nOslo\n</parameter>\n</function>"),
+    Case(
+        "longcat_kv",
+        "<longcat_tool_call>get_weather\n<longcat_arg_key>city</longcat_arg_key>\n"
+        "<longcat_arg_value>Paris</longcat_arg_value>\n<longcat_arg_key>days</longcat_arg_key>\n"
+        "<longcat_arg_value>3</longcat_arg_value>\n</longcat_tool_call>\n<longcat_tool_call>write_file\n"
+        "<longcat_arg_key>path</longcat_arg_key>\n<longcat_arg_value>b.md</longcat_arg_value>\n"
+        "<longcat_arg_key>content</longcat_arg_key>\n<longcat_arg_value># Title\nbody</longcat_arg_value>\n"
+        "</longcat_tool_call>",
+    ),
+    Case(
+        "reasoning_then_tools",
+        "<think>The user wants the weather, so I call the tool.</think>\n\n<longcat_tool_call>\n"
+        '{"name": "get_weather", "arguments": {"city": "Paris"}}\n</longcat_tool_call>',
+    ),
+    Case(
+        "prefilled_reasoning_then_xml",
+        "I need the weather for Paris.\n</think>\n\nChecking.\n<tool_call>\n<function=get_weather>\n"
+        "<parameter=city>\nParis\n</parameter>\n</function>\n</tool_call>",
+        reasoning_open=True,
+    ),
+    Case(
+        "prefilled_longcat_think_ended_by_call",
+        'plan: call the tool<longcat_tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n'
+        "</longcat_tool_call></longcat_s>",
+        reasoning_open=True,
+        think_tag="<longcat_think>",
+    ),
+    Case(
+        "longcat_think_then_text",
+        "<longcat_think>short thought</longcat_think>The answer is 42 < 43.</longcat_s>",
+    ),
+    Case(
+        "truncated_json_string",
+        '<longcat_tool_call>\n{"name": "write_file", "arguments": {"path": "notes.md", "content": "line one\\nline tw',
+    ),
+    Case(
+        "truncated_xml_value",
+        "<tool_call>\n<function=write_file>\n<parameter=path>\nx.py\n</parameter>\n<parameter=content>\n"
+        "def f():\n    return 1",
+    ),
+    Case("plain_text", "Just text with a < sign, <b>html</b> and a <tool_call mention."),
+]
+
+GROUPS = [1, 2, 5, 64]
+
+
+def _corpus() -> list[str]:
+    lines = [c.output for c in CASES] + [c.prompt for c in CASES]
+    lines += [json.dumps(t) for t in TOOLS]
+    return lines * 4
+
+
+def build_tokenizer(
+    special_tags: Sequence[str] = SINGLE_TOKEN_TAGS, chat_template: str | None = None, vocab_size: int = 600
+) -> Any:
+    """A byte-level BPE trained in a second; ``special_tags`` become single special tokens."""
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+    from transformers import PreTrainedTokenizerFast
+
+    bpe = Tokenizer(models.BPE())
+    bpe.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    bpe.decoder = decoders.ByteLevel()
+    trainer = trainers.BpeTrainer(
+        vocab_size=vocab_size,
+        special_tokens=["<s>", "</s>", *special_tags],
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+        show_progress=False,
+    )
+    bpe.train_from_iterator(_corpus(), trainer)
+    tokenizer = PreTrainedTokenizerFast(tokenizer_object=bpe, eos_token="</s>")
+    tokenizer.add_special_tokens({"additional_special_tokens": list(special_tags)})
+    if chat_template is not None:
+        tokenizer.chat_template = chat_template
+    return tokenizer
+
+
+def save_model_dir(root: Path, tokenizer: Any, model_type: str = "qwen3") -> Path:
+    """A model directory with no weights, enough for vLLM's ``ModelConfig`` and renderer."""
+    tokenizer.save_pretrained(root)
+    config = {
+        "model_type": model_type,
+        "architectures": ["Qwen3ForCausalLM"],
+        "vocab_size": len(tokenizer),
+        "hidden_size": 64,
+        "intermediate_size": 128,
+        "num_hidden_layers": 1,
+        "num_attention_heads": 2,
+        "num_key_value_heads": 1,
+        "head_dim": 32,
+        "max_position_embeddings": 4096,
+    }
+    (root / "config.json").write_text(json.dumps(config), encoding="utf-8")
+    return root
+
+
+def chunks(tokenizer: Any, token_ids: Sequence[int], group: int) -> list[tuple[str, list[int]]]:
+    """Text deltas for ``token_ids`` decoded ``group`` tokens at a time (as with ``--stream-interval``).
+
+    Like vLLM's detokenizer, a delta that would end inside a multi-byte character waits for the next tokens.
+    """
+    out: list[tuple[str, list[int]]] = []
+    emitted = ""
+    pending: list[int] = []
+    n = len(token_ids)
+    for start in range(0, n, group):
+        pending += list(token_ids[start : start + group])
+        end = min(start + group, n)
+        text = tokenizer.decode(list(token_ids[:end]), skip_special_tokens=False)
+        if text.endswith("\ufffd") and end < n:
+            continue
+        assert text.startswith(emitted)
+        out.append((text[len(emitted) :], pending))
+        emitted, pending = text, []
+    return out
+
+
+@dataclass
+class Result:
+    content: str = ""
+    reasoning: str = ""
+    calls: list[tuple[str, str]] = field(default_factory=list)  # (name, arguments)
+    ids: list[str] = field(default_factory=list)
+
+    def normalized(self) -> tuple[str, str, list[tuple[str, str]]]:
+        # vLLM reports whitespace-only content next to tool calls as no content
+        content = self.content if self.content.strip() else ""
+        return content, self.reasoning, self.calls
+
+
+def stream_result(deltas: Iterable[Any]) -> Result:
+    """Fold ``DeltaMessage``s into a message, checking the stream's shape on the way."""
+    result = Result()
+    args: dict[int, list[str]] = {}
+    names: dict[int, str] = {}
+    for delta in deltas:
+        if delta is None:
+            continue
+        result.content += delta.content or ""
+        result.reasoning += delta.reasoning or ""
+        for call in delta.tool_calls or []:
+            if call.index not in names:
+                assert call.index == len(names), "calls are numbered 0, 1, 2 ... in order"
+                assert call.id and call.function is not None and call.function.name, "first fragment: id + name"
+                assert call.type == "function"
+                names[call.index] = call.function.name
+                result.ids.append(call.id)
+                args[call.index] = []
+            else:
+                assert call.id is None, "only the first fragment of a call carries its id"
+                assert call.function is None or not call.function.name, "only the first fragment has a name"
+            if call.function is not None and call.function.arguments:
+                args[call.index].append(call.function.arguments)
+    result.calls = [(names[i], "".join(args[i])) for i in range(len(names))]
+    return result
+
+
+def core_result(case: Case, tools: Any = TOOLS, reasoning: bool = True) -> Result:
+    options = ParserOptions(reasoning=reasoning, tools=True, reasoning_open=case.reasoning_open)
+    message = parse(case.output, tools, options)
+    return Result(
+        content=message.content,
+        reasoning=message.reasoning,
+        calls=[(c.name, c.arguments) for c in message.tool_calls],
+    )
+
+
+def chat_request(tools: Any = TOOLS, **kwargs: Any) -> Any:
+    from vllm.entrypoints.openai.chat_completion.protocol import ChatCompletionRequest
+
+    return ChatCompletionRequest(
+        model="longcat-test", messages=[{"role": "user", "content": "What is the weather?"}], tools=tools, **kwargs
+    )
+
+
+def assert_valid_arguments(result: Result) -> None:
+    for name, arguments in result.calls:
+        value = json.loads(arguments)
+        assert isinstance(value, dict), (name, arguments)
