@@ -1,6 +1,7 @@
 # Shared by scripts/env_*.sh: create (or reuse) one virtual environment under .venvs/.
 # A venv is reused only when it was completed by the same version of the script that built it (a stamp file
-# holding the hash of that script and of this library); anything else is rebuilt from nothing.
+# holding the hash of that script and of this library); anything else is rebuilt from nothing. The package itself
+# is installed editable, and re-registered by venv_refresh_package before every test run (entry points can change).
 set -euo pipefail
 
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -9,7 +10,7 @@ PYTHON_BIN="${LONGCAT_PYTHON:-python3}"
 
 # venv_ready NAME SCRIPT -> 0 when .venvs/NAME exists and was completed by this exact SCRIPT
 venv_stamp() {
-  cat "$1" "$REPO_ROOT/scripts/venv_lib.sh" "$REPO_ROOT/pyproject.toml" | sha256sum | cut -d' ' -f1
+  cat "$1" "$REPO_ROOT/scripts/venv_lib.sh" | sha256sum | cut -d' ' -f1
 }
 
 venv_ready() {
@@ -29,4 +30,9 @@ venv_create() {
 venv_mark_ready() {
   venv_stamp "$2" > "$VENVS_DIR/$1/.stamp"
   echo "[env] $1 ready: $VENVS_DIR/$1"
+}
+
+# venv_refresh_package NAME: re-install this package (editable, no dependencies) so metadata and entry points match
+venv_refresh_package() {
+  "$VENVS_DIR/$1/bin/python" -m pip install --quiet --no-deps -e "$REPO_ROOT"
 }

@@ -79,7 +79,7 @@ class JsonCallReader:
                 self._state = _KEY_OR_END
                 pos += 1
             elif state == _KEY_OR_END:
-                if c == '"':
+                if c in "\"'":
                     self._begin_value("key")
                     self._state = _IN_KEY
                 elif c == "}":
@@ -131,7 +131,7 @@ class JsonCallReader:
 
     def _begin_member_value(self, first: str) -> bool:
         if self._key == "name":
-            if first != '"' or self._index is not None:
+            if first not in "\"'" or self._index is not None:
                 return False
             self._begin_value("name")
         elif self._key in _ARGUMENT_KEYS and not self._args_seen:

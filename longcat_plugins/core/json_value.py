@@ -21,7 +21,10 @@ from collections.abc import Callable
 from typing import Final
 
 _STRING_SPECIAL: Final = re.compile(r'["\\\x00-\x1f]')
-_TOKEN_END: Final = re.compile(r'[\s,:\]}"\[{]')
+# Python-style single-quoted strings are read too: they end at "'", and a '"' inside them is escaped.
+_SINGLE_QUOTED_SPECIAL: Final = re.compile(r'[\'"\\\x00-\x1f]')
+_TOKEN_END: Final = re.compile(r'[\s,:\]}"\'\[{<]')
+_QUOTES: Final = frozenset("\"'")
 _NUMBER: Final = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
 _HEX4: Final = re.compile(r"[0-9a-fA-F]{4}")
 _HEX_PREFIX: Final = re.compile(r"[0-9a-fA-F]{0,3}")
@@ -52,7 +55,7 @@ _DONE: Final = 8
 class JsonValueReader:
     """Reads one JSON value; see the module docstring for its guarantees."""
 
-    __slots__ = ("_held", "_sink", "_stack", "_state", "_token", "done", "failed")
+    __slots__ = ("_held", "_quote", "_sink", "_stack", "_state", "_token", "done", "failed")
 
     def __init__(self, sink: Callable[[str], None]) -> None:
         self._sink = sink
@@ -60,6 +63,7 @@ class JsonValueReader:
         self._state = _VALUE
         self._held: list[str] = []
         self._token: list[str] = []
+        self._quote = '"'  # the quote that opened the current string
         self.done = False
         self.failed = False
 
@@ -80,7 +84,8 @@ class JsonValueReader:
             state = self._state
             if state in (_STRING, _KEY):
                 out = sink if state == _STRING else self._held.append
-                m = _STRING_SPECIAL.search(buf, pos)
+                quote = self._quote
+                m = (_STRING_SPECIAL if quote == '"' else _SINGLE_QUOTED_SPECIAL).search(buf, pos)
                 if m is None:
                     out(buf[pos:])
                     return n
@@ -88,7 +93,7 @@ class JsonValueReader:
                 if end > pos:
                     out(buf[pos:end])
                 c = buf[end]
-                if c == '"':
+                if c == quote:
                     out('"')
                     pos = end + 1
                     if state == _KEY:
@@ -101,6 +106,9 @@ class JsonValueReader:
                     pos = self._escape(buf, end, final, out)
                     if pos == end:
                         return pos
+                elif c == '"':  # inside a single-quoted string
+                    out('\\"')
+                    pos = end + 1
                 else:
                     out(_CONTROL_ESCAPES[c])
                     pos = end + 1
@@ -137,8 +145,9 @@ class JsonValueReader:
                 else:
                     return self._fail(pos)
             elif state == _KEY_OR_CLOSE:
-                if c == '"':
-                    self._held.append(c)
+                if c in _QUOTES:
+                    self._held.append('"')
+                    self._quote = c
                     self._state = _KEY
                     pos += 1
                 elif c == "}":
@@ -154,9 +163,10 @@ class JsonValueReader:
                 self._state = _VALUE
                 pos += 1
             else:  # _VALUE or _VALUE_OR_CLOSE
-                if c == '"':
+                if c in _QUOTES:
                     self._release()
                     sink('"')
+                    self._quote = c
                     self._state = _STRING
                     pos += 1
                 elif c == "{" or c == "[":
@@ -200,6 +210,9 @@ class JsonValueReader:
         if at + 1 >= n:
             return n if final else at  # a lone backslash at the very end of the output is dropped
         e = buf[at + 1]
+        if e == "'":  # not a JSON escape, but what the model meant is clear
+            out("'")
+            return at + 2
         if e in _SIMPLE_ESCAPES:
             out(buf[at : at + 2])
             return at + 2
@@ -208,8 +221,8 @@ class JsonValueReader:
                 out(buf[at : at + 6])
                 return at + 6
             prefix = _HEX_PREFIX.match(buf, at + 2)
-            if not final and prefix is not None and prefix.end() == n:
-                return at
+            if prefix is not None and prefix.end() == n:
+                return n if final else at  # cut off inside the escape: dropped at the end of the output
         out("\\\\")  # not a JSON escape: keep the backslash as a character
         return at + 1
 

@@ -75,7 +75,8 @@ class PlainValue:
                 if end > pos:
                     out(buf[pos:end])
                 return end
-            tag = T.match_tag(buf, i, self._terminators, final)
+            # at the end of the output, a cut-off closing tag still ends the value (it is not value text)
+            tag = T.match_tag(buf, i, self._terminators, False)
             if tag is None:
                 out(buf[pos : i + 1])
                 pos = i + 1
@@ -85,10 +86,9 @@ class PlainValue:
                 end -= 1
             if end > pos:
                 out(buf[pos:end])
-            if tag is T.NEED_MORE:
+            if tag is T.NEED_MORE and not final:
                 return end
-            assert isinstance(tag, str)
-            self.terminator = tag
+            self.terminator = tag if isinstance(tag, str) else None
             self.done = True
             return i
         return pos

@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import json
 import math
+import warnings
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -181,7 +182,9 @@ def _parse_python_literal(text: str) -> Any:
     if len(text) > _MAX_LITERAL_EVAL:
         return _INVALID
     try:
-        value = ast.literal_eval(text)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # e.g. invalid escape sequences in the model's text
+            value = ast.literal_eval(text)
         json.dumps(value)  # only values that JSON can carry
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
         return _INVALID
