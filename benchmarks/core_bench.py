@@ -1,0 +1,90 @@
+"""The core alone: cost per 4-character delta inside a long argument, and the floor it is compared with.
+
+    python -m benchmarks.core_bench [--sizes 65536,262144] [--repeat 3]
+
+The floor receives the same deltas through a method call and looks for '<' in each: the cheapest possible
+incremental scan in Python.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable
+
+from longcat_plugins.core import StreamParser
+
+from .workloads import WRITE_FILE_TOOL, chunks, json_call, many_params_tool, xml_call, xml_many_params
+
+
+def run_core(deltas: list[str], tools: list[object]) -> None:
+    parser = StreamParser(tools)
+    feed = parser.feed
+    for d in deltas:
+        feed(d)
+    parser.finish()
+
+
+class FloorParser:
+    """Receives each delta through a method call and looks for '<' in it; nothing else."""
+
+    def __init__(self) -> None:
+        self.hits = 0
+
+    def feed(self, delta: str) -> list[object]:
+        if "<" in delta:
+            self.hits += 1
+        return []
+
+
+def run_floor(deltas: list[str], tools: list[object]) -> None:
+    feed = FloorParser().feed
+    for d in deltas:
+        feed(d)
+
+
+def best_of(
+    repeat: int, fn: Callable[[list[str], list[object]], None], deltas: list[str], tools: list[object]
+) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn(deltas, tools)
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--sizes", default="16384,65536,262144")
+    ap.add_argument("--repeat", type=int, default=3)
+    args = ap.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",")]
+    print("| workload | size | deltas | core total (ms) | core per delta (us) | floor per delta (us) | core / floor |")
+    print("|---|---|---|---|---|---|---|")
+    workloads: list[tuple[str, Callable[[int], str], list[object]]] = [
+        ("JSON, one string argument", json_call, [WRITE_FILE_TOOL]),
+        ("XML, one string value", xml_call, [WRITE_FILE_TOOL]),
+    ]
+    for name, make, tools in workloads:
+        for size in sizes:
+            deltas = chunks(make(size))
+            core = best_of(args.repeat, run_core, deltas, tools)
+            floor = best_of(args.repeat, run_floor, deltas, tools)
+            print(
+                f"| {name} | {size} | {len(deltas)} | {core * 1e3:.1f} | {core / len(deltas) * 1e6:.2f} |"
+                f" {floor / len(deltas) * 1e6:.3f} | {core / floor:.1f} |"
+            )
+    for count in (500, 2000):
+        deltas = chunks(xml_many_params(count))
+        tools = [many_params_tool(count)]
+        core = best_of(args.repeat, run_core, deltas, tools)
+        floor = best_of(args.repeat, run_floor, deltas, tools)
+        print(
+            f"| XML, {count} small parameters | {count} params | {len(deltas)} | {core * 1e3:.1f} |"
+            f" {core / len(deltas) * 1e6:.2f} | {floor / len(deltas) * 1e6:.3f} | {core / floor:.1f} |"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,55 @@
+"""Invariant 4 (linear time), as a scaling check: streaming 4x the text costs about 4x, never quadratically more.
+
+No absolute times: each workload is timed at 1x and 4x (best of several runs) and the ratio must stay under 6,
+where a parser that re-scans its accumulated text (the fault of the engines' built-ins) would show ~16.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import pytest
+
+from benchmarks.workloads import (
+    WRITE_FILE_TOOL,
+    chunks,
+    json_call,
+    json_many_params,
+    many_params_tool,
+    xml_call,
+    xml_many_params,
+)
+from longcat_plugins.core import StreamParser
+
+MAX_RATIO = 6.0
+
+
+def _cost(text: str, tools: list[object], repeat: int = 5) -> float:
+    deltas = chunks(text, 4)
+    best = float("inf")
+    for _ in range(repeat):
+        parser = StreamParser(tools)
+        t0 = time.perf_counter()
+        for d in deltas:
+            parser.feed(d)
+        parser.finish()
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+WORKLOADS: dict[str, tuple[Callable[[int], str], Callable[[int], list[object]], int]] = {
+    "json-huge-string": (json_call, lambda n: [WRITE_FILE_TOOL], 16_384),
+    "hermes-huge-string": (lambda n: json_call(n, "tool_call"), lambda n: [WRITE_FILE_TOOL], 16_384),
+    "xml-huge-string": (xml_call, lambda n: [WRITE_FILE_TOOL], 16_384),
+    "xml-many-params": (xml_many_params, lambda n: [many_params_tool(n)], 250),
+    "json-many-params": (json_many_params, lambda n: [many_params_tool(n)], 250),
+}
+
+
+@pytest.mark.parametrize("workload", sorted(WORKLOADS))
+def test_cost_grows_linearly(workload: str) -> None:
+    make, tools, size = WORKLOADS[workload]
+    small = _cost(make(size), tools(size))
+    large = _cost(make(4 * size), tools(4 * size))
+    assert large / small < MAX_RATIO, f"{workload}: 4x input cost {large / small:.1f}x"
