@@ -36,6 +36,9 @@ CASES: list[dict[str, Any]] = [json.loads(line) for line in CORPUS.read_text(enc
 KNOWN_CORE_BUGS: dict[str, str] = {
     "xml_parameter_without_gt_newline": "whitespace before stray '<' text in a function block is dropped",
     "xml_schema_anyof_nested_object": "nested typing ignores the anyOf branch that matched",
+    "hermes_non_call_object_after_call": "a non-call JSON object after a call in a block is lost",
+    "hermes_unescaped_quotes_in_code": "unescaped quotes inside a JSON string end the string",
+    "hermes_number_with_leading_zero": "an invalid number fails the arguments and loses its text",
 }
 
 #: How often (in feeds) the snapshot of ``StreamParser.calls`` is checked against the events streamed so far.
