@@ -38,6 +38,11 @@ class CallReader(Protocol):
         """Read from ``buf[pos:]``; return how far it got. Stops at completion, at failure, or to wait for text."""
         ...
 
+    def feed_fast(self, text: str) -> bool:
+        """Consume all of ``text`` when it only continues a value being streamed, with nothing to decide; else
+        consume nothing and return False (the caller then uses :meth:`feed`). Only called with nothing held back."""
+        ...
+
     def close(self) -> None:
         """The input ended or the block broke off: finish an announced call with valid JSON arguments."""
         ...

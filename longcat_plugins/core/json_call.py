@@ -109,6 +109,11 @@ class JsonCallReader:
                 return self._fail(pos)
         return pos
 
+    def feed_fast(self, text: str) -> bool:
+        """Consume ``text`` at once if it only continues the arguments' open string (see ``CallReader``)."""
+        value = self._value
+        return self._args_open and self._index is not None and value is not None and value.plain_string_text(text)
+
     def close(self) -> None:
         if self.done or self._index is None:
             return

@@ -23,6 +23,7 @@ from typing import Final
 _STRING_SPECIAL: Final = re.compile(r'["\\\x00-\x1f]')
 # Python-style single-quoted strings are read too: they end at "'", and a '"' inside them is escaped.
 _SINGLE_QUOTED_SPECIAL: Final = re.compile(r'[\'"\\\x00-\x1f]')
+_STRING_CONTINUATION: Final = re.compile(r'(?:[^"\\\x00-\x1f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*')
 _TOKEN_END: Final = re.compile(r'[\s,:\]}"\'\[{<]')
 _QUOTES: Final = frozenset("\"'")
 _NUMBER: Final = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
@@ -186,6 +187,14 @@ class JsonValueReader:
         if final and self._state == _TOKEN:
             self._token_complete()
         return pos
+
+    def plain_string_text(self, text: str) -> bool:
+        """Whether ``text`` continues an open double-quoted string with nothing to decide (no closing quote, control
+        character or unfinished escape): then it is passed to the sink as it is. The fast path of a long string."""
+        if self._state == _STRING and self._quote == '"' and _STRING_CONTINUATION.fullmatch(text) is not None:
+            self._sink(text)
+            return True
+        return False
 
     def close(self) -> None:
         """The input ended: hand the sink whatever makes its text a complete JSON value.

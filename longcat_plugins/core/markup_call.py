@@ -96,6 +96,14 @@ class PlainValue:
     def close(self) -> None:
         self.done = True
 
+    def plain_text(self, text: str) -> bool:
+        """Whether ``text`` continues the value with nothing to decide (no '<', no possible trailing newline):
+        then it is passed on at once. The fast path of a long value."""
+        if not self._started or "<" in text or (self._strip_newlines and text[-1] == "\n"):
+            return False
+        self._out(text)
+        return True
+
 
 class _MarkupCall:
     """What the XML and key/value readers share: parameters, their typing and the arguments object they form."""
@@ -114,6 +122,11 @@ class _MarkupCall:
     @property
     def confirmed(self) -> bool:
         return self._index is not None
+
+    def feed_fast(self, text: str) -> bool:
+        """Consume ``text`` at once if it only continues an open value (see ``CallReader``)."""
+        value = self._value
+        return value is not None and not value.done and value.plain_text(text)
 
     def close(self) -> None:
         if self.done or self._index is None:

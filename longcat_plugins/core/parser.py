@@ -92,7 +92,10 @@ class StreamParser:
         """Parse the next piece of model output; returns the events it completes."""
         if not delta or self._finished:
             return []
-        self._run(self._buf + delta if self._buf else delta, final=False)
+        if self._buf:
+            self._run(self._buf + delta, final=False)
+        elif self._reader is None or not self._reader.feed_fast(delta):
+            self._run(delta, final=False)
         return self._take()
 
     def finish(self) -> list[Event]:
