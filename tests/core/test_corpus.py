@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -58,6 +59,10 @@ def _summary(message: ParsedMessage) -> tuple[str, str, list[tuple[str, str]]]:
     return message.content, message.reasoning, [(c.name, c.arguments) for c in message.tool_calls]
 
 
+#: A rough tokenizer: a whole tag (as a special token would be), a word, a whitespace run, or one character.
+_TOKEN = re.compile(r"<[^<>\s]{1,30}>|\w+|\s+|.", re.DOTALL)
+
+
 def _splits(text: str, how: str) -> Iterator[str]:
     if how == "whole":
         yield text
@@ -65,6 +70,11 @@ def _splits(text: str, how: str) -> Iterator[str]:
         size = int(how[len("fixed") :])
         for i in range(0, len(text), size):
             yield text[i : i + size]
+    elif how.startswith("tokens"):  # k-token groups (--stream-interval k, speculative decoding)
+        size = int(how[len("tokens") :])
+        tokens = _TOKEN.findall(text)
+        for i in range(0, len(tokens), size):
+            yield "".join(tokens[i : i + size])
     else:
         rng = random.Random(f"{how}:{text}")
         i = 0
@@ -74,7 +84,7 @@ def _splits(text: str, how: str) -> Iterator[str]:
             i += size
 
 
-SPLITS = ["fixed1", "whole", "fixed3", "random1", "random2", "random3"]
+SPLITS = ["fixed1", "whole", "fixed3", "tokens1", "tokens3", "random1", "random2", "random3"]
 
 
 def _case_params(bugs: dict[str, str]) -> list[Any]:
@@ -115,7 +125,9 @@ def _stream(case: dict[str, Any], how: str) -> tuple[list[Event], ParsedMessage]
     events: list[Event] = []
     fragments: dict[int, list[str]] = {}
     deltas = list(_splits(case["text"], how))
+    assert "".join(deltas) == case["text"]
     every = max(1, len(deltas) // _CHECKPOINTS)
+    snapshots: list[tuple[int, str]] = []
     for n, delta in enumerate(deltas):
         new = parser.feed(delta)
         events += new
@@ -130,10 +142,14 @@ def _stream(case: dict[str, Any], how: str) -> tuple[list[Event], ParsedMessage]
             assert [c.index for c in snapshot] == sorted(fragments)
             for call in snapshot:
                 assert call.arguments == "".join(fragments[call.index])
+                snapshots.append((call.index, call.arguments))
     final = parser.finish()
     events += final
     builder.add(final)
-    return events, builder.message
+    message = builder.message
+    for index, arguments in snapshots:
+        assert message.tool_calls[index].arguments.startswith(arguments), "intermediate arguments are a prefix"
+    return events, message
 
 
 def _check_event_order(events: list[Event], message: ParsedMessage) -> None:
