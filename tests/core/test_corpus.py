@@ -39,6 +39,7 @@ KNOWN_CORE_BUGS: dict[str, str] = {
     "xml_schema_anyof_nested_object": "nested typing ignores the anyOf branch that matched",
     "hermes_non_call_object_after_call": "a non-call JSON object after a call in a block is lost",
     "hermes_unescaped_quotes_in_code": "unescaped quotes inside a JSON string end the string",
+    "hermes_unescaped_quotes_dict_literal_in_code": "a quote followed by ':' or ', b' ends a value string",
     "hermes_number_with_leading_zero": "an invalid number fails the arguments and loses its text",
 }
 
