@@ -16,6 +16,7 @@ character, never character by character in Python.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 from typing import Final
@@ -24,6 +25,10 @@ _STRING_SPECIAL: Final = re.compile(r'["\\\x00-\x1f]')
 # Python-style single-quoted strings are read too: they end at "'", and a '"' inside them is escaped.
 _SINGLE_QUOTED_SPECIAL: Final = re.compile(r'[\'"\\\x00-\x1f]')
 _STRING_CONTINUATION: Final = re.compile(r'(?:[^"\\\x00-\x1f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*')
+_AFTER_QUOTE: Final = re.compile(r"[ \t\r\n]*")
+_AFTER_STRING: Final = frozenset(",:}]<")
+_MAX_WHITESPACE_AFTER_QUOTE: Final = 64
+_NUMBER_LIKE: Final = re.compile(r"[+-]?[0-9]+\.?[0-9]*(?:[eE][+-]?[0-9]+)?")
 _TOKEN_END: Final = re.compile(r'[\s,:\]}"\'\[{<]')
 _QUOTES: Final = frozenset("\"'")
 _NUMBER: Final = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
@@ -31,7 +36,7 @@ _HEX4: Final = re.compile(r"[0-9a-fA-F]{4}")
 _HEX_PREFIX: Final = re.compile(r"[0-9a-fA-F]{0,3}")
 _SIMPLE_ESCAPES: Final = frozenset('"\\/bfnrt')
 _LITERALS: Final = {"true": "true", "false": "false", "null": "null", "True": "true", "False": "false", "None": "null"}
-_TOKEN_START: Final = frozenset("-0123456789tfnTFN")
+_TOKEN_START: Final = frozenset("+-0123456789tfnTFN")
 _WHITESPACE: Final = frozenset(" \t\n\r")
 _CONTROL_ESCAPES: Final = {chr(c): f"\\u{c:04x}" for c in range(0x20)} | {
     "\n": "\\n",
@@ -51,6 +56,31 @@ _COLON: Final = 5
 _AFTER_VALUE: Final = 6
 _TOKEN: Final = 7  # inside a number or literal
 _DONE: Final = 8
+
+
+def _repair_number(token: str) -> str | None:
+    """A number JSON does not allow but whose value is clear (``03``, ``1.``, ``+2``), as JSON; else None."""
+    if len(token) > 64 or not _NUMBER_LIKE.fullmatch(token):
+        return None
+    try:
+        value = float(token)
+    except ValueError:
+        return None
+    if not math.isfinite(value):
+        return None
+    return str(int(value)) if value.is_integer() and not any(c in token for c in ".eE") else repr(value)
+
+
+def _closes_string(buf: str, after: int, final: bool) -> bool | None:
+    """Whether the quote before ``buf[after]`` ends its string: in JSON a string is always followed by one of
+    ``, : } ]`` (after optional whitespace), so a quote followed by anything else is a literal quote the model forgot
+    to escape. None: the buffer ends before that is known."""
+    m = _AFTER_QUOTE.match(buf, after)
+    assert m is not None
+    end = m.end()
+    if end == len(buf):
+        return True if final or end - after > _MAX_WHITESPACE_AFTER_QUOTE else None
+    return buf[end] in _AFTER_STRING or end - after > _MAX_WHITESPACE_AFTER_QUOTE
 
 
 class JsonValueReader:
@@ -95,6 +125,13 @@ class JsonValueReader:
                     out(buf[pos:end])
                 c = buf[end]
                 if c == quote:
+                    closes = _closes_string(buf, end + 1, final)
+                    if closes is None:
+                        return end  # wait for the character after the quote
+                    if not closes:  # an unescaped quote inside the string (code often has them)
+                        out('\\"')
+                        pos = end + 1
+                        continue
                     out('"')
                     pos = end + 1
                     if state == _KEY:
@@ -251,8 +288,8 @@ class JsonValueReader:
         token = "".join(self._token)
         self._token.clear()
         text = _LITERALS.get(token)
-        if text is None and _NUMBER.fullmatch(token):
-            text = token
+        if text is None:
+            text = token if _NUMBER.fullmatch(token) else _repair_number(token)
         if text is None:
             self.failed = True
             self._state = _DONE

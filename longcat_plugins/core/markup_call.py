@@ -29,7 +29,7 @@ from typing import Final
 from . import tags as T
 from .host import CallHost
 from .schema import ToolSchemas, convert_value, is_string_schema
-from .stray import STRAY, WAIT, skip_markup_whitespace, stray_end
+from .stray import WHITESPACE, WhitespaceRun, stray_end
 
 _NEEDS_ESCAPE: Final = re.compile(r'["\\\x00-\x1f]')
 _WHITESPACE_RUN: Final = re.compile(r"[ \t\r\n]+")
@@ -116,6 +116,7 @@ class _MarkupCall:
         self._params = 0
         self._value: PlainValue | None = None
         self._finish_value: Callable[[], None] | None = None
+        self._whitespace = WhitespaceRun()
         self.done = False
         self.failed = False
 
@@ -188,17 +189,18 @@ class _MarkupCall:
         return pos
 
     def _stray(self, buf: str, pos: int) -> int:
-        """Text between parameters that is not markup: shown as content, up to the next tag."""
+        """Text between parameters that is not markup: shown as content, up to the next tag. Whitespace taken just
+        before it belongs to it."""
         end = stray_end(buf, pos)
-        self._host.stray(buf[pos:end])
+        self._host.stray(self._whitespace.release() + buf[pos:end])
         return end
 
-    def _body_whitespace(self, buf: str, pos: int, final: bool) -> int:
-        """At whitespace in the body: skip it if it is markup, else show it with the stray text it begins."""
-        end = skip_markup_whitespace(buf, pos, final, "<")
-        if end == STRAY:
-            return self._stray(buf, pos)
-        return end
+    def _body_text(self, buf: str, pos: int) -> int:
+        """At a character of the body that is not '<': whitespace is taken (a tag after it makes it markup);
+        anything else is stray text."""
+        if buf[pos] in WHITESPACE:
+            return self._whitespace.take(buf, pos)
+        return self._stray(buf, pos)
 
     def _fail(self, pos: int) -> int:
         self.failed = True
@@ -240,16 +242,14 @@ class XmlCallReader(_MarkupCall):
                 self._state = _BODY
                 pos = end
             elif state == _BODY:
-                c = buf[pos]
-                if c != "<":
-                    end = self._body_whitespace(buf, pos, final)
-                    if end == WAIT:
-                        return pos
-                    pos = end if end != pos else self._stray(buf, pos)
+                if buf[pos] != "<":
+                    pos = self._body_text(buf, pos)
                     continue
                 tag = T.match_tag(buf, pos, _XML_BODY_TAGS, final)
                 if tag is T.NEED_MORE:
                     return pos
+                if tag is not None:
+                    self._whitespace.drop()
                 if tag == T.PARAMETER_OPEN:
                     self._state = _PARAM_HEADER
                 elif tag == T.FUNCTION_CLOSE:
@@ -341,16 +341,14 @@ class KvCallReader(_MarkupCall):
                 self._start(self._name)
                 self._state = _BODY
             elif state == _BODY:
-                c = buf[pos]
-                if c != "<":
-                    end = self._body_whitespace(buf, pos, final)
-                    if end == WAIT:
-                        return pos
-                    pos = end if end != pos else self._stray(buf, pos)
+                if buf[pos] != "<":
+                    pos = self._body_text(buf, pos)
                     continue
                 tag = T.match_tag(buf, pos, _KV_BODY_TAGS, final)
                 if tag is T.NEED_MORE:
                     return pos
+                if tag is not None:
+                    self._whitespace.drop()
                 if tag == T.ARG_KEY_OPEN:
                     self._state = _KEY
                 elif tag == T.LONGCAT_CALL_CLOSE:

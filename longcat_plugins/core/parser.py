@@ -31,7 +31,7 @@ from .markup_call import KvCallReader, XmlCallReader
 from .message import ParsedToolCall
 from .options import ParserOptions
 from .schema import ToolSchemas
-from .stray import CALL_START, STRAY, WAIT, skip_markup_whitespace, stray_end, whitespace_end
+from .stray import CALL_START, WHITESPACE, WhitespaceRun, stray_end, whitespace_end
 
 logger = logging.getLogger("longcat_plugins")
 
@@ -84,6 +84,7 @@ class StreamParser:
         self._reader: CallReader | None = None
         self._recording: list[str] | None = None
         self._after_block = False  # right after a call block: whitespace may be markup
+        self._whitespace = WhitespaceRun()
         self._finished = False
 
     # -- public API ------------------------------------------------------------------------------------------
@@ -178,9 +179,21 @@ class StreamParser:
     def _text(self, buf: str, pos: int, final: bool) -> int:
         kind = Reasoning if self._mode == _REASONING else Content
         if self._after_block:
-            end = self._whitespace_after_block(buf, pos, final)
-            if end is not None:
+            # whitespace after a call block is markup when another block, an end marker or the end follows
+            end = self._whitespace.take(buf, pos)
+            if end == len(buf):
                 return end
+            if buf[end] == "<":
+                tag = T.match_tag(buf, end, _BLOCK_OPENS, final)
+                if tag is T.NEED_MORE:
+                    return end
+                if tag is None:
+                    self._end_after_block()
+                else:
+                    self._whitespace.drop()
+            else:
+                self._end_after_block()
+            pos = end
         i = buf.find("<", pos)
         if i < 0:
             self._emit(kind, buf[pos:])
@@ -215,44 +228,28 @@ class StreamParser:
             return i
         return i + len(tag)  # a stray </think> is markup too
 
-    def _whitespace_after_block(self, buf: str, pos: int, final: bool) -> int | None:
-        """Whitespace after a call block is markup when another block, an end marker or the end follows."""
-        end = whitespace_end(buf, pos)
-        if end == len(buf):
-            return end if final else pos
-        if buf[end] == "<":
-            tag = T.match_tag(buf, end, _BLOCK_OPENS, final)
-            if tag is T.NEED_MORE:
-                return pos
-            if tag is not None:
-                return end if end > pos else None
+    def _end_after_block(self) -> None:
         self._after_block = False
-        return None
+        self._emit(Content, self._whitespace.release())
 
     def _between(self, buf: str, pos: int, final: bool) -> int:
         c = buf[pos]
-        if c in " \t\r\n":
-            # before the block's first call, whitespace is recorded with the block; between calls it is
-            # markup unless stray text follows
-            end = skip_markup_whitespace(buf, pos, True if self._recording is not None else final, "<{")
-            if self._recording is not None and end == STRAY:
-                end = whitespace_end(buf, pos)
-            if end == WAIT:
-                return pos
-            if end != STRAY:
-                return end
+        if c in WHITESPACE:
+            if self._recording is not None:  # before the block's first call it is recorded with the block
+                return whitespace_end(buf, pos)
+            return self._whitespace.take(buf, pos)  # between calls: markup unless stray text follows
+        if c in "<{":
+            self._whitespace.drop()
         wrapper_close = T.WRAPPER_CLOSE[self._wrapper or T.LONGCAT_CALL_OPEN]
         if c == "{":
-            self._reader = JsonCallReader(self)
-            self._mode = _CALL
+            self._start_reader(JsonCallReader(self))
             return pos
         if c == "<":
             tag = T.match_tag(buf, pos, _BETWEEN_TAGS, final)
             if tag is T.NEED_MORE:
                 return pos
             if tag == T.FUNCTION_OPEN:
-                self._reader = XmlCallReader(self, self._schemas)
-                self._mode = _CALL
+                self._start_reader(XmlCallReader(self, self._schemas))
                 return pos
             if tag in T.WRAPPER_OPENS and self._wrapper_calls:  # the previous block was never closed
                 self._mode = _CONTENT
@@ -264,15 +261,22 @@ class StreamParser:
                     self._after_block = True
                 return pos + len(tag)
         elif self._wrapper == T.LONGCAT_CALL_OPEN and not self._wrapper_calls and c not in _NOT_A_NAME_START:
-            self._reader = KvCallReader(self, self._schemas)
-            self._mode = _CALL
+            self._start_reader(KvCallReader(self, self._schemas))
             return pos
         if self._recording is not None:  # the block holds no call: it was text
             self._return_recording()
             return pos
         end = stray_end(buf, pos, CALL_START)  # text between calls of one block
-        self._emit(Content, buf[pos:end])
+        self._emit(Content, self._whitespace.release() + buf[pos:end])
         return end
+
+    def _start_reader(self, reader: CallReader) -> None:
+        """A call begins inside a block: it is recorded until it is announced (the block's first call is recorded
+        together with the block's opening)."""
+        if self._recording is None:
+            self._recording = []
+        self._reader = reader
+        self._mode = _CALL
 
     def _call(self, buf: str, pos: int, final: bool) -> int:
         reader = self._reader
@@ -296,9 +300,12 @@ class StreamParser:
         recording = self._recording or []
         self._recording = None
         self._reader = None
-        self._wrapper = None
-        self._mode = _CONTENT
-        self._after_block = False
+        if self._wrapper is not None and self._wrapper_calls:
+            self._mode = _BETWEEN  # a failed call after a good one: the block goes on
+        else:
+            self._wrapper = None
+            self._mode = _CONTENT
+            self._after_block = False
         self._emit(Content, "".join(recording))
 
     # -- output ----------------------------------------------------------------------------------------------

@@ -99,8 +99,22 @@ def convert_value(raw: str, schema: Schema | None) -> Any:
     for t in schema_types(schema):
         ok, value = _convert_as(text, t, schema)
         if ok:
-            return coerce(value, schema)
+            return coerce(value, _branch_for(schema, t))
     return raw
+
+
+def _branch_for(schema: Schema | None, json_type: str) -> Schema | None:
+    """The part of ``schema`` that describes values of ``json_type`` (the matching anyOf/oneOf option)."""
+    if not schema:
+        return schema
+    declared = schema.get("type")
+    if declared == json_type or (isinstance(declared, list) and json_type in declared):
+        return schema
+    for key in ("anyOf", "oneOf", "allOf"):
+        for option in schema.get(key) or ():
+            if isinstance(option, Mapping) and json_type in schema_types(option):
+                return _branch_for(option, json_type)
+    return schema
 
 
 def coerce(value: Any, schema: Schema | None) -> Any:

@@ -1,8 +1,9 @@
 """Text inside a call block that is not part of a call ("stray" text), and the whitespace around it.
 
 Whitespace between markup is markup; whitespace next to stray text is text. To decide that the same way however
-the output is split, a whitespace run is held until the character after it is known, and stray text stops before
-its trailing whitespace, which is then decided by what follows it.
+the output is split, a whitespace run is taken into a :class:`WhitespaceRun` and decided when the character after it
+is known; stray text stops before its trailing whitespace, which is then decided by what follows it. Taking the run
+(instead of leaving it unread in the buffer) keeps a long run linear: it is never scanned twice.
 """
 
 from __future__ import annotations
@@ -14,21 +15,7 @@ _WHITESPACE_RUN: Final = re.compile(r"[ \t\r\n]+")
 _TAG_START: Final = re.compile("<")
 #: Between the calls of a block, a '{' starts a JSON call.
 CALL_START: Final = re.compile("[<{]")
-_WAIT: Final = -1
-_STRAY: Final = -2
-
-
-def skip_markup_whitespace(buf: str, pos: int, final: bool, markup_starts: str) -> int:
-    """At whitespace or not: the position after a whitespace run that is markup (the next character is one of
-    ``markup_starts``, or the output ends), ``pos`` itself when there is no whitespace here, :data:`WAIT` when the
-    buffer ends inside the run, or :data:`STRAY` when the run begins stray text."""
-    m = _WHITESPACE_RUN.match(buf, pos)
-    if m is None:
-        return pos
-    end = m.end()
-    if end == len(buf):
-        return end if final else _WAIT
-    return end if buf[end] in markup_starts else _STRAY
+WHITESPACE: Final = frozenset(" \t\r\n")
 
 
 def whitespace_end(buf: str, pos: int) -> int:
@@ -46,5 +33,30 @@ def stray_end(buf: str, pos: int, stops: re.Pattern[str] = _TAG_START) -> int:
     return pos + max(kept, 1)
 
 
-WAIT: Final = _WAIT
-STRAY: Final = _STRAY
+class WhitespaceRun:
+    """Whitespace read but not yet decided."""
+
+    __slots__ = ("_parts",)
+
+    def __init__(self) -> None:
+        self._parts: list[str] = []
+
+    def __bool__(self) -> bool:
+        return bool(self._parts)
+
+    def take(self, buf: str, pos: int) -> int:
+        """Take the whitespace run at ``pos``; return where it ends."""
+        end = whitespace_end(buf, pos)
+        if end > pos:
+            self._parts.append(buf[pos:end])
+        return end
+
+    def drop(self) -> None:
+        """It was markup."""
+        self._parts.clear()
+
+    def release(self) -> str:
+        """It was text: here it is."""
+        text = "".join(self._parts)
+        self._parts.clear()
+        return text
