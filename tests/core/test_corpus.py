@@ -41,6 +41,9 @@ KNOWN_CORE_BUGS: dict[str, str] = {
     "hermes_unescaped_quotes_in_code": "unescaped quotes inside a JSON string end the string",
     "hermes_unescaped_quotes_dict_literal_in_code": "a quote followed by ':' or ', b' ends a value string",
     "hermes_number_with_leading_zero": "an invalid number fails the arguments and loses its text",
+    "xml_unclosed_function_then_next_function": "a <function= in a function body does not start the next call",
+    "xml_unclosed_block_then_next_block": "an opening wrapper in a function body does not start the next call",
+    "kv_unclosed_block_then_next_block": "an opening wrapper in a key/value body does not start the next call",
 }
 
 #: How often (in feeds) the snapshot of ``StreamParser.calls`` is checked against the events streamed so far.
