@@ -1,7 +1,8 @@
 """Invariant 4 (linear time), as a scaling check: streaming 4x the text costs about 4x, never quadratically more.
 
 No absolute times: each workload is timed at 1x and 4x (best of several runs) and the ratio must stay under 6,
-where a parser that re-scans its accumulated text (the fault of the engines' built-ins) would show ~16.
+where a parser that re-scans its accumulated text (the fault of the engines' built-ins) would show ~16. Each
+workload is measured up to three times before it counts as failed, so that a busy machine cannot fail it alone.
 """
 
 from __future__ import annotations
@@ -39,17 +40,22 @@ def _cost(text: str, tools: list[object], repeat: int = 5) -> float:
 
 
 WORKLOADS: dict[str, tuple[Callable[[int], str], Callable[[int], list[object]], int]] = {
-    "json-huge-string": (json_call, lambda n: [WRITE_FILE_TOOL], 16_384),
-    "hermes-huge-string": (lambda n: json_call(n, "tool_call"), lambda n: [WRITE_FILE_TOOL], 16_384),
-    "xml-huge-string": (xml_call, lambda n: [WRITE_FILE_TOOL], 16_384),
-    "xml-many-params": (xml_many_params, lambda n: [many_params_tool(n)], 250),
-    "json-many-params": (json_many_params, lambda n: [many_params_tool(n)], 250),
+    "json-huge-string": (json_call, lambda n: [WRITE_FILE_TOOL], 32_768),
+    "hermes-huge-string": (lambda n: json_call(n, "tool_call"), lambda n: [WRITE_FILE_TOOL], 32_768),
+    "xml-huge-string": (xml_call, lambda n: [WRITE_FILE_TOOL], 32_768),
+    "xml-many-params": (xml_many_params, lambda n: [many_params_tool(n)], 1000),
+    "json-many-params": (json_many_params, lambda n: [many_params_tool(n)], 1000),
 }
 
 
 @pytest.mark.parametrize("workload", sorted(WORKLOADS))
 def test_cost_grows_linearly(workload: str) -> None:
     make, tools, size = WORKLOADS[workload]
-    small = _cost(make(size), tools(size))
-    large = _cost(make(4 * size), tools(4 * size))
-    assert large / small < MAX_RATIO, f"{workload}: 4x input cost {large / small:.1f}x"
+    small_text, large_text = make(size), make(4 * size)
+    ratios = []
+    for _ in range(3):  # a busy machine can slow one measurement; a quadratic parser fails all three
+        ratio = _cost(large_text, tools(4 * size)) / _cost(small_text, tools(size))
+        if ratio < MAX_RATIO:
+            return
+        ratios.append(ratio)
+    pytest.fail(f"{workload}: 4x input cost {min(ratios):.1f}x the 1x cost (linear: 4x)")
