@@ -1,0 +1,118 @@
+"""Plugin discovery the way vLLM does it: the ``vllm.general_plugins`` entry point (loaded in conftest through
+``vllm.plugins.load_general_plugins()``), the server's argument validation, and ``--tool-parser-plugin``."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import subprocess
+import sys
+import textwrap
+from importlib.metadata import entry_points
+
+import pytest
+
+pytestmark = pytest.mark.vllm
+
+
+def test_entry_point_is_installed() -> None:
+    points = {p.name: p.value for p in entry_points(group="vllm.general_plugins")}
+    assert points.get("longcat") == "longcat_plugins.vllm:register"
+
+
+def test_longcat_resolves_to_ours() -> None:
+    from vllm.reasoning import ReasoningParserManager
+    from vllm.tool_parsers import ToolParserManager
+
+    from longcat_plugins.vllm.reasoning_parser import LongcatReasoningParser
+    from longcat_plugins.vllm.tool_parser import LongcatToolParser
+
+    assert ToolParserManager.get_tool_parser("longcat") is LongcatToolParser
+    assert ReasoningParserManager.get_reasoning_parser("longcat") is LongcatReasoningParser
+    assert "longcat" in ToolParserManager.list_registered()
+    assert "longcat" in ReasoningParserManager.list_registered()
+
+
+def test_register_is_idempotent() -> None:
+    from vllm.tool_parsers import ToolParserManager
+
+    from longcat_plugins.vllm import register
+    from longcat_plugins.vllm.tool_parser import LongcatToolParser
+
+    register()
+    register()
+    assert ToolParserManager.get_tool_parser("longcat") is LongcatToolParser
+
+
+def test_registers_the_chat_template_fallback() -> None:
+    from vllm.transformers_utils.chat_templates.registry import get_chat_template_fallback_path
+
+    from longcat_plugins.templates import vllm_fallback_path
+
+    path = get_chat_template_fallback_path("longcat_flash", "meituan-longcat/LongCat-Flash-Chat")
+    assert path is not None and path == vllm_fallback_path("longcat_flash")
+
+
+def test_structural_tags_registered_on_use() -> None:
+    from vllm.tool_parsers.structural_tag_registry import _VLLM_STRUCTURAL_TAG_REGISTRY
+
+    from longcat_plugins.vllm import STRUCTURAL_TAG_MODELS, register
+
+    register()  # the registry module is loaded now, so register() adds the tags
+    assert set(STRUCTURAL_TAG_MODELS.values()) <= set(_VLLM_STRUCTURAL_TAG_REGISTRY)
+
+
+def test_server_arguments_accept_longcat() -> None:
+    import vllm.platforms as platforms
+    from vllm.platforms.cpu import CpuPlatform
+
+    if platforms._current_platform is None or platforms._current_platform.is_unspecified():
+        platforms._current_platform = CpuPlatform()  # the argument parser needs a device type
+    from vllm.entrypoints.common.cli_args import make_arg_parser, validate_api_server_args
+    from vllm.utils.argparse_utils import FlexibleArgumentParser
+
+    parser = make_arg_parser(FlexibleArgumentParser())
+    argv = ["--model", "m", "--enable-auto-tool-choice", "--tool-call-parser", "longcat"]
+    args = parser.parse_args([*argv, "--reasoning-parser", "longcat"])
+    args.structured_outputs_config = dataclasses.replace(args.structured_outputs_config, reasoning_parser="longcat")
+    validate_api_server_args(args)
+    bad = parser.parse_args(["--model", "m", "--enable-auto-tool-choice", "--tool-call-parser", "not_a_parser"])
+    with pytest.raises(KeyError):
+        validate_api_server_args(bad)
+
+
+def _run(code: str, **env: str) -> str:
+    result = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **env},
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    return result.stdout
+
+
+def test_without_plugins_builtin_then_tool_parser_plugin_flag() -> None:
+    """``VLLM_PLUGINS=`` loads no entry point: vLLM's own ``longcat`` answers; ``--tool-parser-plugin
+    longcat_plugins.vllm`` (vLLM's ``import_tool_parser``) then installs ours. Importing the package outside vLLM
+    imports nothing from vLLM."""
+    out = _run(
+        """
+        import sys
+        import longcat_plugins.vllm
+        print("engine-free", "vllm" not in sys.modules)
+        del sys.modules["longcat_plugins.vllm"]
+        from vllm.plugins import load_general_plugins
+        from vllm.tool_parsers import ToolParserManager
+        load_general_plugins()
+        print("before", ToolParserManager.get_tool_parser("longcat").__module__)
+        ToolParserManager.import_tool_parser("longcat_plugins.vllm")
+        print("after", ToolParserManager.get_tool_parser("longcat").__module__)
+        """,
+        VLLM_PLUGINS="",
+    )
+    assert "engine-free True" in out
+    assert "before vllm.tool_parsers.longcat_tool_parser" in out
+    assert "after longcat_plugins.vllm.tool_parser" in out

@@ -1,0 +1,251 @@
+"""End to end through vLLM's ``OpenAIServingChat``: a real model config, renderer (our xml-function-thinking
+template), parser composition and SSE encoding; only the engine is scripted: it yields ``RequestOutput``s for a
+fixed token sequence, in deltas for streaming requests and as one final output otherwise, as vLLM's engine does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from vllm_support import TOOLS, build_tokenizer, chunks, save_model_dir
+
+from longcat_plugins.core import ParserOptions, parse
+from longcat_plugins.templates import template_path
+
+pytestmark = pytest.mark.vllm
+
+SPECIAL = ["<|im_start|>", "<|im_end|>", "<think>", "</think>", "<tool_call>", "</tool_call>"]
+
+TWO_CALLS = (
+    "The user wants two cities.</think>\n\nChecking both.\n<tool_call>\n<function=get_weather>\n"
+    "<parameter=city>\nParis\n</parameter>\n<parameter=days>\n3\n</parameter>\n</function>\n</tool_call>\n"
+    "<tool_call>\n<function=write_file>\n<parameter=path>\nout/report.md\n</parameter>\n<parameter=content>\n"
+    '# Weather\n\n"Paris": sunny\n</parameter>\n</function>\n</tool_call>'
+)
+TRUNCATED = (
+    "Short.</think>\n<tool_call>\n<function=write_file>\n<parameter=path>\nx.py\n</parameter>\n"
+    "<parameter=content>\ndef main():\n    print('hi"
+)
+NO_CALL = "Nothing to call.</think>\n\nIt is sunny in Paris."
+
+
+def _use_cpu_platform() -> None:
+    import vllm.platforms as platforms
+    from vllm.platforms.cpu import CpuPlatform
+
+    current = platforms._current_platform
+    if current is None or current.is_unspecified():
+        platforms._current_platform = CpuPlatform()
+        config_module = sys.modules.get("vllm.config.vllm")
+        if config_module is not None:
+            config_module.current_platform = platforms._current_platform
+
+
+class ScriptedEngine:
+    """An ``EngineClient`` stand-in that "generates" a fixed text, ``group`` tokens per output."""
+
+    errored = False
+    dead_error = RuntimeError("engine dead")
+
+    def __init__(self, model_config: Any, vllm_config: Any, renderer: Any) -> None:
+        self.model_config = model_config
+        self.vllm_config = vllm_config
+        self.renderer = renderer
+        self.input_processor = None
+        self.output = ""
+        self.group = 1
+        self.finish_reason = "stop"
+        self.calls: list[tuple[Any, Any]] = []
+
+    def check_admission(self, n: int) -> None:
+        return None
+
+    async def generate(
+        self, engine_input: Any, sampling_params: Any, request_id: str, **kwargs: Any
+    ) -> AsyncIterator[Any]:
+        from vllm.outputs import CompletionOutput, RequestOutput
+        from vllm.sampling_params import RequestOutputKind
+
+        self.calls.append((engine_input, sampling_params))
+        tokenizer = self.renderer.tokenizer
+        token_ids = tokenizer.encode(self.output, add_special_tokens=False)
+        if sampling_params.output_kind == RequestOutputKind.DELTA:
+            pieces = chunks(tokenizer, token_ids, self.group)
+        else:
+            pieces = [(tokenizer.decode(token_ids, skip_special_tokens=False), token_ids)]
+        for i, (text, ids) in enumerate(pieces):
+            last = i == len(pieces) - 1
+            output = CompletionOutput(
+                index=0,
+                text=text,
+                token_ids=ids,
+                cumulative_logprob=None,
+                logprobs=None,
+                finish_reason=self.finish_reason if last else None,
+            )
+            yield RequestOutput(
+                request_id=request_id,
+                prompt=None,
+                prompt_token_ids=engine_input["prompt_token_ids"],
+                prompt_logprobs=None,
+                outputs=[output],
+                finished=last,
+            )
+
+
+@pytest.fixture(scope="module")
+def serving(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, ScriptedEngine]:
+    _use_cpu_platform()
+    from vllm.config import ModelConfig, VllmConfig
+    from vllm.entrypoints.openai.chat_completion.serving import OpenAIServingChat
+    from vllm.entrypoints.openai.models.serving import BaseModelPath, OpenAIServingModels
+    from vllm.renderers.online_renderer import OnlineRenderer
+    from vllm.renderers.registry import renderer_from_config
+
+    template = Path(template_path("xml-function-thinking")).read_text(encoding="utf-8")
+    root = save_model_dir(tmp_path_factory.mktemp("model"), build_tokenizer(SPECIAL, chat_template=template))
+    model_config = ModelConfig(model=str(root), tokenizer=str(root))
+    vllm_config = VllmConfig(model_config=model_config)
+    renderer = renderer_from_config(vllm_config)
+    engine = ScriptedEngine(model_config, vllm_config, renderer)
+    models = OpenAIServingModels(engine_client=engine, base_model_paths=[BaseModelPath(name="m", model_path=str(root))])
+    parsers: dict[str, Any] = {"enable_auto_tools": True, "tool_parser": "longcat", "reasoning_parser": "longcat"}
+    online = OnlineRenderer(
+        model_config,
+        renderer,
+        request_logger=None,
+        chat_template=None,
+        chat_template_content_format="auto",
+        **parsers,
+    )
+    chat = OpenAIServingChat(
+        engine,
+        models,
+        "assistant",
+        online_renderer=online,
+        request_logger=None,
+        chat_template=None,
+        chat_template_content_format="auto",
+        **parsers,
+    )
+    return chat, engine
+
+
+def _request(**kwargs: Any) -> Any:
+    from vllm.entrypoints.openai.chat_completion.protocol import ChatCompletionRequest
+
+    return ChatCompletionRequest(
+        model="m", messages=[{"role": "user", "content": "Weather in Paris, and save a report"}], tools=TOOLS, **kwargs
+    )
+
+
+def _sse(chat: Any, request: Any) -> list[dict[str, Any]]:
+    async def collect() -> list[str]:
+        stream = await chat.create_chat_completion(request)
+        return [frame async for frame in stream]
+
+    frames = asyncio.run(collect())
+    assert frames[-1] == "data: [DONE]\n\n"
+    chunks_ = []
+    for frame in frames[:-1]:
+        assert frame.startswith("data: ") and frame.endswith("\n\n")
+        chunks_.append(json.loads(frame[len("data: ") :]))
+    return chunks_
+
+
+def _fold(chunks_: list[dict[str, Any]]) -> tuple[str, str, list[dict[str, str]], str | None]:
+    content, reasoning, finish = "", "", None
+    calls: dict[int, dict[str, str]] = {}
+    for chunk in chunks_:
+        assert "error" not in chunk, chunk
+        for choice in chunk["choices"]:
+            delta = choice["delta"]
+            content += delta.get("content") or ""
+            reasoning += delta.get("reasoning") or ""
+            for call in delta.get("tool_calls") or []:
+                index = call["index"]
+                function = call.get("function") or {}
+                if index not in calls:
+                    assert index == len(calls)
+                    assert call["id"] and call["type"] == "function" and function["name"]
+                    calls[index] = {"id": call["id"], "name": function["name"], "arguments": ""}
+                else:
+                    assert "id" not in call and not function.get("name")
+                calls[index]["arguments"] += function.get("arguments") or ""
+            if choice.get("finish_reason") is not None:
+                assert finish is None, "one finish_reason per choice"
+                finish = choice["finish_reason"]
+    return content, reasoning, [calls[i] for i in range(len(calls))], finish
+
+
+def _expected(output: str) -> Any:
+    return parse(output, TOOLS, ParserOptions(reasoning=True, tools=True, reasoning_open=True))
+
+
+@pytest.mark.parametrize("group", [1, 7, 64])
+@pytest.mark.parametrize(
+    ("output", "engine_finish", "api_finish"),
+    [(TWO_CALLS, "stop", "tool_calls"), (TRUNCATED, "length", "length"), (NO_CALL, "stop", "stop")],
+    ids=["two_calls", "truncated", "no_call"],
+)
+def test_sse_stream(
+    serving: tuple[Any, ScriptedEngine], output: str, engine_finish: str, api_finish: str, group: int
+) -> None:
+    chat, engine = serving
+    engine.output, engine.group, engine.finish_reason = output, group, engine_finish
+    chunks_ = _sse(chat, _request(stream=True))
+    assert chunks_[0]["choices"][0]["delta"]["role"] == "assistant"
+    assert len({c["id"] for c in chunks_}) == 1
+    content, reasoning, calls, finish = _fold(chunks_)
+    expected = _expected(output)
+    assert finish == api_finish
+    assert reasoning == expected.reasoning
+    assert content.strip() == expected.content.strip()
+    assert [(c["name"], c["arguments"]) for c in calls] == [(c.name, c.arguments) for c in expected.tool_calls]
+    assert len({c["id"] for c in calls}) == len(calls)
+    for call in calls:
+        assert isinstance(json.loads(call["arguments"]), dict)
+    _, sampling_params = engine.calls[-1]
+    assert sampling_params.skip_special_tokens is False
+
+
+def test_two_calls_have_the_right_arguments(serving: tuple[Any, ScriptedEngine]) -> None:
+    chat, engine = serving
+    engine.output, engine.group, engine.finish_reason = TWO_CALLS, 3, "stop"
+    _, _, calls, _ = _fold(_sse(chat, _request(stream=True)))
+    assert [(c["name"], json.loads(c["arguments"])) for c in calls] == [
+        ("get_weather", {"city": "Paris", "days": 3}),
+        ("write_file", {"path": "out/report.md", "content": '# Weather\n\n"Paris": sunny'}),
+    ]
+
+
+def test_non_streaming(serving: tuple[Any, ScriptedEngine]) -> None:
+    chat, engine = serving
+    engine.output, engine.finish_reason = TWO_CALLS, "stop"
+    response = asyncio.run(chat.create_chat_completion(_request(stream=False)))
+    choice = response.choices[0]
+    expected = _expected(TWO_CALLS)
+    assert choice.finish_reason == "tool_calls"
+    assert choice.message.reasoning == expected.reasoning
+    assert choice.message.content.strip() == expected.content.strip()
+    assert [(c.function.name, c.function.arguments) for c in choice.message.tool_calls] == [
+        (c.name, c.arguments) for c in expected.tool_calls
+    ]
+
+
+def test_required_is_constrained_in_the_xml_dialect_and_parsed(serving: tuple[Any, ScriptedEngine]) -> None:
+    chat, engine = serving
+    engine.output, engine.group, engine.finish_reason = TWO_CALLS, 5, "stop"
+    _, _, calls, finish = _fold(_sse(chat, _request(stream=True, tool_choice="required")))
+    _, sampling_params = engine.calls[-1]
+    tag = json.loads(sampling_params.structured_outputs.structural_tag)
+    begins = [t["begin"] for t in tag["format"]["tags"]]
+    assert begins == ["<tool_call>\n<function=get_weather>\n", "<tool_call>\n<function=write_file>\n"]
+    assert [c["name"] for c in calls] == ["get_weather", "write_file"]
+    assert finish == "tool_calls"
