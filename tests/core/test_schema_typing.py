@@ -217,7 +217,6 @@ def test_convert_value_types_nested_members() -> None:
     assert same(convert_value(raw, NESTED), {"depth": 2, "inner": {"flag": False}, "ids": [4]})
 
 
-@pytest.mark.xfail(strict=True, reason="core bug: nested typing ignores the anyOf/oneOf branch that matched")
 def test_convert_value_types_nested_members_of_an_anyof_branch() -> None:
     schema = {"anyOf": [NESTED, {"type": "null"}]}
     assert same(convert_value('{"depth": "2", "ids": ["4"]}', schema), {"depth": 2, "ids": [4]})
