@@ -202,3 +202,24 @@ def test_adjust_request_keeps_special_tokens(tokenizer: Any) -> None:
     parser = _parser_cls(tokenizer)(tokenizer, TOOLS)
     request = parser.adjust_request(chat_request())
     assert request.skip_special_tokens is False
+
+
+def test_engine_core_reasoner(tokenizer: Any) -> None:
+    """The engine core builds the reasoning parser as ``cls(tokenizer=..., **reasoning_parser_kwargs)`` and asks
+    token-level questions to start constrained decoding after reasoning."""
+    from vllm.reasoning import ReasoningParserManager
+
+    cls = ReasoningParserManager.get_reasoning_parser("longcat")
+    reasoner = cls(tokenizer=tokenizer, chat_template_kwargs={"enable_thinking": True})
+    opened = tokenizer.encode(CASES[0].prompt + "<think>\n")
+    assert not reasoner.is_reasoning_end(opened)
+    end_id = tokenizer.convert_tokens_to_ids("</think>")
+    output = tokenizer.encode("plan")
+    assert not reasoner.is_reasoning_end_streaming(opened + output, output)
+    assert reasoner.is_reasoning_end_streaming([*opened, *output, end_id], [end_id])
+    assert reasoner.extract_content_ids([*output, end_id, *output]) == output
+    assert reasoner.count_reasoning_tokens([*output, end_id, *output]) == len(output)  # enable_thinking: open
+    plain = cls(tokenizer=tokenizer)
+    assert plain.count_reasoning_tokens([*output, end_id, *output]) == 0
+    plain.set_prompt_token_ids(opened)
+    assert plain.count_reasoning_tokens([*output, end_id, *output]) == len(output)
