@@ -208,7 +208,9 @@ class _MarkupCall:
 
 
 _XML_VALUE_END: Final = (T.PARAMETER_CLOSE, T.PARAMETER_OPEN, T.FUNCTION_CLOSE)
-_XML_BODY_TAGS: Final = (T.PARAMETER_OPEN, T.FUNCTION_CLOSE, *T.WRAPPER_CLOSES)
+# Besides its own tags, a function body ends where its block closes or where the next call or block opens (a model
+# that forgot a closing tag); those tags are left for the parser.
+_XML_BODY_TAGS: Final = (T.PARAMETER_OPEN, T.FUNCTION_CLOSE, *T.WRAPPER_CLOSES, T.FUNCTION_OPEN, *T.WRAPPER_OPENS)
 
 _HEADER: Final = 0
 _BODY: Final = 1
@@ -255,7 +257,7 @@ class XmlCallReader(_MarkupCall):
                 elif tag == T.FUNCTION_CLOSE:
                     self.close()
                     return pos + len(T.FUNCTION_CLOSE)
-                elif tag is not None:  # the wrapper closes: the function block ends with it
+                elif tag is not None:  # the block closes, or the next call or block opens
                     self.close()
                     return pos
                 else:
@@ -293,7 +295,7 @@ def _read_header(buf: str, start: int, final: bool) -> tuple[str | None, int]:
 
 
 _KV_VALUE_END: Final = (T.ARG_VALUE_CLOSE, T.ARG_KEY_OPEN, T.LONGCAT_CALL_CLOSE)
-_KV_BODY_TAGS: Final = (T.ARG_KEY_OPEN, T.LONGCAT_CALL_CLOSE)
+_KV_BODY_TAGS: Final = (T.ARG_KEY_OPEN, T.LONGCAT_CALL_CLOSE, *T.WRAPPER_OPENS)
 
 _NAME: Final = 4
 _AFTER_NAME: Final = 5
@@ -351,7 +353,7 @@ class KvCallReader(_MarkupCall):
                     self._whitespace.drop()
                 if tag == T.ARG_KEY_OPEN:
                     self._state = _KEY
-                elif tag == T.LONGCAT_CALL_CLOSE:
+                elif tag is not None:  # the block closes, or the next block opens
                     self.close()
                     return pos
                 else:

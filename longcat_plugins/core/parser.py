@@ -71,7 +71,7 @@ class StreamParser:
             self._content_tags += (*T.WRAPPER_OPENS, T.FUNCTION_OPEN)
         if opts.reasoning:
             self._content_tags += T.THINK_OPENS + T.THINK_CLOSES
-        self._reasoning_tags: tuple[str, ...] = T.THINK_CLOSES + T.WRAPPER_OPENS + T.END_OF_SEQUENCE
+        self._reasoning_tags: tuple[str, ...] = T.THINK_CLOSES + T.WRAPPER_OPENS + T.END_OF_SEQUENCE + T.THINK_OPENS
         self._mode = _REASONING if opts.reasoning and opts.reasoning_open else _CONTENT
         self._buf = ""
         self._events: list[Event] = []
@@ -83,6 +83,7 @@ class StreamParser:
         self._wrapper_calls = 0
         self._reader: CallReader | None = None
         self._recording: list[str] | None = None
+        self._reasoning_text = False  # reasoning text was shown since reasoning (last) opened
         self._after_block = False  # right after a call block: whitespace may be markup
         self._whitespace = WhitespaceRun()
         self._finished = False
@@ -197,24 +198,30 @@ class StreamParser:
         i = buf.find("<", pos)
         if i < 0:
             self._emit(kind, buf[pos:])
+            self._reasoning_text = kind is Reasoning
             return len(buf)
         if i > pos:
             self._emit(kind, buf[pos:i])
+            self._reasoning_text = kind is Reasoning
         tags = self._reasoning_tags if kind is Reasoning else self._content_tags
         tag = T.match_tag(buf, i, tags, final)
-        if tag is None:
-            self._emit(kind, "<")
-            return i + 1
         if tag is T.NEED_MORE:
             return i
+        if tag in T.THINK_OPENS and kind is Reasoning and self._reasoning_text:
+            tag = None  # inside reasoning, an opening tag after some text is text
+        if tag is None:
+            self._emit(kind, "<")
+            self._reasoning_text = kind is Reasoning
+            return i + 1
         assert isinstance(tag, str)
-        if tag in T.END_OF_SEQUENCE:
-            return i + len(tag)
+        if tag in T.END_OF_SEQUENCE or (tag in T.THINK_OPENS and kind is Reasoning):
+            return i + len(tag)  # (a template that opened reasoning and a model that opens it again)
         if kind is Reasoning:
             self._mode = _CONTENT
             return i if tag in T.WRAPPER_OPENS else i + len(tag)
         if tag in T.THINK_OPENS:
             self._mode = _REASONING
+            self._reasoning_text = False
         elif tag in T.WRAPPER_OPENS:
             self._wrapper = tag
             self._wrapper_calls = 0
