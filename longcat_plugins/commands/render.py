@@ -22,13 +22,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         description="Print the prompt a chat template makes of a conversation, as the engines render it.",
     )
     parser.add_argument("--template", required=True, help="template name or .jinja path")
-    parser.add_argument(
-        "--messages", required=True, help="JSON file: a list of messages, or {messages, tools}"
-    )
+    parser.add_argument("--messages", required=True, help="JSON file: a list of messages, or {messages, tools}")
     parser.add_argument("--tools", help="JSON file: a list of OpenAI tool definitions")
-    parser.add_argument(
-        "--kwargs", default="{}", help="JSON object of template variables (chat_template_kwargs)"
-    )
+    parser.add_argument("--kwargs", default="{}", help="JSON object of template variables (chat_template_kwargs)")
     parser.add_argument(
         "--no-generation-prompt", action="store_true", help="render without the assistant generation prompt"
     )

@@ -63,9 +63,7 @@ def user(content: str) -> dict[str, Any]:
     return {"role": "user", "content": content}
 
 
-def assistant(
-    content: str | None, tool_calls: list[dict[str, Any]] | None = None, **extra: Any
-) -> dict[str, Any]:
+def assistant(content: str | None, tool_calls: list[dict[str, Any]] | None = None, **extra: Any) -> dict[str, Any]:
     message: dict[str, Any] = {"role": "assistant", "content": content, **extra}
     if tool_calls:
         message["tool_calls"] = tool_calls
@@ -101,6 +99,49 @@ TOOL_CALLS = [
     tool_result("call_2", "25°C, rain"),
 ]
 TOOL_CALLS_DONE = [*TOOL_CALLS, assistant("Paris: sunny; Tokyo: rain."), user("Thanks!")]
+
+# Golden prompts for WITH_SYSTEM and TOOL_CALLS (written out by hand from the seeds), for the engine tests.
+GOLDEN_SYSTEM = {
+    "longcat-flash-chat": "SYSTEM:You are a helpful assistant. [Round 0] USER:Hi ASSISTANT:",
+    "qwen3-tools-first": (
+        "<|im_start|>system\n# Context & Instructions\nYou are a helpful assistant.<|im_end|>\n"
+        "<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n"
+    ),
+    "xml-function-thinking": (
+        "<|im_start|>system\nYou are a helpful assistant.<|im_end|>\n<|im_start|>user\nHi<|im_end|>\n"
+        "<|im_start|>assistant\n<think>\n"
+    ),
+}
+GOLDEN_TOOL_CALLS = {
+    "longcat-flash-chat": (
+        "[Round 0] USER:Weather in Paris and Tokyo? ASSISTANT:<longcat_tool_call>\n"
+        '{"name": "get_weather", "arguments": {"city": "Paris"}}\n'
+        "</longcat_tool_call><longcat_tool_call>\n"
+        '{"name": "get_weather", "arguments": {"city": "Tokyo"}}\n'
+        "</longcat_tool_call></longcat_s> [Round 1] USER:"
+        "<longcat_tool_response>\n18°C, sunny\n</longcat_tool_response>"
+        "<longcat_tool_response>\n25°C, rain\n</longcat_tool_response> ASSISTANT:"
+    ),
+    "qwen3-tools-first": (
+        "<|im_start|>user\nWeather in Paris and Tokyo?<|im_end|>\n<|im_start|>assistant\n<tool_call>\n"
+        '{"name": "get_weather", "arguments": {"city": "Paris"}}\n'
+        '{"name": "get_weather", "arguments": {"city": "Tokyo"}}\n'
+        "</tool_call><|im_end|>\n"
+        "<|im_start|>user\n<tool_response>\n18°C, sunny\n</tool_response><|im_end|>\n"
+        "<|im_start|>user\n<tool_response>\n25°C, rain\n</tool_response><|im_end|>\n"
+        "<|im_start|>assistant\n"
+    ),
+    "xml-function-thinking": (
+        "<|im_start|>system\n<|im_end|>\n<|im_start|>user\nWeather in Paris and Tokyo?<|im_end|>\n"
+        "<|im_start|>assistant\n<think></think>\n"
+        "<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n</function>\n</tool_call>\n"
+        "<tool_call>\n<function=get_weather>\n<parameter=city>\nTokyo\n</parameter>\n</function>\n</tool_call>\n"
+        "<|im_end|>\n"
+        "<|im_start|>user\n<tool_response>\n18°C, sunny\n</tool_response>\n"
+        "<tool_response>\n25°C, rain\n</tool_response>\n<|im_end|>\n"
+        "<|im_start|>assistant\n<think>\n"
+    ),
+}
 
 # (name, messages, tools) combinations rendered by every template in the parity tests
 CONVERSATIONS: list[tuple[str, list[dict[str, Any]], list[dict[str, Any]] | None]] = [

@@ -72,13 +72,9 @@ NOTE = (
 )
 TOOLS_HEADER = "## Tools\nYou have access to the following tools: \n\n### Tool namespace: function\n\n"
 WEATHER_BLOCK = (
-    "#### Tool name: get_weather\n\nDescription: Get the current weather\n\nInputSchema: \n"
-    + WEATHER_SCHEMA
-    + "\n\n"
+    "#### Tool name: get_weather\n\nDescription: Get the current weather\n\nInputSchema: \n" + WEATHER_SCHEMA + "\n\n"
 )
-SEARCH_BLOCK = (
-    "#### Tool name: search\n\nDescription: Search the web\n\nInputSchema: \n" + SEARCH_SCHEMA + "\n\n"
-)
+SEARCH_BLOCK = "#### Tool name: search\n\nDescription: Search the web\n\nInputSchema: \n" + SEARCH_SCHEMA + "\n\n"
 MESSAGES = "\n\n## Messages\n"
 
 TOOL_CALLS_TEXT = (
@@ -189,10 +185,7 @@ def test_tool_calls_then_answer() -> None:
 
 
 def test_tool_calls_with_tools_block() -> None:
-    assert (
-        render(NAME, TOOL_CALLS, [WEATHER])
-        == TOOLS_HEADER + WEATHER_BLOCK + NOTE + MESSAGES + TOOL_CALLS_TEXT
-    )
+    assert render(NAME, TOOL_CALLS, [WEATHER]) == TOOLS_HEADER + WEATHER_BLOCK + NOTE + MESSAGES + TOOL_CALLS_TEXT
 
 
 def test_content_before_tool_call_and_object_arguments() -> None:

@@ -75,9 +75,7 @@ def test_first_turn() -> None:
 
 
 def test_system_prompt_under_context_and_instructions() -> None:
-    assert (
-        render(NAME, WITH_SYSTEM) == SYSTEM_TURN + "<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n"
-    )
+    assert render(NAME, WITH_SYSTEM) == SYSTEM_TURN + "<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n"
 
 
 def test_multi_turn() -> None:
@@ -93,9 +91,7 @@ def test_multi_turn() -> None:
 
 def test_tools_first_then_system_prompt() -> None:
     assert render(NAME, TOOLS_FIRST_TURN, [WEATHER, SEARCH]) == (
-        "<|im_start|>system\n"
-        + TOOLS_BLOCK
-        + "\n# Context & Instructions\nYou are a helpful assistant.<|im_end|>\n"
+        "<|im_start|>system\n" + TOOLS_BLOCK + "\n# Context & Instructions\nYou are a helpful assistant.<|im_end|>\n"
         "<|im_start|>user\nWhat's the weather in Paris and Tokyo?<|im_end|>\n"
         "<|im_start|>assistant\n"
     )
@@ -103,9 +99,7 @@ def test_tools_first_then_system_prompt() -> None:
 
 def test_tools_without_system_prompt() -> None:
     assert render(NAME, [user("Hi")], [WEATHER, SEARCH]) == (
-        "<|im_start|>system\n"
-        + TOOLS_BLOCK
-        + "<|im_end|>\n<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n"
+        "<|im_start|>system\n" + TOOLS_BLOCK + "<|im_end|>\n<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n"
     )
 
 
@@ -122,10 +116,7 @@ def test_tool_calls_then_answer() -> None:
 
 
 def test_last_assistant_message_is_left_open() -> None:
-    assert (
-        render(NAME, [user("Hi"), assistant("Hel")])
-        == "<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\nHel"
-    )
+    assert render(NAME, [user("Hi"), assistant("Hel")]) == "<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\nHel"
 
 
 def test_content_wins_over_tool_calls_as_in_the_go_template() -> None:
@@ -160,9 +151,7 @@ def test_ollama_collation_of_system_and_same_role_messages() -> None:
 
 
 def test_no_generation_prompt() -> None:
-    assert (
-        render(NAME, FIRST_TURN, add_generation_prompt=False) == "<|im_start|>user\nWhat is 2+2?<|im_end|>\n"
-    )
+    assert render(NAME, FIRST_TURN, add_generation_prompt=False) == "<|im_start|>user\nWhat is 2+2?<|im_end|>\n"
 
 
 # The same conversations through Go's text/template, the way Ollama runs seed 003 (needs a Go toolchain).
@@ -204,9 +193,7 @@ def _go_input(messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None
             }
             for c in message.get("tool_calls") or []
         ]
-        go_messages.append(
-            {"role": message["role"], "content": message.get("content") or "", "tool_calls": calls}
-        )
+        go_messages.append({"role": message["role"], "content": message.get("content") or "", "tool_calls": calls})
     go_tools = [{"function": json.dumps(t["function"], ensure_ascii=False)} for t in tools] if tools else None
     return {"messages": go_messages, "tools": go_tools}
 

@@ -99,10 +99,7 @@ def test_multi_turn() -> None:
 
 def test_tools_with_system_prompt() -> None:
     assert render(NAME, TOOLS_FIRST_TURN, [WEATHER]) == (
-        "<|im_start|>system\nYou are a helpful assistant.\n\n"
-        + WEATHER_FUNCTIONS
-        + INSTRUCTIONS
-        + "<|im_end|>\n"
+        "<|im_start|>system\nYou are a helpful assistant.\n\n" + WEATHER_FUNCTIONS + INSTRUCTIONS + "<|im_end|>\n"
         "<|im_start|>user\nWhat's the weather in Paris and Tokyo?<|im_end|>\n" + THINK
     )
 
@@ -203,8 +200,7 @@ def test_history_thinking_truncated_or_kept(kwargs: dict[str, bool], assistant_t
 def test_inline_think_in_content_is_truncated_too() -> None:
     messages = [user("a"), assistant("<think>\nhmm\n</think>\n\nB"), user("c")]
     assert render(NAME, messages) == (
-        EMPTY_SYSTEM
-        + "<|im_start|>user\na<|im_end|>\n<|im_start|>assistant\n<think></think>\n\nB<|im_end|>\n"
+        EMPTY_SYSTEM + "<|im_start|>user\na<|im_end|>\n<|im_start|>assistant\n<think></think>\n\nB<|im_end|>\n"
         "<|im_start|>user\nc<|im_end|>\n" + THINK
     )
 
@@ -216,9 +212,7 @@ def test_inline_think_in_content_is_truncated_too() -> None:
 def test_history_thinking_of_a_tool_call_turn(truncate: bool, reasoning_turn: str) -> None:
     messages = [
         user("Weather in Paris?"),
-        assistant(
-            None, [call("c1", "get_weather", {"city": "Paris"})], reasoning_content="Need the weather."
-        ),
+        assistant(None, [call("c1", "get_weather", {"city": "Paris"})], reasoning_content="Need the weather."),
         {"role": "tool", "tool_call_id": "c1", "content": "sunny"},
         assistant("Sunny."),
         user("Thanks"),
@@ -237,9 +231,7 @@ def test_current_turn_keeps_its_thinking() -> None:
     # after the last user message nothing is truncated: the agent loop sees its own reasoning
     messages = [
         user("Weather in Paris?"),
-        assistant(
-            None, [call("c1", "get_weather", {"city": "Paris"})], reasoning_content="Need the weather."
-        ),
+        assistant(None, [call("c1", "get_weather", {"city": "Paris"})], reasoning_content="Need the weather."),
         {"role": "tool", "tool_call_id": "c1", "content": "sunny"},
     ]
     assert render(NAME, messages) == (

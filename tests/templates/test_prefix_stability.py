@@ -69,9 +69,7 @@ def _tokenizer() -> Any:
         show_progress=False,
     )
     corpus = [
-        render(n, r, TOOLS)
-        for n in ("qwen3-tools-first", "xml-function-thinking")
-        for r in (REQUEST_A, REQUEST_B)
+        render(n, r, TOOLS) for n in ("qwen3-tools-first", "xml-function-thinking") for r in (REQUEST_A, REQUEST_B)
     ]
     bpe.train_from_iterator(corpus * 5, trainer)
     return bpe
@@ -87,9 +85,7 @@ def test_report_shared_prefix() -> None:
     rows = []
     for name in ("qwen3-tools-first", "xml-function-thinking"):
         a, b, shared = _shared(name)
-        rows.append(
-            (name, len(shared), len(a), _shared_tokens(tokenizer, a, b), len(tokenizer.encode(a).ids))
-        )
+        rows.append((name, len(shared), len(a), _shared_tokens(tokenizer, a, b), len(tokenizer.encode(a).ids)))
     print("\ntemplate                shared chars / prompt chars   shared tokens / prompt tokens (local BPE)")
     for name, chars, total, tokens, total_tokens in rows:
         print(f"{name:<22}  {chars:>6} / {total:<6} ({chars / total:6.1%})   {tokens:>5} / {total_tokens:<5}")

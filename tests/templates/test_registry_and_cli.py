@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from template_cases import TEMPLATE_NAMES, TOOL_CALLS, WEATHER, WITH_SYSTEM
+from template_cases import GOLDEN_SYSTEM, GOLDEN_TOOL_CALLS, TEMPLATE_NAMES, TOOL_CALLS, WEATHER, WITH_SYSTEM
 
 from longcat_plugins import templates
 from longcat_plugins.commands import render as render_command
@@ -115,14 +115,10 @@ def test_render_prints_the_prompt(tmp_path: Path, capsys: pytest.CaptureFixture[
     argv = ["render", "--template", "xml-function-thinking", "--messages", messages, "--tools", tools]
     code, out, err = _run([*argv, "--kwargs", '{"enable_thinking": false}'], capsys)
     assert (code, err) == (0, "")
-    assert (
-        out == templates.render("xml-function-thinking", TOOL_CALLS, [WEATHER], enable_thinking=False) + "\n"
-    )
+    assert out == templates.render("xml-function-thinking", TOOL_CALLS, [WEATHER], enable_thinking=False) + "\n"
 
 
-def test_render_reads_messages_and_tools_from_one_file(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_render_reads_messages_and_tools_from_one_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     request = _write(tmp_path / "request.json", {"messages": WITH_SYSTEM, "tools": [WEATHER]})
     code, out, _ = _run(["render", "--template", "longcat-flash-chat", "--messages", request], capsys)
     assert code == 0
@@ -180,3 +176,9 @@ def test_console_script_when_the_cli_exists() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == str(templates.template_path("qwen3-tools-first"))
+
+
+def test_engine_test_goldens_are_what_render_gives() -> None:
+    for name in TEMPLATE_NAMES:
+        assert templates.render(name, WITH_SYSTEM) == GOLDEN_SYSTEM[name]
+        assert templates.render(name, TOOL_CALLS) == GOLDEN_TOOL_CALLS[name]

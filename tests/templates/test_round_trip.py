@@ -52,9 +52,7 @@ def _stream(text: str, **options: Any) -> Any:
 @pytest.mark.parametrize("parse", [_parse, _stream], ids=["parse", "stream"])
 def test_longcat_flash_chat(parse: Any) -> None:
     text = _generated("longcat-flash-chat", assistant("On it.", _calls()))
-    assert text.startswith("On it.<longcat_tool_call>\n") and text.endswith(
-        "</longcat_tool_call></longcat_s>"
-    )
+    assert text.startswith("On it.<longcat_tool_call>\n") and text.endswith("</longcat_tool_call></longcat_s>")
     message = parse(text)
     _assert_same_calls(message)
     assert message.content.strip() == "On it."

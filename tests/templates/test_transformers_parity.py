@@ -56,9 +56,7 @@ def tokenizer() -> Any:
 
 @pytest.mark.parametrize("name", TEMPLATE_NAMES)
 @pytest.mark.parametrize(("case", "messages", "tools"), CASES, ids=[c[0] for c in CASES])
-@pytest.mark.parametrize(
-    "kwargs", KWARG_VARIANTS, ids=lambda k: "-".join(f"{a}={b}" for a, b in k.items()) or "x"
-)
+@pytest.mark.parametrize("kwargs", KWARG_VARIANTS, ids=lambda k: "-".join(f"{a}={b}" for a, b in k.items()) or "x")
 def test_render_jinja_template_gives_the_same_text(
     name: str,
     case: str,
@@ -74,9 +72,7 @@ def test_render_jinja_template_gives_the_same_text(
             add_generation_prompt=add_generation_prompt,
             **kwargs,
         )
-        assert rendered[0] == render(
-            name, messages, tools, add_generation_prompt=add_generation_prompt, **kwargs
-        )
+        assert rendered[0] == render(name, messages, tools, add_generation_prompt=add_generation_prompt, **kwargs)
 
 
 @pytest.mark.parametrize("name", TEMPLATE_NAMES)
@@ -100,9 +96,7 @@ def test_generation_tag_is_accepted() -> None:
 
     source = "{% for m in messages %}{% generation %}{{ m.content }}{% endgeneration %}{% endfor %}"
     assert compile_template(source).render(messages=[{"content": "a"}, {"content": "b"}]) == "ab"
-    rendered, _ = render_jinja_template(
-        conversations=[[{"content": "a"}, {"content": "b"}]], chat_template=source
-    )
+    rendered, _ = render_jinja_template(conversations=[[{"content": "a"}, {"content": "b"}]], chat_template=source)
     assert rendered[0] == "ab"
 
 

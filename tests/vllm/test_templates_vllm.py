@@ -22,6 +22,8 @@ pytestmark = pytest.mark.vllm
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "templates"))
 from template_cases import (  # noqa: E402
     CONVERSATIONS,
+    GOLDEN_SYSTEM,
+    GOLDEN_TOOL_CALLS,
     TEMPLATE_NAMES,
     TOOL_CALLS,
     WEATHER,
@@ -29,48 +31,6 @@ from template_cases import (  # noqa: E402
 )
 
 from longcat_plugins.templates import render, template_path, vllm_fallback_path  # noqa: E402
-
-GOLDEN_SYSTEM = {
-    "longcat-flash-chat": "SYSTEM:You are a helpful assistant. [Round 0] USER:Hi ASSISTANT:",
-    "qwen3-tools-first": (
-        "<|im_start|>system\n# Context & Instructions\nYou are a helpful assistant.<|im_end|>\n"
-        "<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n"
-    ),
-    "xml-function-thinking": (
-        "<|im_start|>system\nYou are a helpful assistant.<|im_end|>\n<|im_start|>user\nHi<|im_end|>\n"
-        "<|im_start|>assistant\n<think>\n"
-    ),
-}
-GOLDEN_TOOL_CALLS = {
-    "longcat-flash-chat": (
-        "[Round 0] USER:Weather in Paris and Tokyo? ASSISTANT:<longcat_tool_call>\n"
-        '{"name": "get_weather", "arguments": {"city": "Paris"}}\n'
-        "</longcat_tool_call><longcat_tool_call>\n"
-        '{"name": "get_weather", "arguments": {"city": "Tokyo"}}\n'
-        "</longcat_tool_call></longcat_s> [Round 1] USER:"
-        "<longcat_tool_response>\n18°C, sunny\n</longcat_tool_response>"
-        "<longcat_tool_response>\n25°C, rain\n</longcat_tool_response> ASSISTANT:"
-    ),
-    "qwen3-tools-first": (
-        "<|im_start|>user\nWeather in Paris and Tokyo?<|im_end|>\n<|im_start|>assistant\n<tool_call>\n"
-        '{"name": "get_weather", "arguments": {"city": "Paris"}}\n'
-        '{"name": "get_weather", "arguments": {"city": "Tokyo"}}\n'
-        "</tool_call><|im_end|>\n"
-        "<|im_start|>user\n<tool_response>\n18°C, sunny\n</tool_response><|im_end|>\n"
-        "<|im_start|>user\n<tool_response>\n25°C, rain\n</tool_response><|im_end|>\n"
-        "<|im_start|>assistant\n"
-    ),
-    "xml-function-thinking": (
-        "<|im_start|>system\n<|im_end|>\n<|im_start|>user\nWeather in Paris and Tokyo?<|im_end|>\n"
-        "<|im_start|>assistant\n<think></think>\n"
-        "<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n</function>\n</tool_call>\n"
-        "<tool_call>\n<function=get_weather>\n<parameter=city>\nTokyo\n</parameter>\n</function>\n</tool_call>\n"
-        "<|im_end|>\n"
-        "<|im_start|>user\n<tool_response>\n18°C, sunny\n</tool_response>\n"
-        "<tool_response>\n25°C, rain\n</tool_response>\n<|im_end|>\n"
-        "<|im_start|>assistant\n<think>\n"
-    ),
-}
 
 
 def _use_cpu_platform() -> None:
@@ -186,6 +146,17 @@ def test_chat_template_kwargs_reach_the_template(vllm_renderer: tuple[Any, Any])
     assert prompt.endswith("<|im_start|>assistant\n<think></think>")
 
 
+def test_plugin_registers_the_fallback() -> None:
+    # longcat_plugins.vllm.register(), run by vLLM's plugin loader, registers our template for longcat_flash
+    from vllm.plugins import load_general_plugins
+    from vllm.transformers_utils.chat_templates.registry import get_chat_template_fallback_path
+
+    load_general_plugins()
+    assert get_chat_template_fallback_path("longcat_flash", "meituan-longcat/LongCat-Flash-Chat") == (
+        vllm_fallback_path("longcat_flash")
+    )
+
+
 def test_model_type_fallback(vllm_renderer: tuple[Any, Any]) -> None:
     # what longcat_plugins.vllm.register() is expected to do for model type longcat_flash
     from vllm.transformers_utils.chat_templates import registry
@@ -201,14 +172,3 @@ def test_model_type_fallback(vllm_renderer: tuple[Any, Any]) -> None:
             registry._MODEL_TYPE_TO_CHAT_TEMPLATE_FALLBACK.pop("longcat_flash", None)
         else:
             registry._MODEL_TYPE_TO_CHAT_TEMPLATE_FALLBACK["longcat_flash"] = before
-
-
-@pytest.mark.xfail(strict=False, reason="until longcat_plugins.vllm.register() registers the template fallback")
-def test_plugin_registers_the_fallback() -> None:
-    from vllm.plugins import load_general_plugins
-    from vllm.transformers_utils.chat_templates.registry import get_chat_template_fallback_path
-
-    load_general_plugins()
-    assert get_chat_template_fallback_path("longcat_flash", "meituan-longcat/LongCat-Flash-Chat") == (
-        vllm_fallback_path("longcat_flash")
-    )
