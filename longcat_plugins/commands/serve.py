@@ -1,0 +1,76 @@
+"""``longcat-plugins serve --replay FILE``: a GPU-free OpenAI-compatible server replaying recorded model
+turns.
+
+vLLM's own API server (its FastAPI app, chat serving, renderer) with ``--tool-call-parser longcat
+--reasoning-parser longcat --enable-auto-tool-choice``, over a scripted engine. Needs vLLM installed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+from typing import Any
+
+from .errors import UsageError
+
+
+def add_parser(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "serve",
+        help="serve recorded model turns over vLLM's OpenAI API (no GPU, no model)",
+        description=(
+            "Start vLLM's OpenAI-compatible server (chat completions with the longcat tool-call and "
+            "reasoning parsers) backed by a scripted engine: each request gets the next recorded model turn, "
+            'streamed token by token. The recording is JSON lines: {"output": RAW_MODEL_TEXT, '
+            '"expect_prompt": PROMPT}, expect_prompt optional. Stop with Ctrl-C or SIGTERM.'
+        ),
+    )
+    p.add_argument(
+        "--replay", required=True, metavar="FILE", help="the recording (.jsonl, one model turn a line)"
+    )
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 picks a free one)")
+    p.add_argument(
+        "--served-model-name", default=None, help="model name clients use (default LongCat-Flash-Chat)"
+    )
+    p.add_argument("--token-delay", type=float, default=0.0, metavar="SECONDS", help="pause between tokens")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from longcat_plugins.replay import RecordingError, load_recording
+
+    if not 0 <= args.port <= 65535:
+        raise UsageError(f"--port {args.port}: expected 0..65535")
+    if args.token_delay < 0:
+        raise UsageError("--token-delay must not be negative")
+    try:
+        turns = load_recording(args.replay)
+    except RecordingError as e:
+        raise UsageError(str(e)) from None
+    if importlib.util.find_spec("vllm") is None:
+        raise UsageError(
+            "vLLM is not installed: pip install 'longcat-plugins[vllm]' (or run bash scripts/env_vllm.sh)"
+        )
+
+    from longcat_plugins.replay.server import DEFAULT_MODEL_NAME, run_replay_server
+
+    def ready(url: str) -> None:
+        print(f"longcat-plugins serve: replaying {len(turns)} turn(s) of {args.replay} at {url}", flush=True)
+
+    try:
+        run_replay_server(
+            turns,
+            host=args.host,
+            port=args.port,
+            served_model_name=args.served_model_name or DEFAULT_MODEL_NAME,
+            token_delay=args.token_delay,
+            on_ready=ready,
+        )
+    except KeyboardInterrupt:
+        pass
+    except OSError as e:
+        raise UsageError(f"cannot listen on {args.host}:{args.port}: {e.strerror or e}") from None
+    print("longcat-plugins serve: stopped", file=sys.stderr, flush=True)
+    return 0

@@ -1,0 +1,149 @@
+"""Assembly of the replay server: vLLM's own OpenAI-compatible API server over :class:`ReplayEngineClient`.
+
+This is what ``vllm serve`` does (``run_server`` / ``build_and_serve`` in ``vllm.entrypoints.launchers``),
+step by step, with the engine client replaced: vLLM's argument parser and checks, its socket set-up,
+``build_app`` (FastAPI app, routers, error handlers, middleware), ``init_app_state`` (``OpenAIServingChat``,
+the renderer, parser selection through ``ParserManager``), and ``serve_http`` (uvicorn, SIGINT/SIGTERM
+shutdown). Nothing in vLLM is patched. The parsers are ours because ``load_general_plugins()`` runs our
+``vllm.general_plugins`` entry point, as in any vLLM process. No GPU: vLLM's platform is set to its CPU
+platform first, as vLLM's GPU-less render server does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import tempfile
+from argparse import Namespace
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from longcat_plugins.templates import template_path
+
+from .model_dir import TEMPLATE_NAME, build_model_dir
+from .recording import Script, Turn
+
+DEFAULT_MODEL_NAME = "LongCat-Flash-Chat"
+TOOL_PARSER = "longcat"
+REASONING_PARSER = "longcat"
+
+
+def use_cpu_platform() -> None:
+    """Make vLLM's platform its CPU platform when it found no accelerator (before any config is built)."""
+    import vllm.platforms as platforms
+    from vllm.platforms.cpu import CpuPlatform
+
+    current = platforms._current_platform
+    if current is None or current.is_unspecified():
+        platforms._current_platform = CpuPlatform()
+        config_module = sys.modules.get("vllm.config.vllm")
+        if config_module is not None:
+            config_module.current_platform = platforms._current_platform  # type: ignore[attr-defined]
+
+
+def serve_args(
+    model_dir: Path, host: str, port: int, served_model_name: str, extra: Sequence[str] = ()
+) -> Namespace:
+    """The ``vllm serve`` command line of the replay, parsed and checked by vLLM's own parser."""
+    from vllm.entrypoints.common.cli_args import make_arg_parser, validate_parsed_serve_args
+    from vllm.utils.argparse_utils import FlexibleArgumentParser
+
+    argv = [
+        "--model", str(model_dir),
+        "--served-model-name", served_model_name,
+        "--host", host,
+        "--port", str(port),
+        "--enable-auto-tool-choice",
+        "--tool-call-parser", TOOL_PARSER,
+        "--reasoning-parser", REASONING_PARSER,
+        "--chat-template", str(template_path(TEMPLATE_NAME)),
+        "--generation-config", "vllm",
+        "--disable-uvicorn-access-log",
+        *extra,
+    ]  # fmt: skip
+    parser = make_arg_parser(FlexibleArgumentParser(prog="longcat-plugins serve"))
+    args: Namespace = parser.parse_args(argv)
+    validate_parsed_serve_args(args)
+    return args
+
+
+def corpus(turns: Sequence[Turn]) -> list[str]:
+    """Text to train the replay tokenizer on: every output and expected prompt, a few times."""
+    texts = [t.output for t in turns] + [t.expect_prompt for t in turns if t.expect_prompt]
+    return texts * 3
+
+
+async def serve_replay(
+    args: Namespace,
+    script: Script,
+    *,
+    token_delay: float = 0.0,
+    on_ready: Callable[[str], None] | None = None,
+) -> None:
+    """Serve until SIGINT/SIGTERM: vLLM's ``run_server_worker`` and ``build_and_serve``, with the replay."""
+    import vllm.envs as envs
+    from vllm.config import VllmConfig
+    from vllm.engine.arg_utils import AsyncEngineArgs
+    from vllm.entrypoints.launchers.api_server.app_state import init_app_state
+    from vllm.entrypoints.launchers.app import build_app
+    from vllm.entrypoints.launchers.launcher import serve_http, setup_server
+
+    from .engine import ReplayEngineClient
+
+    _, sock = setup_server(args, reuse_port=False)
+    host, port = sock.getsockname()[:2]
+    engine_args = AsyncEngineArgs.from_cli_args(args)
+    model_config = engine_args.create_model_config()
+    envs.VLLM_CPU_KVCACHE_SPACE = 0  # no KV cache: no CPU KV-cache size warning
+    vllm_config = VllmConfig(
+        model_config=model_config,
+        logging_config=engine_args.create_logging_config(),
+        structured_outputs_config=engine_args.create_structured_outputs_config(),
+    )
+    engine = ReplayEngineClient(vllm_config, script, token_delay=token_delay)
+    supported_tasks = await engine.get_supported_tasks()
+    app = build_app(args, supported_tasks, model_config)
+    await init_app_state(engine, app.state, args, supported_tasks)
+
+    async def announce() -> None:
+        while not getattr(getattr(app.state, "server", None), "started", False):
+            await asyncio.sleep(0.05)
+        if on_ready is not None:
+            on_ready(f"http://{host}:{port}/v1")
+
+    ready = asyncio.get_running_loop().create_task(announce())
+    try:
+        shutdown = await serve_http(
+            app,
+            sock=sock,
+            host=args.host,
+            port=port,
+            log_level=args.uvicorn_log_level,
+            access_log=not args.disable_uvicorn_access_log,
+            timeout_keep_alive=envs.VLLM_HTTP_TIMEOUT_KEEP_ALIVE,
+        )
+        await shutdown
+    finally:
+        ready.cancel()
+        sock.close()
+        engine.shutdown()
+
+
+def run_replay_server(
+    turns: Sequence[Turn],
+    *,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    served_model_name: str = DEFAULT_MODEL_NAME,
+    token_delay: float = 0.0,
+    on_ready: Callable[[str], None] | None = None,
+) -> None:
+    """Build the model directory and serve ``turns`` until interrupted (blocking)."""
+    with tempfile.TemporaryDirectory(prefix="longcat-replay-") as tmp:
+        model_dir = build_model_dir(Path(tmp) / "model", corpus(turns))
+        use_cpu_platform()
+        from vllm.plugins import load_general_plugins
+
+        load_general_plugins()
+        args = serve_args(model_dir, host, port, served_model_name)
+        asyncio.run(serve_replay(args, Script(list(turns)), token_delay=token_delay, on_ready=on_ready))

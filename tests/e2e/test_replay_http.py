@@ -1,0 +1,223 @@
+"""The replay server over HTTP with the official openai client: tool calls streamed and not, truncation,
+errors.
+
+One server (one subprocess) for the module, replaying a single recorded LongCat turn for every request:
+reasoning, a sentence, then two parallel ``<longcat_tool_call>`` blocks (the second with ``arguments`` before
+``name`` and a non-ASCII value). What the client receives is compared with the core's one-shot parse of the
+recorded text.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from replay_support import (
+    MODEL,
+    QUESTION,
+    TOOLS,
+    Folded,
+    Server,
+    fold_chunks,
+    fold_response,
+    json_arguments,
+    openai_client,
+    replay_server,
+    stop_server,
+    write_recording,
+)
+
+from longcat_plugins.core import ParserOptions, parse
+
+pytestmark = pytest.mark.vllm
+
+OUTPUT = (
+    "<longcat_think>Two cities, so two calls in parallel.</longcat_think>I'll check both cities at once.\n"
+    '<longcat_tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris", "unit": "celsius"}}\n'
+    "</longcat_tool_call><longcat_tool_call>\n"
+    '{"arguments": {"city": "東京", "days": 2}, "name": "get_weather"}\n'
+    "</longcat_tool_call>"
+)
+EXPECTED_CALLS = [
+    ("get_weather", {"city": "Paris", "unit": "celsius"}),
+    ("get_weather", {"city": "東京", "days": 2}),
+]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    recording = write_recording(tmp_path_factory.mktemp("replay") / "turn.jsonl", [{"output": OUTPUT}])
+    with replay_server(recording) as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def client(server: Server) -> Any:
+    return openai_client(server)
+
+
+def expected() -> Folded:
+    message = parse(OUTPUT, TOOLS, ParserOptions())
+    return Folded(
+        content=message.content,
+        reasoning=message.reasoning,
+        calls=[(c.name, c.arguments) for c in message.tool_calls],
+    )
+
+
+def create(client: Any, **kwargs: Any) -> Any:
+    return client.chat.completions.create(model=MODEL, messages=QUESTION, tools=TOOLS, **kwargs)
+
+
+def test_models_endpoint(client: Any) -> None:
+    assert [m.id for m in client.models.list().data] == [MODEL]
+
+
+def test_non_streaming_tool_calls(client: Any) -> None:
+    response = create(client)
+    got = fold_response(response)
+    assert got.finish_reason == "tool_calls"
+    assert json_arguments(got) == EXPECTED_CALLS
+    assert got.same_message() == expected().same_message()
+    assert got.reasoning == "Two cities, so two calls in parallel."
+    assert len(set(got.ids)) == 2 and all(got.ids)
+    assert response.choices[0].message.role == "assistant"
+    assert response.usage.completion_tokens > 0
+
+
+def test_streaming_chunk_deltas(client: Any) -> None:
+    chunks = list(create(client, stream=True))
+    got = fold_chunks(chunks)
+    assert got.finish_reason == "tool_calls"
+    assert json_arguments(got) == EXPECTED_CALLS
+    assert got.same_message() == expected().same_message()
+    assert len(set(got.ids)) == 2
+    # streamed token by token: the arguments arrive in several fragments, not in one piece at the end
+    fragments = [
+        call
+        for chunk in chunks
+        for choice in chunk.choices
+        for call in choice.delta.tool_calls or []
+        if call.function is not None and call.function.arguments
+    ]
+    assert len(fragments) > 2 * len(EXPECTED_CALLS)
+
+
+def test_openai_stream_helper(client: Any) -> None:
+    """The client's own accumulation: ``client.chat.completions.stream(...)`` and its final completion."""
+    with client.chat.completions.stream(model=MODEL, messages=QUESTION, tools=TOOLS) as stream:
+        events = [event.type for event in stream]
+        final = stream.get_final_completion()
+    got = fold_response(final)
+    assert got.finish_reason == "tool_calls"
+    assert json_arguments(got) == EXPECTED_CALLS
+    assert got.content == expected().content
+    assert "tool_calls.function.arguments.done" in events
+
+
+def test_streaming_usage(client: Any) -> None:
+    chunks = list(create(client, stream=True, stream_options={"include_usage": True}))
+    usage = [c.usage for c in chunks if c.usage is not None]
+    assert len(usage) == 1 and usage[0].completion_tokens == create(client).usage.completion_tokens
+
+
+def test_truncation_gives_length_and_valid_json(client: Any) -> None:
+    total = create(client).usage.completion_tokens  # the recorded tokens and the end-of-sequence token
+    cuts = sorted({1, 5, 12, 20, total // 3, total // 2, (2 * total) // 3, total - 8, total - 3, total - 1})
+    saw_partial_call = False
+    for max_tokens in cuts:
+        whole = fold_response(create(client, max_tokens=max_tokens))
+        streamed = fold_chunks(create(client, max_tokens=max_tokens, stream=True))
+        for got in (whole, streamed):
+            assert got.finish_reason == "length", max_tokens
+            calls = json_arguments(got)  # every call's arguments are one valid JSON object
+            assert all(name == "get_weather" for name, _ in calls)
+        assert streamed.same_message() == whole.same_message(), max_tokens
+        if whole.calls and json.loads(whole.calls[-1][1]) not in [args for _, args in EXPECTED_CALLS]:
+            saw_partial_call = True
+    assert saw_partial_call, "some cut should fall inside a call's arguments"
+
+
+def test_max_tokens_exactly_enough_is_a_normal_stop(client: Any) -> None:
+    total = create(client).usage.completion_tokens
+    assert fold_response(create(client, max_tokens=total)).finish_reason == "tool_calls"
+    assert fold_chunks(create(client, max_tokens=total, stream=True)).finish_reason == "tool_calls"
+
+
+def test_stop_string_ends_the_turn(client: Any) -> None:
+    got = fold_response(create(client, stop=["both"]))
+    assert got.finish_reason == "stop"
+    assert got.calls == []
+    assert got.content == "I'll check "
+
+
+def test_unknown_model_is_the_engines_404(client: Any) -> None:
+    import openai
+
+    with pytest.raises(openai.NotFoundError) as info:
+        client.chat.completions.create(model="no-such-model", messages=QUESTION)
+    assert info.value.status_code == 404
+    assert "does not exist" in str(info.value)
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_invalid_max_tokens_is_the_engines_400(client: Any, stream: bool) -> None:
+    import openai
+
+    with pytest.raises(openai.BadRequestError) as info:
+        create(client, max_tokens=-3, stream=stream)
+    assert info.value.status_code == 400
+    assert "max_tokens" in str(info.value)
+
+
+def test_invalid_tool_choice_is_a_400(client: Any) -> None:
+    import openai
+
+    with pytest.raises(openai.BadRequestError):
+        client.chat.completions.create(
+            model=MODEL,
+            messages=QUESTION,
+            tools=TOOLS,
+            tool_choice={"type": "function", "function": {"name": "nope"}},
+        )
+
+
+def test_n_above_one_is_refused(client: Any) -> None:
+    import openai
+
+    with pytest.raises(openai.BadRequestError) as info:
+        create(client, n=2)
+    assert "n=1" in str(info.value)
+
+
+def test_still_serving_after_errors(client: Any) -> None:
+    assert fold_response(create(client)).finish_reason == "tool_calls"
+
+
+def test_server_stops_cleanly_on_sigterm(server: Server) -> None:
+    assert stop_server(server.process) == 0
+    log = server.log_text()
+    assert "Application shutdown complete" in log
+    assert "longcat-plugins serve: stopped" in log
+    assert "Traceback" not in log
+
+
+def test_recording_errors_are_usage_errors(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"output": "ok"}\n{"outptu": "typo"}\n', encoding="utf-8")
+    for path, message in ((tmp_path / "missing.jsonl", "no such file"), (bad, "bad.jsonl:2: unknown key")):
+        result = subprocess.run(
+            [sys.executable, "-m", "longcat_plugins", "serve", "--replay", str(path)],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert result.returncode == 2, result.stderr
+        assert message in result.stderr
+        assert "Traceback" not in result.stderr
