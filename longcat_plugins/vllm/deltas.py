@@ -36,23 +36,22 @@ def events_to_delta(events: Iterable[Event], log: CallLog | None = None) -> Delt
     reasoning: list[str] = []
     calls: list[tuple[int, str | None, str | None, list[str]]] = []
     for event in events:
-        kind = type(event)
-        if kind is ToolCallArgs:
+        if isinstance(event, ToolCallArgs):
             if calls and calls[-1][0] == event.index:
                 calls[-1][3].append(event.text)
             else:
                 calls.append((event.index, None, None, [event.text]))
             if log is not None:
                 log.fragments[event.index].append(event.text)
-        elif kind is Content:
+        elif isinstance(event, Content):
             content.append(event.text)
-        elif kind is ToolCallStart:
+        elif isinstance(event, ToolCallStart):
             calls.append((event.index, event.id, event.name, []))
             if log is not None:
                 log.ids.append(event.id)
                 log.names.append(event.name)
                 log.fragments.append([])
-        elif kind is Reasoning:
+        elif isinstance(event, Reasoning):
             reasoning.append(event.text)
     text = "".join(content)
     thought = "".join(reasoning)

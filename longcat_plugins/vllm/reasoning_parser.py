@@ -168,6 +168,6 @@ class LongcatReasoningParser(ReasoningParser):
         return self._delta(self._stream.finish())
 
     def _delta(self, events: list[Event]) -> DeltaMessage | None:
-        if not self._ended and any(type(e) is Content and e.text for e in events):
+        if not self._ended and any(isinstance(e, Content) and e.text for e in events):
             self._ended = True
         return events_to_delta(events)

@@ -6,9 +6,12 @@ For every dialect and every stream-interval group size: streaming result == non-
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from vllm_support import (
     CASES,
     GROUPS,
@@ -223,3 +226,21 @@ def test_engine_core_reasoner(tokenizer: Any) -> None:
     assert plain.count_reasoning_tokens([*output, end_id, *output]) == 0
     plain.set_prompt_token_ids(opened)
     assert plain.count_reasoning_tokens([*output, end_id, *output]) == len(output)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(case=st.sampled_from(CASES), cuts=st.lists(st.integers(min_value=1, max_value=400), max_size=30))
+def test_random_text_splits(tokenizer: Any, case: Case, cuts: list[int]) -> None:
+    """Any split of the text (not only token boundaries) streams to the core's result."""
+    request = chat_request(stream=True)
+    parser = _parser_cls(tokenizer)(tokenizer, request.tools, chat_template_kwargs={})
+    text = case.output
+    points = sorted({c % (len(text) + 1) for c in cuts} | {0, len(text)})
+    pieces = [text[a:b] for a, b in itertools.pairwise(points)] or [""]
+    prompt_ids = tokenizer.encode(case.prompt)
+    streamed = stream_result(
+        parser.parse_delta(piece, [0], request, prompt_token_ids=prompt_ids, finished=i == len(pieces) - 1)
+        for i, piece in enumerate(pieces)
+    )
+    assert streamed.normalized() == core_result(case).normalized()
+    assert_valid_arguments(streamed)
