@@ -37,10 +37,6 @@ CASES: list[dict[str, Any]] = [json.loads(line) for line in CORPUS.read_text(enc
 KNOWN_CORE_BUGS: dict[str, str] = {
     "xml_parameter_without_gt_newline": "whitespace before stray '<' text in a function block is dropped",
     "hermes_unescaped_quotes_dict_literal_in_code": "a quote followed by ':' or ', b' ends a value string",
-    "xml_unclosed_function_then_next_function": "a <function= in a function body does not start the next call",
-    "xml_unclosed_block_then_next_block": "an opening wrapper in a function body does not start the next call",
-    "kv_unclosed_block_then_next_block": "an opening wrapper in a key/value body does not start the next call",
-    "reasoning_preopened_and_repeated_open_tag": "a redundant <think> at the start of pre-opened reasoning is kept",
 }
 
 #: How often (in feeds) the snapshot of ``StreamParser.calls`` is checked against the events streamed so far.
