@@ -1,0 +1,71 @@
+"""What a check result is, and the facts about each supported engine."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Final
+
+
+class Status(str, Enum):
+    OK = "ok"
+    NOTE = "note"  # informational, never a failure (e.g. an engine that is not installed)
+    WARN = "warn"  # works, but probably not what you want
+    FAIL = "FAIL"
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    section: str  # "package", "templates", "vllm", "sglang"
+    name: str
+    status: Status
+    detail: str
+    fix: str = ""  # what to do about a FAIL / WARN
+
+    def as_dict(self) -> dict[str, str]:
+        return {
+            "section": self.section,
+            "check": self.name,
+            "status": self.status.value,
+            "detail": self.detail,
+            "fix": self.fix,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class EngineSpec:
+    key: str  # distribution name and section name
+    label: str
+    supported: str  # version specifier, as in pyproject.toml's extras
+    group: str  # entry-point group the engine loads plugins from
+    entry_point: str  # our entry point's value in that group
+    allow_env: str  # the engine's plugin allow-list variable
+    extra: str  # pip extra that installs a supported version
+
+    @property
+    def install_hint(self) -> str:
+        return f"pip install 'longcat-plugins[{self.extra}]'  (installs {self.key}{self.supported})"
+
+
+PLUGIN_NAME: Final = "longcat"
+DIST_NAME: Final = "longcat-plugins"
+
+VLLM: Final = EngineSpec(
+    key="vllm",
+    label="vLLM",
+    supported=">=0.33,<0.34",
+    group="vllm.general_plugins",
+    entry_point="longcat_plugins.vllm:register",
+    allow_env="VLLM_PLUGINS",
+    extra="vllm",
+)
+SGLANG: Final = EngineSpec(
+    key="sglang",
+    label="SGLang",
+    supported=">=0.5.23,<0.6",
+    group="sglang.srt.plugins",
+    entry_point="longcat_plugins.sglang:register",
+    allow_env="SGLANG_PLUGINS",
+    extra="sglang",
+)
+ENGINES: Final = (VLLM, SGLANG)

@@ -1,0 +1,97 @@
+"""Helpers shared by the engine probes."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import traceback
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from .model import Check, Status
+
+OURS = "longcat_plugins."
+
+
+def qualname(obj: Any) -> str:
+    return f"{getattr(obj, '__module__', '?')}.{getattr(obj, '__qualname__', repr(obj))}"
+
+
+def is_ours(cls: Any) -> bool:
+    return isinstance(cls, type) and cls.__module__.startswith(OURS)
+
+
+class _Collector(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        message = record.getMessage()
+        if record.exc_info and record.exc_info[1] is not None:
+            exc = record.exc_info[1]
+            message += f": {type(exc).__name__}: {exc}"
+        self.messages.append(message)
+
+
+@contextlib.contextmanager
+def logged_errors(logger_name: str) -> Iterator[list[str]]:
+    """Collect the ERROR records (with their exception) an engine logs instead of raising."""
+    collector = _Collector()
+    logger = logging.getLogger(logger_name)
+    logger.addHandler(collector)
+    try:
+        yield collector.messages
+    finally:
+        logger.removeHandler(collector)
+
+
+def short(exc: BaseException, limit: int = 300) -> str:
+    text = str(exc)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def failure(section: str, name: str, what: str, exc: BaseException, fix: str) -> Check:
+    where = traceback.extract_tb(exc.__traceback__)[-1:] if exc.__traceback__ else []
+    at = f" (at {where[0].filename}:{where[0].lineno})" if where else ""
+    return Check(section, name, Status.FAIL, f"{what} raised {type(exc).__name__}: {short(exc)}{at}", fix)
+
+
+def resolution_check(
+    section: str,
+    name: str,
+    lookup: str,
+    resolve: Callable[[], Any],
+    builtin_hint: str,
+    not_loaded_fix: str,
+) -> Check:
+    """``resolve()`` must give one of our classes: report what it gives instead."""
+    try:
+        cls = resolve()
+    except KeyError:
+        cls = None
+    except Exception as exc:
+        return Check(
+            section,
+            name,
+            Status.FAIL,
+            f"{lookup} failed ({type(exc).__name__}: {short(exc)}): longcat-plugins did not register it",
+            not_loaded_fix,
+        )
+    if cls is None:
+        return Check(
+            section,
+            name,
+            Status.FAIL,
+            f"{lookup}: no parser named 'longcat' is registered; longcat-plugins did not register it",
+            not_loaded_fix,
+        )
+    if is_ours(cls):
+        return Check(section, name, Status.OK, f"{lookup} -> {qualname(cls)}")
+    return Check(
+        section,
+        name,
+        Status.FAIL,
+        f"{lookup} -> {qualname(cls)} ({builtin_hint}), not longcat-plugins' parser: the plugin did not run",
+        not_loaded_fix,
+    )

@@ -1,0 +1,182 @@
+"""``longcat-plugins doctor`` in the core environment (no engine installed): notes, not errors.
+
+The engine side (all checks pass; a broken allow-list fails) is tested in tests/vllm/test_doctor_vllm.py and
+tests/sglang/test_doctor_sglang.py against the real engines.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from longcat_plugins.cli import main
+from longcat_plugins.doctor import ENGINES, Status, run_checks
+from longcat_plugins.doctor import runner as doctor_runner
+from longcat_plugins.doctor import template_checks as doctor_templates
+from longcat_plugins.doctor.metadata_checks import allow_list_check, entry_point_check
+from longcat_plugins.doctor.model import SGLANG, VLLM
+from longcat_plugins.doctor.versions import satisfies
+
+REPO = Path(__file__).resolve().parent.parent
+NO_ENGINE = importlib.util.find_spec("vllm") is None and importlib.util.find_spec("sglang") is None
+needs_no_engine = pytest.mark.skipif(not NO_ENGINE, reason="runs where no engine is installed (the core env)")
+
+
+def _doctor_json(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict[str, Any]]:
+    code = main(["doctor", "--json", *args])
+    return code, json.loads(capsys.readouterr().out)
+
+
+def _by_name(report: dict[str, Any]) -> dict[tuple[str, str], dict[str, str]]:
+    return {(c["section"], c["check"]): c for c in report["checks"]}
+
+
+@needs_no_engine
+def test_no_engine_is_a_note_and_exit_zero(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["doctor"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "doctor: all checks passed" in out
+    for engine in ENGINES:
+        assert f"note: [{engine.key}] not installed in this environment" in out
+        assert f"longcat-plugins[{engine.extra}]" in out
+    assert "FAIL" not in out
+
+
+@needs_no_engine
+def test_json_report(capsys: pytest.CaptureFixture[str]) -> None:
+    code, report = _doctor_json(capsys)
+    assert code == 0
+    assert report["ok"] is True
+    checks = _by_name(report)
+    assert checks[("package", "longcat-plugins")]["status"] == "ok"
+    for name in ("longcat-flash-chat", "qwen3-tools-first", "xml-function-thinking"):
+        assert checks[("templates", name)]["status"] == "ok"
+    assert checks[("vllm", "installed")]["status"] == "note"
+    assert checks[("sglang", "installed")]["status"] == "note"
+    assert {c["status"] for c in report["checks"]} <= {"ok", "note"}
+
+
+def test_console_script_runs(tmp_path: Path) -> None:
+    """The installed ``longcat-plugins`` script runs the doctor; --quick never imports an engine."""
+    script = Path(sys.executable).with_name("longcat-plugins")
+    result = subprocess.run(
+        [str(script), "doctor", "--quick", "--json"], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    report = json.loads(result.stdout)
+    assert report["ok"] is True
+    assert "importing" not in result.stderr  # --quick: no engine import, no progress message
+
+
+def test_entry_points_are_declared_and_load_without_the_engine() -> None:
+    """The package's metadata declares both entry points; loading them imports no engine."""
+    for engine in ENGINES:
+        check = entry_point_check(engine)
+        assert check.status is Status.OK, check
+    if NO_ENGINE:
+        assert "vllm" not in sys.modules and "sglang" not in sys.modules
+
+
+@pytest.mark.parametrize(
+    ("value", "fix"),
+    [
+        (None, None),
+        ("longcat", None),
+        ("other,longcat", None),
+        ("", "VLLM_PLUGINS=longcat"),
+        ("none", "VLLM_PLUGINS=none,longcat"),
+        ("other, longcat", "VLLM_PLUGINS=other,longcat"),
+    ],
+)
+def test_vllm_allow_list(monkeypatch: pytest.MonkeyPatch, value: str | None, fix: str | None) -> None:
+    if value is None:
+        monkeypatch.delenv("VLLM_PLUGINS", raising=False)
+    else:
+        monkeypatch.setenv("VLLM_PLUGINS", value)
+    check = allow_list_check(VLLM)
+    assert (check.status is Status.OK) == (fix is None), check
+    if fix is not None:
+        assert "does not list 'longcat'" in check.detail
+        assert check.fix.startswith(f"export {fix} ")
+    if value == "other, longcat":
+        assert "does not strip spaces" in check.detail
+
+
+@pytest.mark.parametrize(
+    ("value", "ok"),
+    [(None, True), ("", True), ("longcat", True), (" other , longcat ", True), ("other", False)],
+)
+def test_sglang_allow_list(monkeypatch: pytest.MonkeyPatch, value: str | None, ok: bool) -> None:
+    if value is None:
+        monkeypatch.delenv("SGLANG_PLUGINS", raising=False)
+    else:
+        monkeypatch.setenv("SGLANG_PLUGINS", value)
+    check = allow_list_check(SGLANG)
+    assert (check.status is Status.OK) == ok, check
+    if not ok:
+        assert check.fix.startswith("export SGLANG_PLUGINS=other,longcat")
+
+
+def test_unsupported_engine_version_fails_with_the_range(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(doctor_runner, "installed_version", lambda e: "0.34.0" if e is VLLM else None)
+    checks = run_checks([VLLM], probe=False)
+    version = next(c for c in checks if c.section == "vllm" and c.name == "version")
+    assert version.status is Status.FAIL
+    assert "0.34.0 is outside the supported range >=0.33,<0.34" in version.detail
+    assert "longcat-plugins[vllm]" in version.fix
+
+
+def test_template_that_does_not_render_fails_the_doctor(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def broken(*args: Any, **kwargs: Any) -> str:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(doctor_templates.templates, "render", broken)
+    code = main(["doctor", "--quick", "--engine", "vllm"])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "problem: [templates] longcat-flash-chat:" in out
+    assert "does not render: RuntimeError: boom" in out
+    assert "doctor: 3 problems found" in out
+
+
+@pytest.mark.parametrize(
+    ("version", "spec", "ok"),
+    [
+        ("0.33.0", ">=0.33,<0.34", True),
+        ("0.33", ">=0.33,<0.34", True),
+        ("0.33.7", ">=0.33,<0.34", True),
+        ("0.33.1.post1", ">=0.33,<0.34", True),
+        ("0.33.0+cu129", ">=0.33,<0.34", True),
+        ("0.32.9", ">=0.33,<0.34", False),
+        ("0.34.0", ">=0.33,<0.34", False),
+        ("0.34.0rc1", ">=0.33,<0.34", False),
+        ("0.33.0rc1", ">=0.33,<0.34", False),
+        ("0.33.0.dev3", ">=0.33,<0.34", False),
+        ("0.5.23", ">=0.5.23,<0.6", True),
+        ("0.5.23.post2", ">=0.5.23,<0.6", True),
+        ("0.5.24", ">=0.5.23,<0.6", True),
+        ("0.5.22", ">=0.5.23,<0.6", False),
+        ("0.6.0", ">=0.5.23,<0.6", False),
+    ],
+)
+def test_version_ranges(version: str, spec: str, ok: bool) -> None:
+    assert satisfies(version, spec) is ok
+
+
+def test_supported_ranges_match_the_extras() -> None:
+    """The doctor's ranges are the ones ``pip install 'longcat-plugins[vllm|sglang]'`` installs."""
+    tomllib = pytest.importorskip("tomllib")
+    extras = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"][
+        "optional-dependencies"
+    ]
+    for engine in ENGINES:
+        assert f"{engine.key}{engine.supported}" in extras[engine.extra]
