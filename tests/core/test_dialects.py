@@ -439,3 +439,27 @@ def test_several_calls_start_and_end_in_one_feed() -> None:
         ("ToolCallStart", 1), ("ToolCallArgs", 1), ("ToolCallEnd", 1),
         ("ToolCallStart", 2), ("ToolCallArgs", 2), ("ToolCallEnd", 2),
     ]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("body", "closing"),
+    [
+        pytest.param('<tool_call>\n{"name": "get_weather", "arguments": {"location": "Paris"}', "}", id="json"),
+        pytest.param(
+            "<tool_call>\n<function=get_weather>\n<parameter=location>\nParis\n</parameter>\n", "</function>", id="xml"
+        ),
+        pytest.param(
+            "<longcat_tool_call>get_weather\n<longcat_arg_key>location</longcat_arg_key>\n"
+            "<longcat_arg_value>Paris</longcat_arg_value>\n",
+            "</longcat_tool_call>",
+            id="key-value",
+        ),
+    ],
+)
+def test_a_call_ends_as_soon_as_its_closing_markup_arrives(body: str, closing: str) -> None:
+    parser = StreamParser(TOOLS)
+    events = parser.feed(body)
+    assert not any(isinstance(e, ToolCallEnd) for e in events)
+    events = parser.feed(closing)
+    assert any(isinstance(e, ToolCallEnd) for e in events), "the end is not held until finish()"
+    assert json.loads(parser.calls[0].arguments) == {"location": "Paris"}
