@@ -463,3 +463,18 @@ def test_a_call_ends_as_soon_as_its_closing_markup_arrives(body: str, closing: s
     events = parser.feed(closing)
     assert any(isinstance(e, ToolCallEnd) for e in events), "the end is not held until finish()"
     assert json.loads(parser.calls[0].arguments) == {"location": "Paris"}
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        pytest.param('<tool_call>\n{"name": "get_weather", "arguments": {"loc', id="json"),
+        pytest.param('<longcat_tool_call>{"name": "get_weather", ', id="longcat-json"),
+        pytest.param("<tool_call>\n<function=get_weather>\n<param", id="xml"),
+        pytest.param("<longcat_tool_call>get_weather\n<longcat_arg_key>loc", id="key-value"),
+    ],
+)
+def test_a_call_starts_as_soon_as_its_name_is_known(header: str) -> None:
+    events = StreamParser(TOOLS).feed(header)
+    starts = [e for e in events if isinstance(e, ToolCallStart)]
+    assert [(s.index, s.name) for s in starts] == [(0, "get_weather")]
