@@ -311,6 +311,27 @@ def test_parser_accepts_a_tools_iterator_once() -> None:
     assert events
 
 
+@pytest.mark.xfail(strict=True, reason="core bug: $ref / $defs in parameter schemas are not followed")
+@pytest.mark.parametrize("defs_key", ["$defs", "definitions"])
+def test_local_refs_are_followed(defs_key: str) -> None:
+    params = {
+        "type": "object",
+        defs_key: {"Opts": {"type": "object", "properties": {"depth": {"type": "integer"}}}},
+        "properties": {
+            "opts": {"$ref": f"#/{defs_key}/Opts"},
+            "maybe": {"anyOf": [{"$ref": f"#/{defs_key}/Opts"}, {"type": "null"}]},
+            "loop": {"$ref": "#"},  # a self-reference must not loop forever
+        },
+    }
+    tools = [{"type": "function", "function": {"name": "setup", "parameters": params}}]
+    text = (
+        '<function=setup>\n<parameter=opts>\n{"depth": "2"}\n</parameter>\n<parameter=maybe>\nnull\n</parameter>\n'
+        '<parameter=loop>\n{"opts": {"depth": "5"}}\n</parameter>\n</function>'
+    )
+    arguments = json.loads(parse(text, tools).tool_calls[0].arguments)
+    assert same(arguments, {"opts": {"depth": 2}, "maybe": None, "loop": {"opts": {"depth": 5}}})
+
+
 @dataclass
 class _Weird:
     function: Any = field(default_factory=lambda: SimpleNamespace(name="w", parameters="not a mapping"))
