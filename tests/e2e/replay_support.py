@@ -78,6 +78,9 @@ def stop_server(process: subprocess.Popen[bytes]) -> int:
     if _group_alive(pgid):  # children of the server
         with suppress(ProcessLookupError):
             os.killpg(pgid, signal.SIGKILL)
+        deadline = time.monotonic() + 10
+        while _group_alive(pgid) and time.monotonic() < deadline:
+            time.sleep(0.05)
     return process.returncode
 
 
