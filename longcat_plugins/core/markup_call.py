@@ -208,9 +208,16 @@ class _MarkupCall:
 
 
 _XML_VALUE_END: Final = (T.PARAMETER_CLOSE, T.PARAMETER_OPEN, T.FUNCTION_CLOSE)
-# Besides its own tags, a function body ends where its block closes or where the next call or block opens (a model
-# that forgot a closing tag); those tags are left for the parser.
-_XML_BODY_TAGS: Final = (T.PARAMETER_OPEN, T.FUNCTION_CLOSE, *T.WRAPPER_CLOSES, T.FUNCTION_OPEN, *T.WRAPPER_OPENS)
+# Besides its own tags, a function body ends where its block closes, where the next call or block opens (a model
+# that forgot a closing tag) or at an end-of-sequence marker; those tags are left for the parser.
+_XML_BODY_TAGS: Final = (
+    T.PARAMETER_OPEN,
+    T.FUNCTION_CLOSE,
+    *T.WRAPPER_CLOSES,
+    T.FUNCTION_OPEN,
+    *T.WRAPPER_OPENS,
+    *T.END_OF_SEQUENCE,
+)
 
 _HEADER: Final = 0
 _BODY: Final = 1
@@ -295,7 +302,7 @@ def _read_header(buf: str, start: int, final: bool) -> tuple[str | None, int]:
 
 
 _KV_VALUE_END: Final = (T.ARG_VALUE_CLOSE, T.ARG_KEY_OPEN, T.LONGCAT_CALL_CLOSE)
-_KV_BODY_TAGS: Final = (T.ARG_KEY_OPEN, T.LONGCAT_CALL_CLOSE, *T.WRAPPER_OPENS)
+_KV_BODY_TAGS: Final = (T.ARG_KEY_OPEN, T.LONGCAT_CALL_CLOSE, *T.WRAPPER_OPENS, *T.END_OF_SEQUENCE)
 
 _NAME: Final = 4
 _AFTER_NAME: Final = 5

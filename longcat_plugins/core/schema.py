@@ -21,10 +21,11 @@ _MAX_LITERAL_EVAL = 100_000  # Python-literal fallback only for values of reason
 class ToolSchemas:
     """Name -> parameters schema of the request's function tools."""
 
-    __slots__ = ("_params",)
+    __slots__ = ("_params", "_resolved")
 
     def __init__(self, tools: Iterable[Any] | None) -> None:
         self._params: dict[str, Schema] = {}
+        self._resolved: dict[tuple[str, str], Schema | None] = {}
         for tool in tools or ():
             function = _field(tool, "function")
             if function is None and _field(tool, "name") is not None:
@@ -46,12 +47,45 @@ class ToolSchemas:
         return list(self._params)
 
     def parameter(self, tool: str, name: str) -> Schema | None:
-        """The schema of parameter ``name`` of ``tool``, or None when unknown."""
-        properties = self._params.get(tool, {}).get("properties")
-        if not isinstance(properties, Mapping):
-            return None
-        schema = properties.get(name)
-        return schema if isinstance(schema, Mapping) else None
+        """The schema of parameter ``name`` of ``tool`` with its local ``$ref``s resolved, or None when unknown."""
+        key = (tool, name)
+        if key in self._resolved:
+            return self._resolved[key]
+        root = self._params.get(tool, {})
+        properties = root.get("properties")
+        schema = properties.get(name) if isinstance(properties, Mapping) else None
+        resolved = _resolve_refs(schema, root, _MAX_REF_DEPTH) if isinstance(schema, Mapping) else None
+        self._resolved[key] = resolved
+        return resolved
+
+
+_MAX_REF_DEPTH = 8  # how deep references are inlined (a recursive schema is cut off there)
+
+
+def _resolve_refs(schema: Any, root: Schema, depth: int) -> Any:
+    """``schema`` with local references (``#/$defs/X``, ``#/definitions/X``, ``#``) replaced by what they point to."""
+    if isinstance(schema, list):
+        return [_resolve_refs(item, root, depth) for item in schema]
+    if not isinstance(schema, Mapping):
+        return schema
+    ref = schema.get("$ref")
+    if isinstance(ref, str):
+        target = _follow_pointer(root, ref) if depth > 0 else None
+        if target is None:
+            return {k: v for k, v in schema.items() if k != "$ref"}  # unresolvable: no constraint from it
+        merged = {**target, **{k: v for k, v in schema.items() if k != "$ref"}}
+        return _resolve_refs(merged, root, depth - 1)
+    return {k: _resolve_refs(v, root, depth) for k, v in schema.items()}
+
+
+def _follow_pointer(root: Schema, ref: str) -> Mapping[str, Any] | None:
+    if not ref.startswith("#"):
+        return None  # remote references are not fetched
+    node: Any = root
+    for part in filter(None, ref[1:].split("/")):
+        part = part.replace("~1", "/").replace("~0", "~")
+        node = node.get(part) if isinstance(node, Mapping) else None
+    return node if isinstance(node, Mapping) else None
 
 
 def _field(obj: Any, name: str) -> Any:
