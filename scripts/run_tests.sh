@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite on a fresh machine: builds every environment it needs (scripts/env_*.sh), then runs
 #   core     ruff, mypy --strict on the core, and the engine-free tests            (.venvs/core)
-#   vllm     the vLLM 0.33 integration tests, against the real engine              (.venvs/vllm)
+#   vllm     the vLLM 0.33 integration tests and the end-to-end HTTP tests          (.venvs/vllm)
 #   sglang   the SGLang 0.5.23 integration tests, against the real engine          (.venvs/sglang)
 # Usage: bash scripts/run_tests.sh [core] [vllm] [sglang]   (default: all three)
 # Exit status is non-zero if any environment cannot be built or any check or test fails.
@@ -30,9 +30,9 @@ run_core() {
   bash scripts/env_core.sh || return 1
   venv_refresh_package core || return 1
   local py="$VENVS_DIR/core/bin/python" ok=0
-  echo "[tests] ruff"; "$VENVS_DIR/core/bin/ruff" check longcat_plugins tests benchmarks || ok=1
+  echo "[tests] ruff"; "$VENVS_DIR/core/bin/ruff" check longcat_plugins tests benchmarks examples || ok=1
   echo "[tests] mypy --strict longcat_plugins/core"; "$VENVS_DIR/core/bin/mypy" --strict longcat_plugins/core || ok=1
-  run_pytest core "$py" tests --ignore=tests/vllm --ignore=tests/sglang -q || ok=1
+  run_pytest core "$py" tests --ignore=tests/vllm --ignore=tests/sglang --ignore=tests/e2e -q || ok=1
   return $ok
 }
 
@@ -40,7 +40,9 @@ run_engine() {
   local engine="$1"
   bash "scripts/env_$engine.sh" || { echo "[tests] could not build the $engine environment" >&2; return 1; }
   venv_refresh_package "$engine" || return 1
-  LONGCAT_REQUIRE_ENGINE="$engine" run_pytest "$engine" "$VENVS_DIR/$engine/bin/python" "tests/$engine" -q
+  local paths=("tests/$engine")
+  [[ $engine == vllm ]] && paths+=(tests/e2e)  # the replay server is vLLM's own front end
+  LONGCAT_REQUIRE_ENGINE="$engine" run_pytest "$engine" "$VENVS_DIR/$engine/bin/python" "${paths[@]}" -q
 }
 
 for suite in "${suites[@]}"; do
