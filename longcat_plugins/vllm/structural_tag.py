@@ -26,16 +26,19 @@ from xgrammar.structural_tag import (
     TriggeredTagsFormat,
 )
 
+from longcat_plugins.core import tags as T
+from longcat_plugins.core.dialects import DIALECTS
+
 from .names import STRUCTURAL_TAG_MODELS
 
-LONGCAT_OPEN: Final = "<longcat_tool_call>"
-LONGCAT_CLOSE: Final = "</longcat_tool_call>"
-HERMES_OPEN: Final = "<tool_call>"
-HERMES_CLOSE: Final = "</tool_call>"
-KEY_OPEN: Final = "<longcat_arg_key>"
-KEY_CLOSE: Final = "</longcat_arg_key>"
-VALUE_OPEN: Final = "<longcat_arg_value>"
-VALUE_CLOSE: Final = "</longcat_arg_value>"
+LONGCAT_OPEN: Final = T.LONGCAT_CALL_OPEN
+LONGCAT_CLOSE: Final = T.LONGCAT_CALL_CLOSE
+HERMES_OPEN: Final = T.HERMES_CALL_OPEN
+HERMES_CLOSE: Final = T.HERMES_CALL_CLOSE
+KEY_OPEN: Final = T.ARG_KEY_OPEN
+KEY_CLOSE: Final = T.ARG_KEY_CLOSE
+VALUE_OPEN: Final = T.ARG_VALUE_OPEN
+VALUE_CLOSE: Final = T.ARG_VALUE_CLOSE
 _KV_EXCLUDES: Final = [LONGCAT_OPEN, LONGCAT_CLOSE, KEY_OPEN, KEY_CLOSE, VALUE_OPEN, VALUE_CLOSE]
 _CALL_SEPARATOR: Final = "\n"
 
@@ -105,18 +108,17 @@ def _structural_tag(builder: TagBuilder, trigger: str, tools: list[FunctionToolP
     return StructuralTag(format=fmt)
 
 
-_DIALECT_BUILDERS: Final[dict[str, tuple[TagBuilder, str]]] = {
-    "json": (_json_tags(LONGCAT_OPEN, LONGCAT_CLOSE), LONGCAT_OPEN),
-    "hermes": (_json_tags(HERMES_OPEN, HERMES_CLOSE), HERMES_OPEN),
-    "kv": (_kv_tags, LONGCAT_OPEN),
-    "xml": (_xml_tags, f"{HERMES_OPEN}\n<function="),
+_DIALECT_BUILDERS: Final[dict[str, TagBuilder]] = {
+    "json": _json_tags(LONGCAT_OPEN, LONGCAT_CLOSE),
+    "hermes": _json_tags(HERMES_OPEN, HERMES_CLOSE),
+    "kv": _kv_tags,
+    "xml": _xml_tags,
 }
 
 
 def build_structural_tag(dialect: str, tools: list[FunctionToolParam], tool_choice: str) -> StructuralTag:
     """The structural tag for ``tools`` in ``dialect``; ``tool_choice`` is ``auto``, ``required`` or ``forced``."""
-    builder, trigger = _DIALECT_BUILDERS[dialect]
-    return _structural_tag(builder, trigger, tools, tool_choice)
+    return _structural_tag(_DIALECT_BUILDERS[dialect], DIALECTS[dialect].trigger, tools, tool_choice)
 
 
 def _registry_entry(dialect: str) -> Callable[..., StructuralTag]:

@@ -11,10 +11,10 @@ import threading
 from dataclasses import dataclass
 from typing import Any, Final
 
-DIALECT_ENV: Final = "LONGCAT_TOOL_DIALECT"
-DIALECTS: Final = ("json", "kv", "xml", "hermes")
-"""``json``: LongCat JSON in ``<longcat_tool_call>``; ``kv``: LongCat key/value; ``xml``: ``<function=...>`` in
-``<tool_call>``; ``hermes``: JSON in ``<tool_call>``."""
+from longcat_plugins.core import dialects
+
+DIALECT_ENV: Final = dialects.ENV_VAR
+DIALECTS: Final = tuple(dialects.DIALECTS)
 
 THINK_STARTS: Final = ("<longcat_think>", "<think>")
 THINK_ENDS: Final = ("</longcat_think>", "</think>")
@@ -56,28 +56,13 @@ def _read_facts(tokenizer: Any, override: str) -> TokenizerFacts:
         return frozenset(vocab[t] for t in tokens if t in vocab)
 
     return TokenizerFacts(
-        dialect=override if override in DIALECTS else _dialect(vocab, template),
+        dialect=dialects.detect_dialect(vocab, template).name,
         think_start_ids=ids(THINK_STARTS),
         think_end_ids=ids(THINK_ENDS),
         boundary_ids=ids(TURN_BOUNDARIES),
         think_start="<longcat_think>" if "<longcat_think>" in vocab else "<think>",
         think_end="</longcat_think>" if "</longcat_think>" in vocab else "</think>",
     )
-
-
-def _dialect(vocab: dict[str, int], template: str) -> str:
-    def seen(tag: str) -> bool:
-        return tag in vocab or tag in template
-
-    if seen("<longcat_arg_key>"):
-        return "kv"
-    if "<function=" in template or "<parameter=" in template:
-        return "xml"
-    if seen("<longcat_tool_call>"):
-        return "json"
-    if seen("<tool_call>"):
-        return "hermes"
-    return "json"
 
 
 def _vocab(tokenizer: Any) -> dict[str, int]:

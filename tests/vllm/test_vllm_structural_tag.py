@@ -78,8 +78,9 @@ def test_dialect_override(monkeypatch: pytest.MonkeyPatch) -> None:
     fake = FakeTokenizer(["<longcat_tool_call>", "<longcat_arg_key>"])
     monkeypatch.setenv(DIALECT_ENV, "xml")
     assert tokenizer_facts(fake).dialect == "xml"
-    monkeypatch.setenv(DIALECT_ENV, "nonsense")
-    assert tokenizer_facts(fake).dialect == "kv"
+    monkeypatch.setenv(DIALECT_ENV, "nonsense")  # a typo is an error that names the choices, not a silent default
+    with pytest.raises(ValueError, match="LONGCAT_TOOL_DIALECT='nonsense': expected one of json, kv, xml, hermes"):
+        tokenizer_facts(fake)
 
 
 @pytest.mark.parametrize("strict", [True, False])
