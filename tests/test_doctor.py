@@ -19,7 +19,7 @@ from longcat_plugins.cli import main
 from longcat_plugins.doctor import ENGINES, Status, run_checks
 from longcat_plugins.doctor import runner as doctor_runner
 from longcat_plugins.doctor import template_checks as doctor_templates
-from longcat_plugins.doctor.metadata_checks import allow_list_check, entry_point_check
+from longcat_plugins.doctor.metadata_checks import allow_list_check, dialect_check, entry_point_check
 from longcat_plugins.doctor.model import SGLANG, VLLM
 from longcat_plugins.doctor.versions import satisfies
 
@@ -180,3 +180,30 @@ def test_supported_ranges_match_the_extras() -> None:
     ]
     for engine in ENGINES:
         assert f"{engine.key}{engine.supported}" in extras[engine.extra]
+
+
+@pytest.mark.parametrize(
+    ("engine", "value", "status"),
+    [
+        (VLLM, None, Status.OK),
+        (VLLM, "hermes", Status.OK),
+        (VLLM, " XML ", Status.OK),
+        (VLLM, "yaml", Status.WARN),
+        (SGLANG, None, Status.OK),
+        (SGLANG, "kv", Status.OK),
+        (SGLANG, "hermes", Status.FAIL),
+        (SGLANG, "yaml", Status.FAIL),
+    ],
+)
+def test_tool_dialect(
+    monkeypatch: pytest.MonkeyPatch, engine: Any, value: str | None, status: Status
+) -> None:
+    """The dialect variable is read as each adapter reads it: vLLM ignores a bad value, SGLang fails on it."""
+    if value is None:
+        monkeypatch.delenv("LONGCAT_TOOL_DIALECT", raising=False)
+    else:
+        monkeypatch.setenv("LONGCAT_TOOL_DIALECT", value)
+    check = dialect_check(engine)
+    assert check.status is status, check
+    if status is not Status.OK:
+        assert check.fix.startswith("export LONGCAT_TOOL_DIALECT=<one of json, kv, xml")

@@ -138,3 +138,30 @@ def allow_list_check(engine: EngineSpec) -> Check:
         detail,
         f"export {engine.allow_env}={','.join([*kept, PLUGIN_NAME])}  (or unset {engine.allow_env})",
     )
+
+
+def dialect_check(engine: EngineSpec) -> Check:
+    """``LONGCAT_TOOL_DIALECT`` (what constrained decoding forces) holds a value this adapter takes."""
+    if engine.key == "vllm":
+        from longcat_plugins.vllm.tokenizer_facts import DIALECT_ENV as var
+        from longcat_plugins.vllm.tokenizer_facts import DIALECTS as accepted
+
+        unset = "not set: chosen per model from its tokenizer"
+    else:
+        from longcat_plugins.sglang.dialect import DEFAULT, DIALECTS
+        from longcat_plugins.sglang.dialect import ENV_VAR as var
+
+        accepted = tuple(DIALECTS)
+        unset = f"not set: {DEFAULT} (LongCat JSON)"
+    raw = os.environ.get(var, "")
+    value = raw.strip().lower()
+    if not value:
+        return Check(engine.key, "tool dialect", Status.OK, f"{var} {unset}")
+    if value in accepted:
+        return Check(engine.key, "tool dialect", Status.OK, f"{var}={raw}")
+    fix = f"export {var}=<one of {', '.join(accepted)}>  (or unset it)"
+    if engine.key == "vllm":
+        detail = f"{var}={raw!r} is not one of {', '.join(accepted)}: vLLM ignores it and chooses per model"
+        return Check(engine.key, "tool dialect", Status.WARN, detail, fix)
+    detail = f"{var}={raw!r} is not one of {', '.join(accepted)}: every SGLang request with tools will fail"
+    return Check(engine.key, "tool dialect", Status.FAIL, detail, fix)

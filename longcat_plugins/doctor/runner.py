@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterator, Sequence
 
 from .metadata_checks import (
     allow_list_check,
+    dialect_check,
     entry_point_check,
     installed_version,
     package_check,
@@ -39,7 +40,12 @@ def run_checks(
                 )
             )
             continue
-        rows = [version_check(engine, version), entry_point_check(engine), allow_list_check(engine)]
+        rows = [
+            version_check(engine, version),
+            entry_point_check(engine),
+            allow_list_check(engine),
+            dialect_check(engine),
+        ]
         checks += rows
         found.append((engine, rows))
     if probe:

@@ -24,6 +24,7 @@ ENGINE_CHECKS = {
     "version",
     "entry point",
     "allow-list",
+    "tool dialect",
     "plugin loading",
     "tool parser",
     "reasoning parser",
@@ -98,7 +99,7 @@ def test_doctor_fails_when_the_allow_list_excludes_longcat() -> None:
 def test_doctor_quick_does_not_import_vllm() -> None:
     code, report, stderr = _doctor("--quick")
     assert code == 0
-    assert set(_vllm_rows(report)) == {"version", "entry point", "allow-list"}
+    assert set(_vllm_rows(report)) == {"version", "entry point", "allow-list", "tool dialect"}
     assert "importing" not in stderr
 
 
@@ -184,3 +185,145 @@ def test_guide_vllm_serve_command_parses(command: str, serve_parser: Any) -> Non
         assert Path(args.chat_template).is_file(), args.chat_template
     if args.speculative_config is not None:
         assert args.speculative_config["method"] in typing.get_args(MTPModelTypes)
+
+
+# -- section 7 of the guide ("Verify a deployment") against vLLM's real OpenAI server ----------------------
+# The replay server (longcat-plugins serve --replay) is vLLM's own API server with our parsers over a scripted
+# engine. It is started from the guide's own replay block; the guide's curl and openai commands then run
+# against it unchanged except for the port.
+
+READY = re.compile(r"^longcat-plugins serve: .* at (http://\S+)/v1$")
+GUIDE_BASE = "http://localhost:8000"
+MARKUP = ("<longcat_tool_call>", "</longcat_tool_call>", "<tool_call>", "</longcat_s>")
+
+
+def guide_blocks(needs: str) -> list[tuple[str, str]]:
+    """(language, code) of the guide's blocks whose first line is ``# needs: <needs>...``."""
+    text = GUIDE.read_text(encoding="utf-8")
+    found = []
+    for m in re.finditer(r"^```(bash|python)\n(.*?)^```", text, re.S | re.M):
+        if m.group(2).startswith(f"# needs: {needs}"):
+            found.append((m.group(1), m.group(2)))
+    return found
+
+
+@pytest.fixture(scope="module")
+def replay_server(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    import signal
+    import time
+
+    (_, block), *_ = guide_blocks("vLLM installed (no GPU)")
+    work = tmp_path_factory.mktemp("guide_replay")
+    setup, serve = block.split("\nlongcat-plugins serve ", 1)
+    subprocess.run(["bash", "-e", "-c", setup], cwd=work, check=True, timeout=60)
+    argv = shlex.split("serve " + serve.strip())
+    argv[argv.index("--port") + 1] = "0"  # the guide's 8000 may be taken here
+    log = work / "server.log"
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "longcat_plugins", *argv],
+            cwd=work,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    try:
+        url = None
+        deadline = time.monotonic() + 300  # a safety net for a stuck start-up, not a speed requirement
+        while url is None and process.poll() is None and time.monotonic() < deadline:
+            for line in log.read_text(errors="replace").splitlines():
+                m = READY.match(line)
+                if m:
+                    url = m.group(1)
+            time.sleep(0.5)
+        assert url is not None, f"the replay server did not start:\n{log.read_text(errors='replace')[-3000:]}"
+        yield url
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+
+
+def _run_block(lang: str, code: str, base: str, tmp_path: Path) -> str:
+    assert GUIDE_BASE in code, code
+    script = tmp_path / ("block.sh" if lang == "bash" else "block.py")
+    script.write_text(code.replace(GUIDE_BASE, base), encoding="utf-8")
+    command = (
+        ["bash", "-e", "-o", "pipefail", str(script)] if lang == "bash" else [sys.executable, str(script)]
+    )
+    result = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    return result.stdout
+
+
+def _server_blocks() -> list[tuple[str, str]]:
+    blocks = guide_blocks("a running server")
+    assert [lang for lang, _ in blocks] == ["bash", "bash", "python"], blocks
+    return blocks
+
+
+def test_guide_curl_non_streaming(replay_server: str, tmp_path: Path) -> None:
+    lang, code = _server_blocks()[0]
+    assert '"stream": true' not in code
+    response = json.loads(_run_block(lang, code, replay_server, tmp_path))
+    choice = response["choices"][0]
+    assert choice["finish_reason"] == "tool_calls"
+    message = choice["message"]
+    assert message["content"] == "I'll check both cities.\n"
+    calls = [
+        (c["type"], c["function"]["name"], json.loads(c["function"]["arguments"]))
+        for c in message["tool_calls"]
+    ]
+    assert calls == [
+        ("function", "get_weather", {"city": "Paris"}),
+        ("function", "get_weather", {"city": "Tokyo"}),
+    ]
+    assert all(c["id"] for c in message["tool_calls"])
+    assert not any(tag in json.dumps(response) for tag in MARKUP)
+
+
+def test_guide_curl_streaming(replay_server: str, tmp_path: Path) -> None:
+    lang, code = _server_blocks()[1]
+    assert '"stream": true' in code
+    events = [
+        line[len("data: ") :] for line in _run_block(lang, code, replay_server, tmp_path).splitlines() if line
+    ]
+    assert events[-1] == "[DONE]"
+    content, calls, finish = "", {}, None
+    for event in events[:-1]:
+        choice = json.loads(event)["choices"][0]
+        delta = choice["delta"]
+        content += delta.get("content") or ""
+        for piece in delta.get("tool_calls") or []:
+            if piece["index"] not in calls:
+                assert piece["id"] and piece["type"] == "function" and piece["function"]["name"], piece
+                assert piece["index"] == len(calls), "calls are numbered in order"
+                calls[piece["index"]] = [piece["function"]["name"], ""]
+            else:
+                assert "name" not in piece["function"] or not piece["function"]["name"]
+            calls[piece["index"]][1] += piece["function"].get("arguments") or ""
+        finish = choice.get("finish_reason") or finish
+    assert finish == "tool_calls"
+    assert content == "I'll check both cities.\n"
+    assert [(n, json.loads(a)) for n, a in calls.values()] == [
+        ("get_weather", {"city": "Paris"}),
+        ("get_weather", {"city": "Tokyo"}),
+    ]
+    assert not any(tag in content for tag in MARKUP)
+
+
+def test_guide_openai_client(replay_server: str, tmp_path: Path) -> None:
+    """The guide's Python example prints what the guide says correct output looks like (ids aside)."""
+    lang, code = _server_blocks()[2]
+    out = _run_block(lang, code, replay_server, tmp_path)
+    shown = re.search(r"for example:\n\n```text\n(.*?)```", GUIDE.read_text(encoding="utf-8"), re.S)
+    assert shown is not None
+
+    def without_ids(text: str) -> list[str]:
+        return [re.sub(r"chatcmpl-tool-[0-9a-f.]+", "ID", line) for line in text.strip().splitlines()]
+
+    assert without_ids(out) == without_ids(shown.group(1))
