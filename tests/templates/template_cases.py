@@ -166,6 +166,7 @@ ROUND_TRIP_TOOLS: list[dict[str, Any]] = [
                     "path": {"type": "string"},
                     "content": {"type": "string"},
                     "options": {"type": "object"},
+                    "overwrite": {"type": "boolean"},
                 },
                 "required": ["path", "content"],
             },
@@ -197,6 +198,7 @@ ROUND_TRIP_CALLS: list[tuple[str, dict[str, Any]]] = [
             "path": "src/données/app.py",
             "content": 'print("héllo, 世界")\nif x < 3 and y > 2:\n    pass',
             "options": {"mode": "w", "encoding": "utf-8", "flags": {"create": True, "backup": None}},
+            "overwrite": False,
         },
     ),
     (
