@@ -37,8 +37,6 @@ CASES: list[dict[str, Any]] = [json.loads(line) for line in CORPUS.read_text(enc
 KNOWN_CORE_BUGS: dict[str, str] = {
     "xml_parameter_without_gt_newline": "whitespace before stray '<' text in a function block is dropped",
     "hermes_unescaped_quotes_dict_literal_in_code": "a quote followed by ':' or ', b' ends a value string",
-    "eos_in_unclosed_xml_and_kv_bodies": "end markers in an open XML/key-value call body are shown as content",
-    "xml_schema_local_refs": "$ref / $defs in parameter schemas are not followed",
 }
 
 #: How often (in feeds) the snapshot of ``StreamParser.calls`` is checked against the events streamed so far.

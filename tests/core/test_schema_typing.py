@@ -311,7 +311,6 @@ def test_parser_accepts_a_tools_iterator_once() -> None:
     assert events
 
 
-@pytest.mark.xfail(strict=True, reason="core bug: $ref / $defs in parameter schemas are not followed")
 @pytest.mark.parametrize("defs_key", ["$defs", "definitions"])
 def test_local_refs_are_followed(defs_key: str) -> None:
     params = {
