@@ -39,6 +39,11 @@ KNOWN_CORE_BUGS: dict[str, str] = {
     "hermes_unescaped_quotes_dict_literal_in_code": "a quote followed by ':' or ', b' ends a value string",
 }
 
+#: Cases on which the core raises (every test of the case fails); the lead removes them when fixed.
+KNOWN_CORE_CRASHES: dict[str, str] = {
+    "json_arguments_string_deeply_nested": "RecursionError from json.loads of the decoded arguments string",
+}
+
 #: How often (in feeds) the snapshot of ``StreamParser.calls`` is checked against the events streamed so far.
 _CHECKPOINTS = 300
 
@@ -87,7 +92,8 @@ SPLITS = ["fixed1", "whole", "fixed3", "tokens1", "tokens3", "random1", "random2
 def _case_params(bugs: dict[str, str]) -> list[Any]:
     params = []
     for case in CASES:
-        marks = [pytest.mark.xfail(strict=True, reason=f"core bug: {bugs[case['id']]}")] if case["id"] in bugs else []
+        reason = KNOWN_CORE_CRASHES.get(case["id"]) or bugs.get(case["id"])
+        marks = [pytest.mark.xfail(strict=True, reason=f"core bug: {reason}")] if reason else []
         params.append(pytest.param(case, id=case["id"], marks=marks))
     return params
 
@@ -178,7 +184,7 @@ def _check_event_order(events: list[Event], message: ParsedMessage) -> None:
 
 
 @pytest.mark.parametrize("how", SPLITS)
-@pytest.mark.parametrize("case", [pytest.param(case, id=case["id"]) for case in CASES])
+@pytest.mark.parametrize("case", _case_params({}))
 def test_corpus_streaming_equals_one_shot(case: dict[str, Any], how: str) -> None:
     one_shot = parse(case["text"], case["tools"], _options(case))
     events, streamed = _stream(case, how)
@@ -189,6 +195,8 @@ def test_corpus_streaming_equals_one_shot(case: dict[str, Any], how: str) -> Non
 def test_one_shot_event_order() -> None:
     """The same guarantees hold for the events of a single feed of the whole text (several calls in one delta)."""
     for case in CASES:
+        if case["id"] in KNOWN_CORE_CRASHES:
+            continue
         parser = StreamParser(case["tools"], _options(case))
         events = parser.feed(case["text"]) + parser.finish()
         builder = MessageBuilder()
