@@ -105,7 +105,7 @@ def test_doctor_quick_does_not_import_vllm() -> None:
 
 # -- the guide's `vllm serve` commands ----------------------------------------------------------------------
 
-SHELL_VARS = {"MASTER_IP": "10.0.0.1", "NODE_RANK": "0"}
+SHELL_VARS = {"MASTER_IP": "10.0.0.1", "NODE_RANK": "0", "MODEL": "org/some-model"}
 
 
 def guide_commands(program: str) -> list[str]:
