@@ -196,7 +196,7 @@ class JsonCallReader:
 def _loads(text: str) -> Any:
     try:
         return json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nesting deeper than the decoder goes
         return None
 
 
