@@ -207,3 +207,15 @@ def test_tool_dialect(
     assert check.status is status, check
     if status is not Status.OK:
         assert check.fix.startswith("export LONGCAT_TOOL_DIALECT=<one of json, kv, xml")
+
+
+def test_a_probe_that_crashes_is_a_failure_not_a_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
+    def crash(engine: Any, fix: str) -> list[Any]:
+        raise ImportError("No module named 'vllm.tool_parsers'")
+
+    monkeypatch.setattr(doctor_runner, "installed_version", lambda e: "0.33.0" if e is VLLM else None)
+    monkeypatch.setattr(doctor_runner, "_probe", crash)
+    checks = run_checks([VLLM], probe=True)
+    probe = next(c for c in checks if c.name == "probe")
+    assert probe.status is Status.FAIL
+    assert "checking vLLM raised ImportError: No module named 'vllm.tool_parsers'" in probe.detail

@@ -16,6 +16,7 @@ from .metadata_checks import (
     version_check,
 )
 from .model import ENGINES, SGLANG, VLLM, Check, EngineSpec, Status
+from .probe_util import failure
 from .template_checks import template_checks
 
 Progress = Callable[[str], None]
@@ -56,7 +57,18 @@ def run_checks(
                     f"checking {engine.label} {version}: importing it and loading its plugins (10-20 s)..."
                 )
             with _stdout_to_stderr():
-                checks += _probe(engine, _not_loaded_fix(engine, rows))
+                try:
+                    checks += _probe(engine, _not_loaded_fix(engine, rows))
+                except Exception as exc:  # an engine layout the probe does not know: report, do not crash
+                    checks.append(
+                        failure(
+                            engine.key,
+                            "probe",
+                            f"checking {engine.label}",
+                            exc,
+                            "check the version row; if it is supported, report a bug with this message",
+                        )
+                    )
     order = ["package", "templates", *(e.key for e in ENGINES)]
     return sorted(checks, key=lambda c: order.index(c.section) if c.section in order else len(order))
 
