@@ -32,6 +32,10 @@ class LongcatReasoningDetector(BaseReasoningFormatDetector):
             continue_final_message=continue_final_message,
             previous_content=previous_content,
             force_nonempty_content=force_nonempty_content,
+            # The output says itself whether it reasons (it opens a think tag). SGLang forces reasoning only when
+            # the chat template is detected to pre-open it; never by default, or a model that does not reason
+            # (LongCat-Flash-Chat) would have all its answer in reasoning_content.
+            reasoning_default=None,
         )
         reasoning_open = force_reasoning
         if continue_final_message and previous_content:

@@ -1,0 +1,3 @@
+from ._unavailable import unavailable_module_getattr
+
+__getattr__ = unavailable_module_getattr(__name__)

@@ -1,0 +1,115 @@
+"""``ReasoningParser("longcat")``, alone and followed by the tool-call parser as SGLang's chat serving chains them."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from sglang.srt.entrypoints.openai.protocol import Tool
+from sglang.srt.function_call.function_call_parser import FunctionCallParser
+from sglang.srt.parser.reasoning_parser import ReasoningParser
+from sglang_cases import TOOLS
+from sglang_support import chunks, stream_reasoning_parser, stream_tool_parser
+from tokenizers import Tokenizer, models
+
+from longcat_plugins.core import ParserOptions, parse
+from longcat_plugins.sglang.reasoning import LongcatReasoningDetector
+
+pytestmark = pytest.mark.sglang
+
+CHUNK_SIZES = [1, 4, 64, None]
+CALL = '<longcat_tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</longcat_tool_call>'
+
+# (id, text, force_reasoning, expected reasoning, expected normal text)
+REASONING_CASES = [
+    ("think", "<think>Let me think.</think>The answer is 4.", False, "Let me think.", "The answer is 4."),
+    ("longcat-think", "<longcat_think>hmm</longcat_think>ok", False, "hmm", "ok"),
+    ("no-reasoning", "Just an answer, 1 < 2.", False, "", "Just an answer, 1 < 2."),
+    ("pre-opened", "planning...</think>Done.", True, "planning...", "Done."),
+    ("pre-opened-longcat", "planning...</longcat_think>Done.", True, "planning...", "Done."),
+    ("truncated-reasoning", "<think>still thinking", False, "still thinking", ""),
+    ("ends-at-tool-call", f"<think>I need the weather. {CALL}", False, "I need the weather. ", CALL),
+    ("pre-opened-ends-at-tool-call", f"weather needed{CALL}", True, "weather needed", CALL),
+]
+
+
+def core(text: str, force: bool) -> tuple[str, str]:
+    message = parse(text, None, ParserOptions(tools=False, reasoning_open=force))
+    return message.reasoning, message.content
+
+
+def test_registered_detector() -> None:
+    assert ReasoningParser.DetectorMap["longcat"] is LongcatReasoningDetector
+    assert isinstance(ReasoningParser("longcat").detector, LongcatReasoningDetector)
+
+
+@pytest.mark.parametrize("case", REASONING_CASES, ids=lambda c: c[0])
+def test_non_streaming(case: tuple) -> None:
+    _, text, force, reasoning, normal = case
+    parser = ReasoningParser("longcat", force_reasoning=force)
+    assert parser.parse_non_stream(text) == (reasoning, normal) == core(text, force)
+
+
+@pytest.mark.parametrize("size", CHUNK_SIZES, ids=lambda s: f"chunk{s or '-whole'}")
+@pytest.mark.parametrize("case", REASONING_CASES, ids=lambda c: c[0])
+def test_streaming(case: tuple, size: int | None) -> None:
+    _, text, force, reasoning, normal = case
+    parser = ReasoningParser("longcat", force_reasoning=force)
+    assert stream_reasoning_parser(parser, chunks(text, size)) == (reasoning, normal)
+
+
+def test_stream_reasoning_false_releases_reasoning_when_it_ends() -> None:
+    parser = ReasoningParser("longcat", stream_reasoning=False)
+    steps = [parser.parse_stream_chunk(piece) for piece in chunks("<think>abcdef</think>xyz", 3)]
+    released = [r for r, _ in steps if r]
+    assert released == ["abcdef"]
+    assert "".join(n or "" for _, n in steps) + (parser.parse_stream_end()[1] or "") == "xyz"
+
+
+def test_force_nonempty_content_turns_reasoning_only_output_into_content() -> None:
+    detector = LongcatReasoningDetector(force_nonempty_content=True)
+    result = detector.detect_and_parse("<think>only thoughts</think>")
+    assert (result.reasoning_text, result.normal_text) == ("", "only thoughts")
+
+
+def test_continue_final_message_inside_reasoning() -> None:
+    detector = LongcatReasoningDetector(continue_final_message=True, previous_content="<think>so far")
+    result = detector.detect_and_parse(" more</think>answer")
+    assert (result.reasoning_text, result.normal_text) == (" more", "answer")
+
+
+def test_not_forced_by_default() -> None:
+    """SGLang forces reasoning from a detector's default unless told otherwise; ours never forces it by default."""
+    assert LongcatReasoningDetector().reasoning_default is None
+
+
+def test_think_end_token_ids_prefer_a_single_token_tag() -> None:
+    from transformers import PreTrainedTokenizerFast
+
+    vocab = {"a": 0, "b": 1}
+    tok = Tokenizer(models.WordLevel(vocab=vocab, unk_token="a"))
+    tok.add_special_tokens(["</longcat_think>", "</think>"])
+    hf = PreTrainedTokenizerFast(tokenizer_object=tok)
+    ids = LongcatReasoningDetector().get_think_end_token_ids(hf)
+    assert ids == [hf.convert_tokens_to_ids("</longcat_think>")]
+
+
+@pytest.mark.parametrize("size", CHUNK_SIZES, ids=lambda s: f"chunk{s or '-whole'}")
+@pytest.mark.parametrize("force", [False, True], ids=["think-tag", "pre-opened"])
+def test_reasoning_then_tools(size: int | None, force: bool) -> None:
+    """The reasoning parser's normal text feeds the tool-call parser, chunk by chunk, as in serving_chat."""
+    text = ("" if force else "<think>") + "Weather needed.</think>Checking.\n" + CALL + "\nDone."
+    reasoning_parser = ReasoningParser("longcat", force_reasoning=force)
+    tool_parser = FunctionCallParser([Tool.model_validate(t) for t in TOOLS], "longcat")
+    reasoning, normal_pieces = [], []
+    for piece in chunks(text, size):
+        r, n = reasoning_parser.parse_stream_chunk(piece)
+        reasoning.append(r or "")
+        normal_pieces.append(n or "")
+    r, n = reasoning_parser.parse_stream_end()
+    reasoning.append(r or "")
+    normal_pieces.append(n or "")
+    folded = stream_tool_parser(tool_parser, normal_pieces)
+    assert "".join(reasoning) == "Weather needed."
+    assert folded.content == "Checking.\n\nDone."
+    assert [(c.name, json.loads(c.arguments)) for c in folded.calls] == [("get_weather", {"city": "Paris"})]

@@ -1,0 +1,264 @@
+"""Through SGLang's ``OpenAIServingChat`` as a server runs it, with ``--tool-call-parser longcat
+--reasoning-parser longcat``: real ``ServerArgs``, ``TemplateManager``, chat template and tokenizer; only the
+tokenizer manager (the bridge to the scheduler and the model) is a stand-in that replays a scripted generation.
+The SSE chunks a client receives are checked.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from sglang.srt.entrypoints.openai.protocol import ChatCompletionRequest
+from sglang.srt.entrypoints.openai.serving_chat import OpenAIServingChat
+from sglang.srt.parser.template_manager import TemplateManager
+from sglang.srt.runtime_context import publish
+from sglang.srt.server_args import ServerArgs
+from sglang.srt.utils.request_logger import RequestLogger
+from sglang_cases import TOOLS
+from starlette.requests import Request
+from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+from transformers import LlamaConfig, PreTrainedTokenizerFast
+
+pytestmark = pytest.mark.sglang
+
+SPECIAL_TOKENS = [
+    "<|im_start|>",
+    "<|im_end|>",
+    "<longcat_tool_call>",
+    "</longcat_tool_call>",
+    "<think>",
+    "</think>",
+]
+CHAT_TEMPLATE = (
+    "{% for m in messages %}<|im_start|>{{ m['role'] }}\n{{ m['content'] }}<|im_end|>\n{% endfor %}"
+    "{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}"
+)
+CALL_JSON = (
+    '<longcat_tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris", "days": 3}}\n</longcat_tool_call>'
+)
+CALL_XML = (
+    "<tool_call>\n<function=write_file>\n<parameter=path>\na.py\n</parameter>\n<parameter=content>\n"
+    'print("hi")\n</parameter>\n</function>\n</tool_call>'
+)
+
+
+def build_tokenizer() -> PreTrainedTokenizerFast:
+    """A small byte-level BPE with the dialect tags as special tokens (no model files can be downloaded)."""
+    tok = Tokenizer(models.BPE())
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    tok.decoder = decoders.ByteLevel()
+    trainer = trainers.BpeTrainer(
+        vocab_size=500, special_tokens=SPECIAL_TOKENS, initial_alphabet=pre_tokenizers.ByteLevel.alphabet()
+    )
+    tok.train_from_iterator(["What is the weather in Paris?", CALL_JSON, CALL_XML], trainer)
+    return PreTrainedTokenizerFast(tokenizer_object=tok, eos_token="<|im_end|>", chat_template=CHAT_TEMPLATE)
+
+
+class _ModelConfig:
+    is_multimodal = False
+    context_len = 4096
+
+    class hf_config:
+        model_type = "longcat_flash"
+        architectures = ("LongcatFlashForCausalLM",)
+
+    def get_default_sampling_params(self) -> dict[str, Any]:
+        return {}
+
+
+class ScriptedTokenizerManager:
+    """Stands in for SGLang's TokenizerManager: replays fixed generation steps instead of running a model."""
+
+    def __init__(self, server_args: ServerArgs, tokenizer: PreTrainedTokenizerFast) -> None:
+        self.server_args = server_args
+        self.tokenizer = tokenizer
+        self.model_config = _ModelConfig()
+        self.model_path = server_args.model_path
+        self.served_model_name = "longcat-test"
+        self.request_logger = RequestLogger(False, 0, "text", None)
+        self.steps: list[dict[str, Any]] = []
+        self.requests: list[Any] = []
+
+    def config_value(self, name: str) -> Any:
+        return getattr(self.server_args, name)
+
+    def script(self, pieces: list[str], finish: str = "stop") -> None:
+        """Generation steps as SGLang's default (non-incremental) streaming reports them: the text so far."""
+        self.steps, text = [], ""
+        for i, piece in enumerate(pieces):
+            text += piece
+            last = i == len(pieces) - 1
+            self.steps.append(
+                {
+                    "text": text,
+                    "index": 0,
+                    "meta_info": {
+                        "id": "chatcmpl-test",
+                        "prompt_tokens": 8,
+                        "completion_tokens": i + 1,
+                        "cached_tokens": 0,
+                        "weight_version": "default",
+                        "finish_reason": {"type": finish, "matched": None} if last else None,
+                    },
+                }
+            )
+
+    def generate_request(self, obj: Any, request: Any = None) -> AsyncIterator[dict[str, Any]]:
+        self.requests.append(obj)
+        steps = list(self.steps)
+
+        async def replay() -> AsyncIterator[dict[str, Any]]:
+            for step in steps:
+                yield step
+
+        return replay()
+
+    def create_abort_task(self, obj: Any) -> None:
+        return None
+
+
+@pytest.fixture(scope="module")
+def serving(tmp_path_factory: pytest.TempPathFactory) -> tuple[OpenAIServingChat, ScriptedTokenizerManager]:
+    # SGLang resolves its arguments against the model's config: a tiny local model directory (config + tokenizer).
+    model_dir = tmp_path_factory.mktemp("model")
+    config = LlamaConfig(hidden_size=16, intermediate_size=32, num_hidden_layers=1, num_attention_heads=2)
+    config.architectures = ["LlamaForCausalLM"]
+    config.save_pretrained(model_dir)
+    tokenizer = build_tokenizer()
+    tokenizer.save_pretrained(model_dir)
+    server_args = ServerArgs(
+        model_path=str(model_dir), device="cpu", tool_call_parser="longcat", reasoning_parser="longcat"
+    )
+    publish(server_args, role="test")
+    manager = ScriptedTokenizerManager(server_args, tokenizer)
+    return OpenAIServingChat(manager, TemplateManager()), manager
+
+
+def http_request() -> Request:
+    return Request(
+        {"type": "http", "method": "POST", "path": "/v1/chat/completions", "headers": [], "query_string": b""}
+    )
+
+
+def chat(serving_chat: OpenAIServingChat, stream: bool, **extra: Any) -> Any:
+    request = ChatCompletionRequest(
+        model="longcat-test",
+        messages=[{"role": "user", "content": "What is the weather in Paris?"}],
+        tools=TOOLS,
+        stream=stream,
+        **extra,
+    )
+
+    async def run() -> Any:
+        response = await serving_chat.handle_request(request, http_request())
+        if not stream:
+            return response
+        frames = []
+        async for frame in response.body_iterator:
+            frames.append(frame if isinstance(frame, str) else frame.decode())
+        return frames
+
+    return asyncio.run(run())
+
+
+def fold_sse(frames: list[str]) -> dict[str, Any]:
+    """What an OpenAI client assembles from the SSE frames."""
+    assert frames[-1] == "data: [DONE]\n\n"
+    out: dict[str, Any] = {"content": "", "reasoning": "", "calls": [], "finish_reason": None}
+    for frame in frames[:-1]:
+        assert frame.startswith("data: ") and frame.endswith("\n\n"), frame
+        chunk = json.loads(frame[len("data: ") :])
+        for choice in chunk["choices"]:
+            delta = choice["delta"]
+            out["content"] += delta.get("content") or ""
+            out["reasoning"] += delta.get("reasoning_content") or ""
+            for call in delta.get("tool_calls") or []:
+                if call["index"] == len(out["calls"]):
+                    assert call["id"] and call["function"]["name"], call
+                    out["calls"].append({"id": call["id"], "name": call["function"]["name"], "arguments": ""})
+                else:
+                    assert call["index"] == len(out["calls"]) - 1, call
+                    assert call["id"] is None and call["function"]["name"] is None, call
+                out["calls"][call["index"]]["arguments"] += call["function"]["arguments"] or ""
+            if choice.get("finish_reason"):
+                out["finish_reason"] = choice["finish_reason"]
+    return out
+
+
+def pieces_of(text: str, size: int) -> list[str]:
+    return [text[i : i + size] for i in range(0, len(text), size)]
+
+
+@pytest.mark.parametrize("size", [1, 5, 64])
+def test_stream_reasoning_content_and_call(serving, size: int) -> None:
+    serving_chat, manager = serving
+    text = "<think>The user wants the weather.</think>Let me check.\n" + CALL_JSON
+    manager.script(pieces_of(text, size))
+    result = fold_sse(chat(serving_chat, stream=True))
+    assert result["reasoning"] == "The user wants the weather."
+    assert result["content"] == "Let me check.\n"
+    assert [(c["name"], json.loads(c["arguments"])) for c in result["calls"]] == [
+        ("get_weather", {"city": "Paris", "days": 3})
+    ]
+    assert result["finish_reason"] == "tool_calls"
+
+
+def test_stream_two_calls_in_one_step(serving) -> None:
+    serving_chat, manager = serving
+    manager.script(["Two calls: " + CALL_JSON + CALL_XML])
+    result = fold_sse(chat(serving_chat, stream=True))
+    assert result["content"] == "Two calls: "
+    assert [(c["name"], json.loads(c["arguments"])) for c in result["calls"]] == [
+        ("get_weather", {"city": "Paris", "days": 3}),
+        ("write_file", {"path": "a.py", "content": 'print("hi")'}),
+    ]
+    assert len({c["id"] for c in result["calls"]}) == 2
+    assert result["finish_reason"] == "tool_calls"
+
+
+def test_stream_truncated_call_still_has_valid_arguments(serving) -> None:
+    serving_chat, manager = serving
+    manager.script(pieces_of(CALL_XML[:-40], 7), finish="length")
+    result = fold_sse(chat(serving_chat, stream=True))
+    assert [c["name"] for c in result["calls"]] == ["write_file"]
+    arguments = json.loads(result["calls"][0]["arguments"])
+    assert arguments["path"] == "a.py" and arguments["content"].startswith("print(")
+    assert result["finish_reason"] == "length"
+
+
+def test_stream_text_held_back_for_a_tag_is_released_at_the_end(serving) -> None:
+    serving_chat, manager = serving
+    manager.script(["The tag <longcat_to"])
+    result = fold_sse(chat(serving_chat, stream=True))
+    assert (result["content"], result["calls"], result["finish_reason"]) == ("The tag <longcat_to", [], "stop")
+
+
+def test_non_streaming(serving) -> None:
+    serving_chat, manager = serving
+    manager.script(["<think>Weather.</think>Checking.\n" + CALL_JSON + CALL_XML])
+    response = chat(serving_chat, stream=False)
+    message = response.choices[0].message
+    assert message.reasoning_content == "Weather."
+    assert message.content == "Checking.\n"
+    assert [(c.index, c.function.name, json.loads(c.function.arguments)) for c in message.tool_calls] == [
+        (0, "get_weather", {"city": "Paris", "days": 3}),
+        (1, "write_file", {"path": "a.py", "content": 'print("hi")'}),
+    ]
+    assert response.choices[0].finish_reason == "tool_calls"
+
+
+def test_required_tool_choice_sends_the_dialects_structural_tag(serving) -> None:
+    serving_chat, manager = serving
+    manager.script([CALL_JSON])
+    result = fold_sse(chat(serving_chat, stream=True, tool_choice="required"))
+    assert [c["name"] for c in result["calls"]] == ["get_weather"]
+    sampling = manager.requests[-1].sampling_params
+    tag = sampling["structural_tag"]
+    tag = json.loads(tag) if isinstance(tag, str) else tag
+    assert tag["format"]["at_least_one"] is True
+    begins = [t["begin"] for t in tag["format"]["tags"]]
+    assert '<longcat_tool_call>\n{"name": "get_weather", "arguments": ' in begins
