@@ -43,6 +43,12 @@ class LongcatDetector(BaseFormatDetector):
         self._names: list[str] = []
         self._fragments: list[list[str]] = []
 
+    @classmethod
+    def parses_without_tools(cls) -> bool:
+        """Calls are read even when the request declares no tools (as the core and the vLLM adapter do): a call
+        the model makes anyway must not end up as raw markup in the content."""
+        return True
+
     # -- one shot --------------------------------------------------------------------------------------------
 
     def has_tool_call(self, text: str) -> bool:

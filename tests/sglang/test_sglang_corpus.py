@@ -1,0 +1,120 @@
+"""The shared regression corpus (tests/core/corpus.jsonl) through SGLang's parsers, chained as ``serving_chat``
+chains them: ``ReasoningParser("longcat")`` first, its normal text into ``FunctionCallParser(tools, "longcat")``.
+
+Streamed in several splits and parsed in one shot, every case must give the corpus's expected content, reasoning
+and tool calls: the same results the core gives and the vLLM adapter is held to.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sglang.srt.entrypoints.openai.protocol import Tool
+from sglang.srt.function_call.function_call_parser import FunctionCallParser
+from sglang.srt.parser.reasoning_parser import ReasoningParser
+from sglang_support import Folded, chunks
+
+pytestmark = pytest.mark.sglang
+
+CORPUS = Path(__file__).resolve().parent.parent / "core" / "corpus.jsonl"
+CASES: list[dict[str, Any]] = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines() if line]
+
+try:  # the core suite keeps the list of cases the core does not pass yet
+    from tests.core.test_corpus import KNOWN_CORE_BUGS, KNOWN_CORE_CRASHES
+except ImportError:  # pragma: no cover - run from another directory
+    KNOWN_CORE_BUGS, KNOWN_CORE_CRASHES = {}, {}
+
+SPLITS = [1, 4, 13, None]
+
+#: Where SGLang's two-stage chain (reasoning detector, then tool-call detector) cannot yet give the core's one-pass
+#: result. The reasoning stage runs the core with ``tools=False``, which does not know call blocks, so a think tag
+#: inside a call's string value opens reasoning there. Needs the core to keep call blocks verbatim with tools=False.
+SGLANG_CHAIN_GAPS: dict[str, str] = {
+    "lc_json_tags_inside_string_values": "a <think> inside a call's JSON string opens reasoning in the reasoning stage",
+}
+
+
+def _params() -> list[Any]:
+    params = []
+    for case in CASES:
+        reason = KNOWN_CORE_CRASHES.get(case["id"]) or KNOWN_CORE_BUGS.get(case["id"])
+        marks = [pytest.mark.xfail(strict=False, reason=f"core: {reason}")] if reason else []
+        if case["id"] in SGLANG_CHAIN_GAPS:
+            marks = [pytest.mark.xfail(strict=True, reason=SGLANG_CHAIN_GAPS[case["id"]])]
+        params.append(pytest.param(case, id=case["id"], marks=marks))
+    return params
+
+
+def _parsers(case: dict[str, Any]) -> tuple[ReasoningParser | None, FunctionCallParser | None]:
+    options = case.get("options", {})
+    reasoning = (
+        ReasoningParser("longcat", force_reasoning=options.get("reasoning_open", False))
+        if options.get("reasoning", True)
+        else None
+    )
+    tools = (
+        FunctionCallParser([Tool.model_validate(t) for t in case["tools"] or []], "longcat")
+        if options.get("tools", True)
+        else None
+    )
+    return reasoning, tools
+
+
+def _canonical(calls: list[tuple[str, Any]]) -> list[tuple[str, str]]:
+    return [(name, json.dumps(arguments, sort_keys=True, ensure_ascii=False)) for name, arguments in calls]
+
+
+def _expected(case: dict[str, Any]) -> tuple[str, str, list[tuple[str, str]]]:
+    expect = case["expect"]
+    calls = _canonical([(c["name"], c["arguments"]) for c in expect["tool_calls"]])
+    return expect["content"], expect["reasoning"], calls
+
+
+def _stream(case: dict[str, Any], size: int | None) -> tuple[str, str, list[tuple[str, str]]]:
+    reasoning_parser, tool_parser = _parsers(case)
+    thoughts: list[str] = []
+    folded = Folded()
+    pieces = list(chunks(case["text"], size))
+    for n, piece in enumerate(pieces):
+        text = piece
+        if reasoning_parser is not None:
+            thought, text = reasoning_parser.parse_stream_chunk(piece)
+            thoughts.append(thought or "")
+            if n == len(pieces) - 1:  # serving_chat flushes the reasoning parser with the last delta
+                end_thought, end_text = reasoning_parser.parse_stream_end()
+                thoughts.append(end_thought or "")
+                text = (text or "") + (end_text or "")
+        if tool_parser is None:
+            folded.add(text or "", [])
+        else:
+            folded.add(*tool_parser.parse_stream_chunk(text or ""))
+    if tool_parser is not None:
+        folded.add(*tool_parser.parse_stream_end())
+    calls = _canonical([(c.name, json.loads(c.arguments)) for c in folded.calls])
+    return folded.content, "".join(thoughts), calls
+
+
+def _one_shot(case: dict[str, Any]) -> tuple[str, str, list[tuple[str, str]]]:
+    reasoning_parser, tool_parser = _parsers(case)
+    reasoning, text = "", case["text"]
+    if reasoning_parser is not None:
+        thought, text = reasoning_parser.parse_non_stream(text)
+        reasoning, text = thought or "", text or ""
+    items: list[Any] = []
+    if tool_parser is not None and tool_parser.has_tool_call(text):
+        text, items = tool_parser.parse_non_stream(text)
+    return text, reasoning, _canonical([(i.name, json.loads(i.parameters)) for i in items])
+
+
+@pytest.mark.parametrize("case", _params())
+def test_corpus_one_shot(case: dict[str, Any]) -> None:
+    assert _one_shot(case) == _expected(case)
+
+
+@pytest.mark.parametrize("size", SPLITS, ids=lambda s: f"chunk{s or '-whole'}")
+@pytest.mark.parametrize("case", _params())
+def test_corpus_streamed(case: dict[str, Any], size: int | None) -> None:
+    assert _stream(case, size) == _expected(case)
