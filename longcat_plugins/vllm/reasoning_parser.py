@@ -15,9 +15,10 @@ from vllm.entrypoints.generate.base.protocol import DeltaMessage
 from vllm.reasoning.abs_reasoning_parsers import ReasoningParser
 
 from longcat_plugins.core import Content, Event, ParserOptions, StreamParser, parse
+from longcat_plugins.core.prompt import prompt_opens_reasoning
 
 from .deltas import events_to_delta
-from .tokenizer_facts import THINK_ENDS, THINK_STARTS, TURN_BOUNDARIES, tokenizer_facts
+from .tokenizer_facts import tokenizer_facts
 
 _PROMPT_TAIL_TOKENS = 16
 
@@ -85,12 +86,7 @@ class LongcatReasoningParser(ReasoningParser):
             tail = self.model_tokenizer.decode(list(prompt_token_ids[-_PROMPT_TAIL_TOKENS:]))
         except Exception:
             return None
-        tail = tail[max(tail.rfind(tag) for tag in TURN_BOUNDARIES) + 1 :]
-        opened = max(tail.rfind(tag) for tag in THINK_STARTS)
-        closed = max(tail.rfind(tag) for tag in THINK_ENDS)
-        if opened == closed:  # both -1
-            return None
-        return opened > closed
+        return prompt_opens_reasoning(tail)
 
     def set_prompt_token_ids(self, prompt_token_ids: Sequence[int]) -> None:
         self._prompt_state = self.prompt_state(prompt_token_ids)

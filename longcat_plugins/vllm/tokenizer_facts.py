@@ -12,13 +12,14 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from longcat_plugins.core import dialects
+from longcat_plugins.core import tags as T
+from longcat_plugins.core.prompt import TURN_BOUNDARIES
 
 DIALECT_ENV: Final = dialects.ENV_VAR
 DIALECTS: Final = tuple(dialects.DIALECTS)
 
-THINK_STARTS: Final = ("<longcat_think>", "<think>")
-THINK_ENDS: Final = ("</longcat_think>", "</think>")
-TURN_BOUNDARIES: Final = ("<|im_start|>", "<|im_end|>", "</longcat_s>")
+THINK_STARTS: Final = tuple(reversed(T.THINK_OPENS))  # <longcat_think> first
+THINK_ENDS: Final = tuple(reversed(T.THINK_CLOSES))
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,25 @@
+"""What the end of a rendered prompt says about the output: does the model start inside reasoning?
+
+Templates pre-fill ``<think>`` (or ``<think></think>`` to switch thinking off) after the assistant header; the output
+then starts inside (or after) a reasoning block the parser never sees open.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from . import tags as T
+
+#: Markers that start or end a turn: a think tag before the last of them belongs to an earlier turn.
+TURN_BOUNDARIES: Final = ("<|im_start|>", "<|im_end|>", "</longcat_s>")
+
+
+def prompt_opens_reasoning(prompt_tail: str) -> bool | None:
+    """True if the prompt's current turn opened a reasoning block it did not close, False if it closed one, None if
+    the current turn has no think tag. ``prompt_tail`` is the end of the rendered prompt (any length)."""
+    turn = prompt_tail[max(prompt_tail.rfind(tag) for tag in TURN_BOUNDARIES) + 1 :]
+    opened = max(turn.rfind(tag) for tag in T.THINK_OPENS)
+    closed = max(turn.rfind(tag) for tag in T.THINK_CLOSES)
+    if opened == closed:  # both absent
+        return None
+    return opened > closed
