@@ -1,0 +1,189 @@
+"""``longcat-plugins doctor`` against the real SGLang (a child process, as a user runs it), and every
+``sglang.launch_server`` command of deployment_guide.md through SGLang's own argument parser."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sglang_support import subprocess_env
+
+from longcat_plugins import templates
+
+pytestmark = pytest.mark.sglang
+GUIDE = Path(__file__).resolve().parents[2] / "deployment_guide.md"
+
+ENGINE_CHECKS = {
+    "version",
+    "entry point",
+    "allow-list",
+    "tool dialect",
+    "plugin loading",
+    "parser names",
+    "tool parser",
+    "reasoning parser",
+    "parse",
+    "reasoning",
+}
+
+
+def _doctor(*args: str, **env: str) -> tuple[int, dict[str, Any], str]:
+    result = subprocess.run(
+        [sys.executable, "-m", "longcat_plugins", "doctor", "--json", "--engine", "sglang", *args],
+        capture_output=True,
+        text=True,
+        env=subprocess_env(**env),
+        timeout=600,
+        check=False,
+    )
+    try:
+        report = json.loads(result.stdout)
+    except json.JSONDecodeError as exc:
+        raise AssertionError(
+            f"stdout is not JSON ({exc}):\n{result.stdout[-3000:]}\n{result.stderr[-3000:]}"
+        ) from None
+    return result.returncode, report, result.stderr
+
+
+def _sglang_rows(report: dict[str, Any]) -> dict[str, dict[str, str]]:
+    return {c["check"]: c for c in report["checks"] if c["section"] == "sglang"}
+
+
+def test_doctor_passes_with_sglang() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "longcat_plugins", "doctor", "--engine", "sglang"],
+        capture_output=True,
+        text=True,
+        env=subprocess_env(SGLANG_PLUGINS=""),
+        timeout=600,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr[-3000:]
+    assert "doctor: all checks passed" in result.stdout
+    assert "importing it and loading its plugins" in result.stderr
+
+
+def test_doctor_json_every_sglang_check_ok() -> None:
+    code, report, stderr = _doctor(SGLANG_PLUGINS="longcat")
+    rows = _sglang_rows(report)
+    assert code == 0 and report["ok"], json.dumps(report, indent=1) + stderr[-2000:]
+    assert set(rows) == ENGINE_CHECKS
+    assert all(row["status"] == "ok" for row in rows.values()), rows
+    assert rows["tool parser"]["detail"].endswith("longcat_plugins.sglang.detector.LongcatDetector")
+    assert rows["reasoning parser"]["detail"].endswith(
+        "longcat_plugins.sglang.reasoning.LongcatReasoningDetector"
+    )
+
+
+def test_doctor_fails_when_the_allow_list_excludes_longcat() -> None:
+    code, report, _ = _doctor(SGLANG_PLUGINS="someone_else")
+    rows = _sglang_rows(report)
+    assert code == 1 and report["ok"] is False
+    assert rows["allow-list"]["status"] == "FAIL"
+    assert "SGLANG_PLUGINS='someone_else' does not list 'longcat'" in rows["allow-list"]["detail"]
+    assert rows["allow-list"]["fix"].startswith("export SGLANG_PLUGINS=someone_else,longcat")
+    for name in ("parser names", "tool parser", "reasoning parser"):
+        assert rows[name]["status"] == "FAIL", rows[name]
+        assert "see the allow-list row" in rows[name]["fix"]
+    assert "launch_server would reject it" in rows["parser names"]["detail"]
+
+
+# -- the guide's `python3 -m sglang.launch_server` commands -----------------------------------------------
+
+SHELL_VARS = {"MASTER_IP": "10.0.0.1", "NODE_RANK": "0", "MODEL": "org/some-model"}
+
+
+def guide_commands(program: str) -> list[str]:
+    """Logical command lines (continuations joined) of the guide's shell blocks that run ``program``."""
+    text = GUIDE.read_text(encoding="utf-8")
+    commands = []
+    for block in re.finditer(r"^```(?:bash|sh|shell)\n(.*?)^```", text, re.S | re.M):
+        for line in block.group(1).replace("\\\n", " ").splitlines():
+            if program in line and not line.lstrip().startswith("#"):
+                commands.append(" ".join(line.split()))
+    return commands
+
+
+def shell_words(command: str) -> tuple[dict[str, str], list[str]]:
+    """The command as the shell runs it: leading VAR=value pairs, then argv, $(...) and $VAR expanded."""
+
+    def template(m: re.Match[str]) -> str:
+        return shlex.quote(str(templates.template_path(m.group(1))))
+
+    command = re.sub(r'"\$\(longcat-plugins template ([\w-]+)\)"', template, command)
+    command = re.sub(r"\$(\w+)", lambda m: SHELL_VARS[m.group(1)], command)
+    words = shlex.split(command)
+    env = {}
+    while words and re.match(r"^[A-Z_]+=", words[0]):
+        key, _, value = words.pop(0).partition("=")
+        env[key] = value
+    return env, words
+
+
+SGLANG_COMMANDS = guide_commands("sglang.launch_server")
+
+
+@pytest.fixture(scope="module")
+def server_parser() -> argparse.ArgumentParser:
+    from sglang.srt.server_args import ServerArgs
+
+    parser = argparse.ArgumentParser(prog="sglang serve")  # as prepare_server_args builds it
+    ServerArgs.add_cli_args(parser)
+    return parser
+
+
+def test_guide_has_the_sglang_deployments() -> None:
+    assert len(SGLANG_COMMANDS) >= 5, SGLANG_COMMANDS
+    joined = "\n".join(SGLANG_COMMANDS)
+    for flag in ("--ep-size 8", "--nnodes 2", "--speculative-algorithm NEXTN", "--tokenizer-worker-num 4"):
+        assert flag in joined
+
+
+@pytest.mark.parametrize("command", SGLANG_COMMANDS)
+def test_guide_launch_server_command_parses(command: str, server_parser: argparse.ArgumentParser) -> None:
+    from sglang.srt.function_call.function_call_parser import FunctionCallParser
+    from sglang.srt.parser.reasoning_parser import ReasoningParser
+
+    env, argv = shell_words(command)
+    assert argv[:3] == ["python3", "-m", "sglang.launch_server"], argv
+    assert set(env) <= {"SGLANG_HTTP_SERVER_APP_PATH", "LONGCAT_TOOL_DIALECT", "SGLANG_PLUGINS"}, env
+    if "LONGCAT_TOOL_DIALECT" in env:
+        from longcat_plugins.sglang.dialect import DIALECTS
+
+        assert env["LONGCAT_TOOL_DIALECT"] in DIALECTS
+    if "SGLANG_HTTP_SERVER_APP_PATH" in env:
+        assert env["SGLANG_HTTP_SERVER_APP_PATH"] == "longcat_plugins.sglang.http_app:app"
+        assert "--tokenizer-worker-num" in argv
+    try:
+        args = server_parser.parse_args(argv[3:])
+    except SystemExit:
+        pytest.fail(f"SGLang's argument parser rejects: {command}")
+    assert args.tool_call_parser == "longcat" and args.reasoning_parser == "longcat"
+    assert FunctionCallParser.ToolCallParserEnum[args.tool_call_parser].__module__.startswith(
+        "longcat_plugins."
+    )
+    assert ReasoningParser.DetectorMap[args.reasoning_parser].__module__.startswith("longcat_plugins.")
+    if args.chat_template is not None:
+        assert Path(args.chat_template).is_file(), args.chat_template
+
+
+def test_http_app_module_resolves() -> None:
+    """The module:attribute the guide puts in SGLANG_HTTP_SERVER_APP_PATH exists (imported in a child)."""
+    code = "import longcat_plugins.sglang.http_app as m; print(type(m.app).__name__)"
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env=subprocess_env(),
+        timeout=600,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert result.stdout.strip().splitlines()[-1] == "FastAPI"
