@@ -26,7 +26,9 @@ class LongcatReasoningDetector(BaseReasoningFormatDetector):
         super().__init__(
             T.THINK_OPENS[0],
             T.THINK_CLOSES[0],
-            think_excluded_tokens=[*T.WRAPPER_OPENS, *T.WRAPPER_CLOSES, *T.END_OF_SEQUENCE],
+            # No excluded tokens for --enable-strict-thinking: a tool-call tag legitimately ends reasoning, and a
+            # tag that is not one token in the model's vocabulary would ban its sub-tokens ('<', ...) everywhere.
+            think_excluded_tokens=None,
             force_reasoning=force_reasoning,
             stream_reasoning=stream_reasoning,
             continue_final_message=continue_final_message,

@@ -113,3 +113,27 @@ def test_reasoning_then_tools(size: int | None, force: bool) -> None:
     assert "".join(reasoning) == "Weather needed."
     assert folded.content == "Checking.\n\nDone."
     assert [(c.name, json.loads(c.arguments)) for c in folded.calls] == [("get_weather", {"city": "Paris"})]
+
+
+def test_scheduler_grammar_backend_gates_on_the_models_think_end_token() -> None:
+    """The scheduler builds our detector (stream_reasoning=False, with the tokenizer) for grammar-gated reasoning."""
+    from sglang.srt.constrained.reasoner_grammar_backend import ReasonerGrammarBackend
+    from sglang.srt.constrained.xgrammar_backend import XGrammarGrammarBackend
+    from tokenizers import decoders, pre_tokenizers, trainers
+    from transformers import PreTrainedTokenizerFast
+
+    bpe = Tokenizer(models.BPE())
+    bpe.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    bpe.decoder = decoders.ByteLevel()
+    trainer = trainers.BpeTrainer(
+        vocab_size=300,
+        special_tokens=["</s>", "<longcat_think>", "</longcat_think>"],
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+        show_progress=False,
+    )
+    bpe.train_from_iterator(["hello world </think>"], trainer)
+    tokenizer = PreTrainedTokenizerFast(tokenizer_object=bpe, eos_token="</s>")
+    grammar = XGrammarGrammarBackend(tokenizer, vocab_size=len(tokenizer), model_eos_token_ids=[tokenizer.eos_token_id])
+    parser = ReasoningParser("longcat", stream_reasoning=False, tokenizer=tokenizer)
+    backend = ReasonerGrammarBackend(grammar, parser, tokenizer)
+    assert list(backend.think_end_ids) == [tokenizer.convert_tokens_to_ids("</longcat_think>")]
