@@ -40,10 +40,7 @@ KNOWN_CORE_BUGS: dict[str, str] = {
 }
 
 #: Cases on which the core raises (every test of the case fails); the lead removes them when fixed.
-KNOWN_CORE_CRASHES: dict[str, str] = {
-    "json_arguments_string_deeply_nested": "RecursionError from json.loads of the decoded arguments string",
-    "json_arguments_array_deeply_nested": "RecursionError from json.loads of non-object arguments",
-}
+KNOWN_CORE_CRASHES: dict[str, str] = {}
 
 #: How often (in feeds) the snapshot of ``StreamParser.calls`` is checked against the events streamed so far.
 _CHECKPOINTS = 300
