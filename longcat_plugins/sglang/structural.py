@@ -6,7 +6,7 @@ everything here is plain construction from the dialect table in :mod:`.dialect`;
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from xgrammar import StructuralTag, normalize_tool_choice
@@ -15,10 +15,12 @@ from xgrammar.structural_tag import (
     JSONSchemaFormat,
     SequenceFormat,
     TagFormat,
+    TagsWithSeparatorFormat,
     TriggeredTagsFormat,
 )
 
 from longcat_plugins.core import tags as T
+from longcat_plugins.core.schema import schema_types
 
 from .dialect import Dialect
 
@@ -30,10 +32,33 @@ def _schema(function: Any) -> dict[str, Any] | bool:
     return function.parameters
 
 
+def _kv_body(dialect: Dialect, schema: dict[str, Any] | bool) -> Any:
+    """Key/value pairs of the declared parameters, each value typed by its schema (a string is free text).
+
+    Pairs may come in any order and repeat (the format has no way to require a key); without declared parameters
+    (or for a non-strict tool) the body is free text up to the closing tag.
+    """
+    properties = schema.get("properties") if isinstance(schema, Mapping) else None
+    if not isinstance(properties, Mapping) or not properties:
+        return AnyTextFormat(excludes=[dialect.end])
+    pairs = []
+    for key, sub in properties.items():
+        sub = sub if isinstance(sub, Mapping) else {}
+        types = schema_types(sub)
+        value: Any = (
+            AnyTextFormat(excludes=[T.ARG_VALUE_CLOSE])
+            if not types or "string" in types
+            else JSONSchemaFormat(json_schema=dict(sub))
+        )
+        begin = f"{T.ARG_KEY_OPEN}{key}{T.ARG_KEY_CLOSE}\n{T.ARG_VALUE_OPEN}"
+        pairs.append(TagFormat(begin=begin, content=value, end=f"{T.ARG_VALUE_CLOSE}\n"))
+    return TagsWithSeparatorFormat(tags=pairs, separator="")
+
+
 def _call_tag(dialect: Dialect, function: Any) -> TagFormat:
     content: Any
     if dialect.body == "kv":
-        content = AnyTextFormat(excludes=[dialect.end])
+        content = _kv_body(dialect, _schema(function))
     else:
         content = JSONSchemaFormat(json_schema=_schema(function), style=dialect.body)
     return TagFormat(begin=dialect.begin(function.name), content=content, end=dialect.end)

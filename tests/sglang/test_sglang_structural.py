@@ -140,3 +140,17 @@ def test_named_tool_that_does_not_exist_is_an_error() -> None:
     detector = FunctionCallParser(SGLANG_TOOLS, "longcat").detector
     with pytest.raises(ValueError):
         detector.get_structural_tag(tools=SGLANG_TOOLS, tool_choice={"type": "function", "function": {"name": "nope"}})
+
+
+def test_kv_values_are_typed_by_the_schema(dialect_env) -> None:
+    dialect_env("kv")
+    grammar = compiled(FunctionCallParser(SGLANG_TOOLS, "longcat"), "required")
+    pair = "<longcat_arg_key>{}</longcat_arg_key>\n<longcat_arg_value>{}</longcat_arg_value>\n"
+    call = "<longcat_tool_call>{}\n{}</longcat_tool_call>"
+    assert grammar_accepts(grammar, call.format("get_weather", pair.format("days", "3") + pair.format("city", "Paris")))
+    assert not grammar_accepts(grammar, call.format("get_weather", pair.format("days", "three")))
+    assert not grammar_accepts(grammar, call.format("get_weather", pair.format("country", "FR")))
+    multi_line = pair.format("path", "a.md") + pair.format("content", "# Title\n\n<b>x</b> 1 < 2\n")
+    assert grammar_accepts(grammar, call.format("write_file", multi_line))
+    _, items = FunctionCallParser(SGLANG_TOOLS, "longcat").parse_non_stream(call.format("write_file", multi_line))
+    assert json.loads(items[0].parameters) == {"path": "a.md", "content": "# Title\n\n<b>x</b> 1 < 2\n"}
