@@ -38,6 +38,7 @@ KNOWN_CORE_BUGS: dict[str, str] = {
     "xml_parameter_without_gt_newline": "whitespace before stray '<' text in a function block is dropped",
     "hermes_unescaped_quotes_dict_literal_in_code": "a quote followed by ':' or ', b' ends a value string",
     "hermes_unescaped_quotes_markup_in_code": "a quote followed by any '<' ends a value string",
+    "hermes_unescaped_quotes_before_brace_in_code": "a quote followed by '}' ends a value string",
 }
 
 #: Cases on which the core raises (every test of the case fails); the lead removes them when fixed.
