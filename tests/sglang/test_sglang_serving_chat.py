@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -37,6 +38,11 @@ CHAT_TEMPLATE = (
     "{% for m in messages %}<|im_start|>{{ m['role'] }}\n{{ m['content'] }}<|im_end|>\n{% endfor %}"
     "{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}"
 )
+#: Qwen3-thinking style: the generation prompt opens reasoning (SGLang's template detection recognises the pattern)
+OPENING_TEMPLATE = (
+    "{% for m in messages %}<|im_start|>{{ m['role'] }}\n{{ m['content'] }}<|im_end|>\n{% endfor %}"
+    "{% if add_generation_prompt %}{{ '<|im_start|>assistant\\n<think>\\n' }}{% endif %}"
+)
 CALL_JSON = (
     '<longcat_tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris", "days": 3}}\n</longcat_tool_call>'
 )
@@ -46,7 +52,7 @@ CALL_XML = (
 )
 
 
-def build_tokenizer() -> PreTrainedTokenizerFast:
+def build_tokenizer(chat_template: str = CHAT_TEMPLATE) -> PreTrainedTokenizerFast:
     """A small byte-level BPE with the dialect tags as special tokens (no model files can be downloaded)."""
     tok = Tokenizer(models.BPE())
     tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
@@ -55,7 +61,7 @@ def build_tokenizer() -> PreTrainedTokenizerFast:
         vocab_size=500, special_tokens=SPECIAL_TOKENS, initial_alphabet=pre_tokenizers.ByteLevel.alphabet()
     )
     tok.train_from_iterator(["What is the weather in Paris?", CALL_JSON, CALL_XML], trainer)
-    return PreTrainedTokenizerFast(tokenizer_object=tok, eos_token="<|im_end|>", chat_template=CHAT_TEMPLATE)
+    return PreTrainedTokenizerFast(tokenizer_object=tok, eos_token="<|im_end|>", chat_template=chat_template)
 
 
 class _ModelConfig:
@@ -121,21 +127,33 @@ class ScriptedTokenizerManager:
         return None
 
 
-@pytest.fixture(scope="module")
-def serving(tmp_path_factory: pytest.TempPathFactory) -> tuple[OpenAIServingChat, ScriptedTokenizerManager]:
-    # SGLang resolves its arguments against the model's config: a tiny local model directory (config + tokenizer).
-    model_dir = tmp_path_factory.mktemp("model")
+def _model_dir(root: Path, tokenizer: PreTrainedTokenizerFast) -> Path:
+    """A tiny local model directory (config + tokenizer): SGLang resolves its arguments against the model config."""
     config = LlamaConfig(hidden_size=16, intermediate_size=32, num_hidden_layers=1, num_attention_heads=2)
     config.architectures = ["LlamaForCausalLM"]
-    config.save_pretrained(model_dir)
-    tokenizer = build_tokenizer()
-    tokenizer.save_pretrained(model_dir)
-    server_args = ServerArgs(
-        model_path=str(model_dir), device="cpu", tool_call_parser="longcat", reasoning_parser="longcat"
-    )
-    publish(server_args, role="test")
-    manager = ScriptedTokenizerManager(server_args, tokenizer)
-    return OpenAIServingChat(manager, TemplateManager()), manager
+    config.save_pretrained(root)
+    tokenizer.save_pretrained(root)
+    return root
+
+
+def _serving_chat(manager: ScriptedTokenizerManager) -> OpenAIServingChat:
+    templates = TemplateManager()
+    templates.initialize_templates(manager, manager.model_path)  # as the server does at start-up
+    return OpenAIServingChat(manager, templates)
+
+
+@pytest.fixture(scope="module")
+def server_args(tmp_path_factory: pytest.TempPathFactory) -> ServerArgs:
+    model_dir = _model_dir(tmp_path_factory.mktemp("model"), build_tokenizer())
+    args = ServerArgs(model_path=str(model_dir), device="cpu", tool_call_parser="longcat", reasoning_parser="longcat")
+    publish(args, role="test")
+    return args
+
+
+@pytest.fixture(scope="module")
+def serving(server_args: ServerArgs) -> tuple[OpenAIServingChat, ScriptedTokenizerManager]:
+    manager = ScriptedTokenizerManager(server_args, build_tokenizer())
+    return _serving_chat(manager), manager
 
 
 def http_request() -> Request:
@@ -262,3 +280,24 @@ def test_required_tool_choice_sends_the_dialects_structural_tag(serving) -> None
     assert tag["format"]["at_least_one"] is True
     begins = [t["begin"] for t in tag["format"]["tags"]]
     assert '<longcat_tool_call>\n{"name": "get_weather", "arguments": ' in begins
+
+
+def test_template_that_opens_reasoning_forces_it(server_args: ServerArgs) -> None:
+    """SGLang detects a chat template that pre-fills ``<think>``; the output then starts inside reasoning."""
+    manager = ScriptedTokenizerManager(server_args, build_tokenizer(OPENING_TEMPLATE))
+    serving_chat = _serving_chat(manager)
+    assert serving_chat.template_manager.force_reasoning
+    manager.script(pieces_of("The user wants Paris.</think>Checking.\n" + CALL_JSON, 6))
+    result = fold_sse(chat(serving_chat, stream=True))
+    assert result["reasoning"] == "The user wants Paris."
+    assert result["content"] == "Checking.\n"
+    assert [c["name"] for c in result["calls"]] == ["get_weather"]
+
+
+def test_plain_answer_is_not_taken_for_reasoning(serving) -> None:
+    """A model that does not reason (LongCat-Flash-Chat): nothing is forced into reasoning_content."""
+    serving_chat, manager = serving
+    manager.script(pieces_of("Paris is sunny today.", 4))
+    result = fold_sse(chat(serving_chat, stream=True))
+    assert (result["reasoning"], result["content"], result["calls"]) == ("", "Paris is sunny today.", [])
+    assert result["finish_reason"] == "stop"
