@@ -47,7 +47,7 @@ def _params() -> list[Any]:
         reason = KNOWN_CORE_CRASHES.get(case["id"]) or KNOWN_CORE_BUGS.get(case["id"])
         marks = [pytest.mark.xfail(strict=False, reason=f"core: {reason}")] if reason else []
         if case["id"] in SGLANG_CHAIN_GAPS:
-            marks = [pytest.mark.xfail(strict=True, reason=SGLANG_CHAIN_GAPS[case["id"]])]
+            marks = [pytest.mark.xfail(strict=False, reason=SGLANG_CHAIN_GAPS[case["id"]])]
         params.append(pytest.param(case, id=case["id"], marks=marks))
     return params
 
