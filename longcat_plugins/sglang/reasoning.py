@@ -72,7 +72,7 @@ class LongcatReasoningDetector(BaseReasoningFormatDetector):
         result = self._result(self._parser.finish(), final=True)
         if self._force_nonempty_content and not self._content_seen:
             # Only reasoning came out: it is the answer (as SGLang's own detectors do).
-            return StreamingParseResult(normal_text="".join(self._streamed) + result.reasoning_text)
+            return StreamingParseResult(normal_text="".join(self._streamed))
         return result
 
     def _result(self, events: list[Event], final: bool) -> StreamingParseResult:

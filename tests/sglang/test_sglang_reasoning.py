@@ -72,6 +72,14 @@ def test_force_nonempty_content_turns_reasoning_only_output_into_content() -> No
     assert (result.reasoning_text, result.normal_text) == ("", "only thoughts")
 
 
+def test_force_nonempty_content_when_streaming() -> None:
+    detector = LongcatReasoningDetector(force_nonempty_content=True)
+    streamed = [detector.parse_streaming_increment(piece) for piece in chunks("<think>only thoughts</think>", 4)]
+    end = detector.finish()
+    assert "".join(r.reasoning_text for r in streamed) == "only thoughts"
+    assert (end.normal_text, end.reasoning_text) == ("only thoughts", "")
+
+
 def test_continue_final_message_inside_reasoning() -> None:
     detector = LongcatReasoningDetector(continue_final_message=True, previous_content="<think>so far")
     result = detector.detect_and_parse(" more</think>answer")
