@@ -1,0 +1,87 @@
+"""The core part: our engine-free parser alone, and the floor, on the benchmark's token streams.
+
+python -m benchmarks.core_part [--out build/bench/core.json]
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+from longcat_plugins.core import (
+    Content,
+    Event,
+    ParserOptions,
+    Reasoning,
+    StreamParser,
+    ToolCallArgs,
+    ToolCallStart,
+)
+
+from .cases import Case
+from .core_bench import FloorParser
+from .measure import Folded, Runner, blocks
+from .part import ParserSpec, arguments, run_part
+from .tokens import Delta
+from .workloads import DIALECTS
+
+
+def core_runner(case: Case) -> Runner:
+    options = ParserOptions(reasoning=case.reasoning_parser)
+    tools = case.tools
+
+    def run(deltas: list[Delta], deadline: float, keep: bool) -> Folded | None:
+        parser = StreamParser(tools, options)
+        feed = parser.feed
+        folded = Folded()
+        add = partial(fold_events, folded) if keep else _drop
+        for block in blocks(deltas, deadline):
+            for text, _ in block:
+                add(feed(text))
+        add(parser.finish())
+        return folded if keep else None
+
+    return run
+
+
+def _drop(_: Any) -> None:
+    pass
+
+
+def fold_events(folded: Folded, events: list[Event]) -> None:
+    for event in events:
+        kind = type(event)
+        if kind is ToolCallArgs:
+            folded.call(event.index, None, event.text)  # type: ignore[attr-defined]
+        elif kind is Content:
+            folded.content.append(event.text)  # type: ignore[attr-defined]
+        elif kind is Reasoning:
+            folded.reasoning.append(event.text)  # type: ignore[attr-defined]
+        elif kind is ToolCallStart:
+            folded.call(event.index, event.name, None)  # type: ignore[attr-defined]
+
+
+def floor_runner(case: Case) -> Runner:
+    def run(deltas: list[Delta], deadline: float, keep: bool) -> Folded | None:
+        feed = FloorParser().feed
+        for block in blocks(deltas, deadline):
+            for text, _ in block:
+                feed(text)
+        return None
+
+    return run
+
+
+SPECS = [
+    ParserSpec("ours (core)", DIALECTS, core_runner, ours=True),
+    ParserSpec("floor", DIALECTS, floor_runner, memory=False),
+]
+
+
+def main() -> None:
+    args = arguments("core")
+    run_part("core", SPECS, args, {})
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,137 @@
+"""The SGLang part: ours against SGLang's built-in ``qwen25``, ``hermes`` (JSON) and ``qwen3_coder`` (XML) detectors,
+driven through ``FunctionCallParser.parse_stream_chunk`` / ``parse_stream_end``, with the reasoning split first by
+``ReasoningParser.parse_stream_chunk`` where the workload has reasoning, in the order SGLang's ``serving_chat`` uses
+(and its end-of-stream "unstreamed arguments" step).
+
+    .venvs/sglang/bin/python -m benchmarks.sglang_part [--out build/bench/sglang.json]
+
+The agent turn runs with a reasoning parser: ours (``longcat``) for ours, ``qwen3`` beside the built-ins.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from .cases import Case
+from .measure import Folded, Runner, blocks
+from .part import ParserSpec, arguments, run_part
+from .tokens import Delta
+from .workloads import DIALECTS
+
+#: SGLang's import chain wants torchvision, which cannot load beside CPU torch 2.13: the test suite's stand-in
+STANDINS = Path(__file__).resolve().parent.parent / "tests" / "sglang" / "_standins"
+
+
+def _tools(case: Case) -> list[Any]:
+    from sglang.srt.entrypoints.openai.protocol import Tool
+
+    return [Tool(**tool) for tool in case.tools]
+
+
+def runner_factory(tool_parser: str, reasoning_parser: str) -> Any:
+    from sglang.srt.function_call.function_call_parser import FunctionCallParser
+    from sglang.srt.parser.reasoning_parser import ReasoningParser
+
+    def make(case: Case) -> Runner:
+        tools = _tools(case)
+        with_reasoning = case.reasoning_parser
+
+        def run(deltas: list[Delta], deadline: float, keep: bool) -> Folded | None:
+            parser = FunctionCallParser(tools=tools, tool_call_parser=tool_parser)
+            reasoning = (
+                ReasoningParser(
+                    reasoning_parser, stream_reasoning=True, force_reasoning=False, tool_call_parser_active=True
+                )
+                if with_reasoning
+                else None
+            )
+            folded = Folded()
+            last = len(deltas) - 1
+            i = 0
+            for block in blocks(deltas, deadline):
+                for text, _ in block:
+                    thought = None
+                    if reasoning is not None:
+                        thought, text = reasoning.parse_stream_chunk(text)
+                        if i == last:
+                            end_thought, end_text = reasoning.parse_stream_end()
+                            thought = (thought or "") + (end_thought or "")
+                            text = (text or "") + (end_text or "")
+                    normal, calls = parser.parse_stream_chunk(text or "")
+                    if i == last:
+                        end_normal, end_calls = parser.parse_stream_end()
+                        normal = (normal or "") + end_normal
+                        calls = [*calls, *end_calls, *_unstreamed(parser)]
+                    i += 1
+                    if keep:
+                        fold_chunk(folded, thought, normal, calls)
+            return folded if keep else None
+
+        return run
+
+    return make
+
+
+def _unstreamed(parser: Any) -> list[Any]:
+    """``serving_chat._check_for_unstreamed_tool_args``: the end of the last call's arguments not yet sent."""
+    from sglang.srt.function_call.core_types import ToolCallItem
+
+    detector = parser.detector
+    prev = getattr(detector, "prev_tool_call_arr", None)
+    streamed = getattr(detector, "streamed_args_for_tool", None)
+    if not prev or not streamed:
+        return []
+    index = len(prev) - 1
+    if index < 0 or index >= len(streamed):
+        return []
+    expected = prev[index].get("arguments", {})
+    expected = expected if isinstance(expected, str) else json.dumps(expected, ensure_ascii=False)
+    actual = streamed[index]
+    remaining = expected[len(actual) :] if expected.startswith(actual) else ""
+    return [ToolCallItem(tool_index=index, name=None, parameters=remaining)] if remaining else []
+
+
+def fold_chunk(folded: Folded, thought: str | None, normal: str | None, calls: list[Any]) -> None:
+    if thought:
+        folded.reasoning.append(thought)
+    if normal:
+        folded.content.append(normal)
+    for item in calls:
+        folded.call(item.tool_index, item.name, item.parameters)
+
+
+def specs() -> list[ParserSpec]:
+    return [
+        ParserSpec("ours", DIALECTS, runner_factory("longcat", "longcat"), ours=True),
+        ParserSpec(
+            "qwen25 (built-in)",
+            ("hermes_json",),
+            runner_factory("qwen25", "qwen3"),
+            probes=(("huge", "hermes_json", 65536, 20.0),),
+        ),
+        ParserSpec("hermes (built-in)", ("hermes_json",), runner_factory("hermes", "qwen3")),
+        ParserSpec("qwen3_coder (built-in)", ("xml",), runner_factory("qwen3_coder", "qwen3")),
+    ]
+
+
+def main() -> None:
+    args = arguments("sglang")
+    if importlib.util.find_spec("torchvision") is None:
+        sys.path.insert(0, str(STANDINS))
+    from sglang.srt.function_call.function_call_parser import FunctionCallParser
+    from sglang.srt.plugins import load_plugins
+
+    from longcat_plugins.sglang.detector import LongcatDetector
+
+    load_plugins()
+    assert FunctionCallParser.ToolCallParserEnum["longcat"] is LongcatDetector
+    run_part("sglang", specs(), args, {"sglang": importlib.metadata.version("sglang")})
+
+
+if __name__ == "__main__":
+    main()

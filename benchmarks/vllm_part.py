@@ -1,0 +1,157 @@
+"""The vLLM part: ours against vLLM's built-in ``longcat``, ``hermes`` and ``qwen3_coder`` tool parsers, each inside
+vLLM's own ``Parser`` (a ``DelegatingParser``), driven through ``Parser.parse_delta`` with the text and token ids of
+every delta, as the serving layer does.
+
+    .venvs/vllm/bin/python -m benchmarks.vllm_part [--out build/bench/vllm.json]
+
+Our plugin replaces the ``longcat`` name, so the built-in ``longcat`` class (``LongcatFlashToolParser``) is put into
+the same ``DelegatingParser`` composition that ``ParserManager`` builds for a name. The agent turn runs with a
+reasoning parser: ours (``longcat``) for ours, ``deepseek_r1`` beside the built-in ``longcat`` (vLLM has no LongCat
+reasoning parser), ``qwen3`` beside ``hermes`` and ``qwen3_coder``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .cases import Case
+from .measure import Folded, Runner, blocks
+from .part import ParserSpec, arguments, run_part
+from .tokens import PROMPT, Delta, load_tokenizer
+from .workloads import DIALECTS
+
+ParserClass = Any
+
+
+def _parser_class(tool: str, reasoning: str | None, tokenizer: Any) -> ParserClass:
+    from vllm.parser.parser_manager import ParserManager
+
+    return ParserManager.get_parser(
+        tool_parser_name=tool, reasoning_parser_name=reasoning, enable_auto_tools=True, tokenizer=tokenizer
+    )
+
+
+def _builtin_longcat_class(reasoning: str | None) -> ParserClass:
+    """What ``ParserManager.get_parser("longcat", ...)`` composes when our plugin is not installed."""
+    from vllm.parser.abstract_parser import DelegatingParser
+    from vllm.parser.parser_manager import ParserManager
+    from vllm.tool_parsers.longcat_tool_parser import LongcatFlashToolParser
+
+    reasoning_cls = ParserManager.get_reasoning_parser(reasoning)
+
+    class _Parser(DelegatingParser):
+        reasoning_parser_cls = reasoning_cls
+        tool_parser_cls = LongcatFlashToolParser
+        tool_strict_level = None
+
+    return _Parser
+
+
+def make_runner_factory(tokenizer: Any, classes: Callable[[bool], ParserClass]) -> Callable[[Case], Runner]:
+    from vllm.entrypoints.openai.chat_completion.protocol import ChatCompletionRequest
+
+    prompt_ids = tokenizer.encode(PROMPT, add_special_tokens=False)
+
+    def make(case: Case) -> Runner:
+        parser_cls = classes(case.reasoning_parser)
+        request = ChatCompletionRequest(
+            model="bench",
+            messages=[{"role": "user", "content": "Fix the failing test."}],
+            tools=case.tools,
+            stream=True,
+        )
+
+        def run(deltas: list[Delta], deadline: float, keep: bool) -> Folded | None:
+            parser = parser_cls(tokenizer, request.tools, chat_template_kwargs={})
+            parse_delta = parser.parse_delta
+            folded = Folded()
+            last = len(deltas) - 1
+            i = 0
+            for block in blocks(deltas, deadline):
+                for text, ids in block:
+                    message = parse_delta(text, ids, request, prompt_token_ids=prompt_ids, finished=i == last)
+                    i += 1
+                    if keep and message is not None:
+                        fold_message(folded, message)
+            return folded if keep else None
+
+        return run
+
+    return make
+
+
+def fold_message(folded: Folded, message: Any) -> None:
+    if message.content:
+        folded.content.append(message.content)
+    if message.reasoning:
+        folded.reasoning.append(message.reasoning)
+    for call in message.tool_calls or []:
+        function = call.function
+        if isinstance(function, dict):
+            folded.call(call.index, function.get("name"), function.get("arguments"))
+        elif function is not None:
+            folded.call(call.index, function.name, function.arguments)
+        else:
+            folded.call(call.index, None, None)
+
+
+def specs(tokenizer: Any) -> list[ParserSpec]:
+    def named(tool: str, reasoning: str) -> Callable[[bool], ParserClass]:
+        cache: dict[bool, ParserClass] = {}
+
+        def get(with_reasoning: bool) -> ParserClass:
+            if with_reasoning not in cache:
+                cache[with_reasoning] = _parser_class(tool, reasoning if with_reasoning else None, tokenizer)
+            return cache[with_reasoning]
+
+        return get
+
+    def builtin_longcat(with_reasoning: bool) -> ParserClass:
+        return _builtin_longcat_class("deepseek_r1" if with_reasoning else None)
+
+    factory = make_runner_factory
+    return [
+        ParserSpec("ours", DIALECTS, factory(tokenizer, named("longcat", "longcat")), ours=True),
+        ParserSpec(
+            "longcat (built-in)",
+            ("longcat_json",),
+            factory(tokenizer, builtin_longcat),
+            probes=(("huge", "longcat_json", 262144, 75.0),),
+        ),
+        ParserSpec("hermes (built-in)", ("hermes_json",), factory(tokenizer, named("hermes", "qwen3"))),
+        ParserSpec(
+            "qwen3_coder (built-in)",
+            ("xml",),
+            factory(tokenizer, named("qwen3_coder", "qwen3")),
+            probes=(("many", "xml", 2000, 20.0),),
+        ),
+    ]
+
+
+def _check_composition(tokenizer: Any) -> None:
+    """Ours resolves to our classes, the built-in longcat to vLLM's, both in vLLM's Parser."""
+    from vllm.tool_parsers.longcat_tool_parser import LongcatFlashToolParser
+
+    from longcat_plugins.vllm.tool_parser import LongcatToolParser
+
+    ours = _parser_class("longcat", "longcat", tokenizer)(tokenizer, None)
+    assert isinstance(ours.tool_parser, LongcatToolParser), type(ours.tool_parser)
+    builtin = _builtin_longcat_class(None)(tokenizer, None)
+    assert type(builtin.tool_parser) is LongcatFlashToolParser
+    assert type(ours).__mro__[1] is type(builtin).__mro__[1]  # the same DelegatingParser
+
+
+def main() -> None:
+    args = arguments("vllm")
+    import vllm
+    from vllm.plugins import load_general_plugins
+
+    load_general_plugins()
+    tokenizer = load_tokenizer()
+    _check_composition(tokenizer)
+    run_part("vllm", specs(tokenizer), args, {"vllm": vllm.__version__})
+
+
+if __name__ == "__main__":
+    main()
