@@ -105,9 +105,7 @@ def entry_point_check(engine: EngineSpec) -> Check:
             "reinstall longcat-plugins",
         )
     if not callable(func):
-        return Check(
-            engine.key, "entry point", Status.FAIL, f"{ep.value} is not callable", "reinstall longcat-plugins"
-        )
+        return Check(engine.key, "entry point", Status.FAIL, f"{ep.value} is not callable", "reinstall longcat-plugins")
     return Check(engine.key, "entry point", Status.OK, f"{PLUGIN_NAME} -> {ep.value} (imports)")
 
 
@@ -160,8 +158,6 @@ def dialect_check(engine: EngineSpec) -> Check:
     if value in accepted:
         return Check(engine.key, "tool dialect", Status.OK, f"{var}={raw}")
     fix = f"export {var}=<one of {', '.join(accepted)}>  (or unset it)"
-    if engine.key == "vllm":
-        detail = f"{var}={raw!r} is not one of {', '.join(accepted)}: vLLM ignores it and chooses per model"
-        return Check(engine.key, "tool dialect", Status.WARN, detail, fix)
-    detail = f"{var}={raw!r} is not one of {', '.join(accepted)}: every SGLang request with tools will fail"
+    consequence = "vLLM will refuse to start" if engine.key == "vllm" else "every SGLang request with tools will fail"
+    detail = f"{var}={raw!r} is not one of {', '.join(accepted)}: {consequence}"
     return Check(engine.key, "tool dialect", Status.FAIL, detail, fix)

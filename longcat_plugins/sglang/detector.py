@@ -38,7 +38,7 @@ class LongcatDetector(BaseFormatDetector):
         super().__init__()
         self.dialect: Dialect = dialect_from_env()
         self.bot_token = self.dialect.trigger
-        self.eot_token = T.WRAPPER_CLOSE.get(self.dialect.trigger, "")
+        self.eot_token = next((tag for tag in T.WRAPPER_CLOSES if self.dialect.end.endswith(tag)), "")
         self._parser: StreamParser | None = None
         self._names: list[str] = []
         self._fragments: list[list[str]] = []

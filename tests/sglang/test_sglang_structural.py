@@ -32,6 +32,7 @@ CALLS = {
     "<longcat_arg_value>3</longcat_arg_value>\n</longcat_tool_call>",
     "xml": "<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n<parameter=days>\n3\n"
     "</parameter>\n</function>\n</tool_call>",
+    "hermes": '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris", "days": 3}}\n</tool_call>',
 }
 OTHER_CALLS = {
     "json": '<longcat_tool_call>\n{"name": "write_file", "arguments": {"path": "a", "content": "b"}}'
@@ -40,6 +41,7 @@ OTHER_CALLS = {
     "<longcat_arg_value>a</longcat_arg_value>\n</longcat_tool_call>",
     "xml": "<tool_call>\n<function=write_file>\n<parameter=path>\na\n</parameter>\n<parameter=content>\nb\n"
     "</parameter>\n</function>\n</tool_call>",
+    "hermes": '<tool_call>\n{"name": "write_file", "arguments": {"path": "a", "content": "b"}}\n</tool_call>',
 }
 NAMED = ToolChoice(type="function", function={"name": "get_weather"})
 
