@@ -10,7 +10,9 @@ from dataclasses import dataclass
 class ParserOptions:
     #: Split ``<think>``/``<longcat_think>`` reasoning from content.
     reasoning: bool = True
-    #: Detect tool calls. Without it, call markup is content (reasoning still ends at a call tag).
+    #: Parse tool calls. Without it, call blocks come out verbatim as content (for a separate tool-call parser):
+    #: they are still read, so that a tag inside a call's value is not taken for reasoning markup; reasoning still
+    #: ends at a call tag.
     tools: bool = True
     #: The prompt already opened reasoning (the template pre-filled ``<think>``): output starts inside it.
     reasoning_open: bool = False

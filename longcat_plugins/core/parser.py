@@ -67,8 +67,10 @@ class StreamParser:
         self._schemas = ToolSchemas(tools)
         self._new_id: Callable[[int], str] = opts.id_factory or default_call_id
         self._content_tags: tuple[str, ...] = T.END_OF_SEQUENCE
-        if opts.tools:
-            self._content_tags += (*T.WRAPPER_OPENS, T.FUNCTION_OPEN)
+        self._content_tags += (*T.WRAPPER_OPENS, T.FUNCTION_OPEN)
+        # Without tool parsing, call blocks are still read (so that markup inside their values is not taken for
+        # reasoning tags) but shown verbatim, as content: the text a separate tool-call parser then receives.
+        self._passthrough = not opts.tools
         if opts.reasoning:
             self._content_tags += T.THINK_OPENS + T.THINK_CLOSES
         self._reasoning_tags: tuple[str, ...] = T.THINK_CLOSES + T.WRAPPER_OPENS + T.END_OF_SEQUENCE + T.THINK_OPENS
@@ -96,7 +98,7 @@ class StreamParser:
             return []
         if self._buf:
             self._run(self._buf + delta, final=False)
-        elif self._reader is None or not self._reader.feed_fast(delta):
+        elif self._reader is None or self._passthrough or not self._reader.feed_fast(delta):
             self._run(delta, final=False)
         return self._take()
 
@@ -129,6 +131,10 @@ class StreamParser:
     # -- the host interface for call readers -----------------------------------------------------------------
 
     def start_call(self, name: str) -> int:
+        if self._passthrough:
+            self._recording = None
+            self._wrapper_calls += 1
+            return 0
         index = len(self._calls)
         call = _Call(index, self._new_id(index), name)
         self._calls.append(call)
@@ -141,16 +147,19 @@ class StreamParser:
         return index
 
     def call_args(self, index: int, text: str) -> None:
-        if text:
+        if text and not self._passthrough:
             self._calls[index].fragments.append(text)
             self._append_text(ToolCallArgs, index, text)
 
     def end_call(self, index: int) -> None:
+        if self._passthrough:
+            return
         self._flush_text()
         self._events.append(ToolCallEnd(index))
 
     def stray(self, text: str) -> None:
-        self._emit(Content, text)
+        if not self._passthrough:
+            self._emit(Content, text)
 
     # -- the machine -----------------------------------------------------------------------------------------
 
@@ -169,6 +178,8 @@ class StreamParser:
                 new = self._between(buf, pos, final)
             if recording is not None and recording is self._recording and new > pos:
                 recording.append(buf[pos:new])
+            elif self._passthrough and new > pos and mode >= _BETWEEN:
+                self._emit(Content, buf[pos:new])
             if new == pos and self._mode == mode and self._reader is reader:
                 break
             pos = new
@@ -225,11 +236,13 @@ class StreamParser:
         elif tag in T.WRAPPER_OPENS:
             self._wrapper = tag
             self._wrapper_calls = 0
-            self._recording = [tag]
+            self._recording = None if self._passthrough else [tag]
+            if self._passthrough:
+                self._emit(Content, tag)
             self._mode = _BETWEEN
         elif tag == T.FUNCTION_OPEN:
             self._wrapper = None
-            self._recording = []
+            self._recording = None if self._passthrough else []
             self._reader = XmlCallReader(self, self._schemas)
             self._mode = _CALL
             return i
@@ -242,7 +255,7 @@ class StreamParser:
     def _between(self, buf: str, pos: int, final: bool) -> int:
         c = buf[pos]
         if c in WHITESPACE:
-            if self._recording is not None:  # before the block's first call it is recorded with the block
+            if not self._wrapper_calls:  # before the block's first call it is recorded with the block
                 return whitespace_end(buf, pos)
             return self._whitespace.take(buf, pos)  # between calls: markup unless stray text follows
         if c in "<{":
@@ -265,22 +278,22 @@ class StreamParser:
                 if tag == wrapper_close or tag in T.WRAPPER_CLOSES:
                     self._wrapper = None
                     self._mode = _CONTENT
-                    self._after_block = True
+                    self._after_block = not self._passthrough
                 return pos + len(tag)
         elif self._wrapper == T.LONGCAT_CALL_OPEN and not self._wrapper_calls and c not in _NOT_A_NAME_START:
             self._start_reader(KvCallReader(self, self._schemas))
             return pos
-        if self._recording is not None:  # the block holds no call: it was text
+        if not self._wrapper_calls:  # the block holds no call: it was text
             self._return_recording()
             return pos
         end = stray_end(buf, pos, CALL_START)  # text between calls of one block
-        self._emit(Content, self._whitespace.release() + buf[pos:end])
+        self.stray(self._whitespace.release() + buf[pos:end])
         return end
 
     def _start_reader(self, reader: CallReader) -> None:
         """A call begins inside a block: it is recorded until it is announced (the block's first call is recorded
         together with the block's opening)."""
-        if self._recording is None:
+        if self._recording is None and not self._passthrough:
             self._recording = []
         self._reader = reader
         self._mode = _CALL
@@ -300,7 +313,7 @@ class StreamParser:
         if reader.done or reader.failed:
             self._reader = None
             self._mode = _BETWEEN if self._wrapper is not None else _CONTENT
-            self._after_block = self._wrapper is None
+            self._after_block = self._wrapper is None and not self._passthrough
         return new
 
     def _return_recording(self) -> None:

@@ -23,14 +23,16 @@ SETTINGS = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=
 
 NAME = st.text(string.ascii_letters + string.digits + "_", min_size=1, max_size=12).filter(lambda s: s[0].isalpha())
 # Text with the characters that matter to the scanners: quotes, backslashes, control characters, '<', braces, unicode.
-TRICKY = st.text(
+TRICKY = st.lists(
     st.one_of(
         st.sampled_from(list('"\\\n\t\r<>{}[],: /=_')),
         st.characters(codec="utf-8", exclude_categories=("Cs",)),
         st.sampled_from(["\x00", "\x1f", "é", "中", "😀", "\u2028"]),
+        # markup inside a value is data
+        st.sampled_from(["<think>", "</longcat_think>", "<tool_call>", "</tool_call>", "<|im_end|>", "</longcat_s>"]),
     ),
-    max_size=40,
-)
+    max_size=30,
+).map("".join)
 PLAIN = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",), exclude_characters="<"), max_size=30)
 
 JSON_SCALAR = st.one_of(
@@ -265,3 +267,18 @@ def test_block_without_a_call_comes_back_verbatim(data: st.DataObject, wrapper: 
         assert whole.content == text
     streamed, _ = stream(data.draw(splits(text)))
     assert summary(streamed) == summary(whole)
+
+
+def _two_stage(pieces: list[str], tools: Any) -> tuple[str, str, list[tuple[str, str]]]:
+    """As the engines chain parsers: a reasoning stage (tools off), then a tool stage (reasoning off) on its content."""
+    reasoning_stage, _ = stream(pieces, None, ParserOptions(tools=False))
+    tool_stage, _ = stream([reasoning_stage.content], tools, ParserOptions(reasoning=False))
+    return tool_stage.content, reasoning_stage.reasoning, summary(tool_stage)[2]
+
+
+@SETTINGS
+@given(data=st.data(), conv=conversation())
+def test_reasoning_stage_then_tool_stage_equals_one_pass(data: st.DataObject, conv: Any) -> None:
+    text = conv[0]
+    tools = _tools(conv[3])
+    assert _two_stage(data.draw(splits(text)), tools) == summary(parse(text, tools))
