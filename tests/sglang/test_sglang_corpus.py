@@ -32,9 +32,6 @@ SPLITS = [1, 4, 13, None]
 #: Where SGLang's two-stage chain (reasoning detector, then tool-call detector on its normal text) cannot give the
 #: core's one-pass result.
 SGLANG_CHAIN_GAPS: dict[str, str] = {
-    # The reasoning stage runs the core with tools=False, which does not know call blocks: a think tag inside a
-    # call's string value opens reasoning there. Needs the core to pass call blocks verbatim with tools=False.
-    "lc_json_tags_inside_string_values": "a <think> inside a call's JSON string opens reasoning in the reasoning stage",
     # Once the reasoning stage removed the think section between two calls, the tool stage sees two blocks with only
     # whitespace between them, which is markup: the newlines next to the think tags are dropped (whitespace only).
     "reasoning_interleaved_with_calls": "newlines around a think section between two calls are dropped",
@@ -47,7 +44,7 @@ def _params() -> list[Any]:
         reason = KNOWN_CORE_CRASHES.get(case["id"]) or KNOWN_CORE_BUGS.get(case["id"])
         marks = [pytest.mark.xfail(strict=False, reason=f"core: {reason}")] if reason else []
         if case["id"] in SGLANG_CHAIN_GAPS:
-            marks = [pytest.mark.xfail(strict=False, reason=SGLANG_CHAIN_GAPS[case["id"]])]
+            marks = [pytest.mark.xfail(strict=True, reason=SGLANG_CHAIN_GAPS[case["id"]])]
         params.append(pytest.param(case, id=case["id"], marks=marks))
     return params
 
