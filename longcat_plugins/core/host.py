@@ -38,9 +38,10 @@ class CallReader(Protocol):
         """Read from ``buf[pos:]``; return how far it got. Stops at completion, at failure, or to wait for text."""
         ...
 
-    def feed_fast(self, text: str) -> bool:
-        """Consume all of ``text`` when it only continues a value being streamed, with nothing to decide; else
-        consume nothing and return False (the caller then uses :meth:`feed`). Only called with nothing held back."""
+    def feed_fast(self, text: str) -> tuple[int, str] | None:
+        """When all of ``text`` only continues a string value being streamed, with nothing to decide: the call's
+        index and the argument text it adds (the reader's state does not change; the caller emits it). Otherwise
+        None, and the caller uses :meth:`feed`. Only called with nothing held back."""
         ...
 
     def close(self) -> None:

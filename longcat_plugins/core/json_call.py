@@ -109,10 +109,12 @@ class JsonCallReader:
                 return self._fail(pos)
         return pos
 
-    def feed_fast(self, text: str) -> bool:
-        """Consume ``text`` at once if it only continues the arguments' open string (see ``CallReader``)."""
+    def feed_fast(self, text: str) -> tuple[int, str] | None:
+        """``text`` at once, if it only continues a string in the streamed arguments (see ``CallReader``)."""
         value = self._value
-        return self._args_open and self._index is not None and value is not None and value.plain_string_text(text)
+        if self._args_open and self._index is not None and value is not None and value.continues_string(text):
+            return self._index, text
+        return None
 
     def close(self) -> None:
         if self.done or self._index is None:

@@ -225,13 +225,11 @@ class JsonValueReader:
             self._token_complete()
         return pos
 
-    def plain_string_text(self, text: str) -> bool:
-        """Whether ``text`` continues an open double-quoted string with nothing to decide (no closing quote, control
-        character or unfinished escape): then it is passed to the sink as it is. The fast path of a long string."""
-        if self._state == _STRING and self._quote == '"' and _STRING_CONTINUATION.fullmatch(text) is not None:
-            self._sink(text)
-            return True
-        return False
+    def continues_string(self, text: str) -> bool:
+        """Whether ``text`` only continues an open double-quoted string, with nothing to decide (no closing quote,
+        control character or unfinished escape), so that it is already its own JSON text. The fast path of a long
+        string: the caller passes it on itself; the reader's state does not change."""
+        return self._state == _STRING and self._quote == '"' and _STRING_CONTINUATION.fullmatch(text) is not None
 
     def close(self) -> None:
         """The input ended: hand the sink whatever makes its text a complete JSON value.

@@ -96,13 +96,10 @@ class PlainValue:
     def close(self) -> None:
         self.done = True
 
-    def plain_text(self, text: str) -> bool:
-        """Whether ``text`` continues the value with nothing to decide (no '<', no possible trailing newline):
-        then it is passed on at once. The fast path of a long value."""
-        if not self._started or "<" in text or (self._strip_newlines and text[-1] == "\n"):
-            return False
-        self._out(text)
-        return True
+    def continues(self, text: str) -> bool:
+        """Whether ``text`` only continues the value, with nothing to decide (no '<', no possible trailing newline).
+        The fast path of a long value: the caller passes it on itself."""
+        return self._started and "<" not in text and not (self._strip_newlines and text[-1] == "\n")
 
 
 class _MarkupCall:
@@ -115,6 +112,7 @@ class _MarkupCall:
         self._tool = ""
         self._params = 0
         self._value: PlainValue | None = None
+        self._streaming_string = False  # the open value is a string, streamed as it arrives
         self._finish_value: Callable[[], None] | None = None
         self._whitespace = WhitespaceRun()
         self.done = False
@@ -124,10 +122,13 @@ class _MarkupCall:
     def confirmed(self) -> bool:
         return self._index is not None
 
-    def feed_fast(self, text: str) -> bool:
-        """Consume ``text`` at once if it only continues an open value (see ``CallReader``)."""
+    def feed_fast(self, text: str) -> tuple[int, str] | None:
+        """``text`` at once, as argument text, if it only continues an open string value (see ``CallReader``)."""
         value = self._value
-        return value is not None and not value.done and value.plain_text(text)
+        if self._streaming_string and value is not None and not value.done and value.continues(text):
+            assert self._index is not None
+            return self._index, json_escape(text)
+        return None
 
     def close(self) -> None:
         if self.done or self._index is None:
@@ -149,7 +150,8 @@ class _MarkupCall:
         self._params += 1
         schema = self._schemas.parameter(self._tool, name)
         out: Callable[[str], None]
-        if is_string_schema(schema):
+        self._streaming_string = is_string_schema(schema)
+        if self._streaming_string:
             host.call_args(index, prefix + '"')
 
             def out(text: str) -> None:

@@ -98,7 +98,15 @@ class StreamParser:
             return []
         if self._buf:
             self._run(self._buf + delta, final=False)
-        elif self._reader is None or self._passthrough or not self._reader.feed_fast(delta):
+        elif self._reader is not None and not self._passthrough:
+            fast = self._reader.feed_fast(delta)
+            if fast is None:
+                self._run(delta, final=False)
+            else:  # the hot path of a long value: nothing else can be pending here
+                index, text = fast
+                self._calls[index].fragments.append(text)
+                return [ToolCallArgs(index, text)]
+        else:
             self._run(delta, final=False)
         return self._take()
 
