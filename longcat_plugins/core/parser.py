@@ -215,13 +215,14 @@ class StreamParser:
                 self._end_after_block()
             pos = end
         i = buf.find("<", pos)
+        end = len(buf) if i < 0 else i
+        if end > pos:
+            text = buf[pos:end]
+            self._emit(kind, text)
+            if kind is Reasoning and not self._reasoning_text and text.strip(" \t\r\n"):
+                self._reasoning_text = True  # (whitespace alone keeps a repeated opening tag markup)
         if i < 0:
-            self._emit(kind, buf[pos:])
-            self._reasoning_text = kind is Reasoning
-            return len(buf)
-        if i > pos:
-            self._emit(kind, buf[pos:i])
-            self._reasoning_text = kind is Reasoning
+            return end
         tags = self._reasoning_tags if kind is Reasoning else self._content_tags
         tag = T.match_tag(buf, i, tags, final)
         if tag is T.NEED_MORE:
@@ -230,7 +231,7 @@ class StreamParser:
             tag = None  # inside reasoning, an opening tag after some text is text
         if tag is None:
             self._emit(kind, "<")
-            self._reasoning_text = kind is Reasoning
+            self._reasoning_text = self._reasoning_text or kind is Reasoning
             return i + 1
         assert isinstance(tag, str)
         if tag in T.END_OF_SEQUENCE or (tag in T.THINK_OPENS and kind is Reasoning):
