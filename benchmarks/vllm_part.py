@@ -124,7 +124,7 @@ def specs(tokenizer: Any) -> list[ParserSpec]:
             "qwen3_coder (built-in)",
             ("xml",),
             factory(tokenizer, named("qwen3_coder", "qwen3")),
-            probes=(("many", "xml", 2000, 20.0),),
+            probes=(("many", "xml", 2000, 30.0),),
         ),
     ]
 
