@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Final
 
 LONGCAT_CALL_OPEN: Final = "<longcat_tool_call>"
@@ -49,11 +50,18 @@ def match_tag(buf: str, pos: int, tags: tuple[str, ...], final: bool) -> str | _
     Returns the tag, :data:`NEED_MORE` when the buffer ends in a proper prefix of a tag (and more text may come), or
     ``None`` when no tag can start here.
     """
-    rest = buf[pos : pos + 24]
-    partial = False
-    for tag in tags:
-        if rest.startswith(tag):
-            return tag
-        if not final and len(rest) < len(tag) and tag.startswith(rest):
-            partial = True
-    return NEED_MORE if partial else None
+    pattern = _PATTERNS.get(tags)
+    if pattern is None:
+        pattern = _PATTERNS[tags] = re.compile("|".join(re.escape(t) for t in sorted(tags, key=len, reverse=True)))
+    m = pattern.match(buf, pos)
+    if m is not None:
+        return m.group()
+    rest = buf[pos:]
+    if final or len(rest) >= _LONGEST_TAG:
+        return None
+    return NEED_MORE if any(len(rest) < len(tag) and tag.startswith(rest) for tag in tags) else None
+
+
+#: one alternation per tag set (the sets are a handful of constants)
+_PATTERNS: dict[tuple[str, ...], re.Pattern[str]] = {}
+_LONGEST_TAG: Final = 24
