@@ -14,6 +14,8 @@ from pathlib import Path
 
 from longcat_plugins.templates import template_path
 
+from .tokenizer import train_bpe_tokenizer
+
 TEMPLATE_NAME = "longcat-flash-chat"
 BOS = "<longcat_s>"
 EOS = "</longcat_s>"
@@ -32,24 +34,16 @@ VOCAB_SIZE = 1200
 
 def build_model_dir(root: Path, corpus: Iterable[str]) -> Path:
     """Write a model directory (no weights) under ``root`` and return it."""
-    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
-    from transformers import PreTrainedTokenizerFast
-
     template = template_path(TEMPLATE_NAME).read_text(encoding="utf-8")
-    texts = [*corpus, template]
-    bpe = Tokenizer(models.BPE())
-    bpe.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    bpe.decoder = decoders.ByteLevel()
-    trainer = trainers.BpeTrainer(
+    tokenizer = train_bpe_tokenizer(
+        [*corpus, template],
+        [BOS, EOS, *SPECIAL_TAGS],
         vocab_size=VOCAB_SIZE,
-        special_tokens=[BOS, EOS, *SPECIAL_TAGS],
-        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
-        show_progress=False,
+        bos_token=BOS,
+        eos_token=EOS,
+        additional_special_tokens=SPECIAL_TAGS,
+        chat_template=template,
     )
-    bpe.train_from_iterator(texts, trainer)
-    tokenizer = PreTrainedTokenizerFast(tokenizer_object=bpe, bos_token=BOS, eos_token=EOS)
-    tokenizer.add_special_tokens({"additional_special_tokens": list(SPECIAL_TAGS)})
-    tokenizer.chat_template = template
     root.mkdir(parents=True, exist_ok=True)
     tokenizer.save_pretrained(root)
     config = {

@@ -13,6 +13,7 @@ from sglang_support import chunks, stream_reasoning_parser, stream_tool_parser
 from tokenizers import Tokenizer, models
 
 from longcat_plugins.core import ParserOptions, parse
+from longcat_plugins.replay.tokenizer import train_bpe_tokenizer
 from longcat_plugins.sglang.reasoning import LongcatReasoningDetector
 
 pytestmark = pytest.mark.sglang
@@ -127,20 +128,10 @@ def test_scheduler_grammar_backend_gates_on_the_models_think_end_token() -> None
     """The scheduler builds our detector (stream_reasoning=False, with the tokenizer) for grammar-gated reasoning."""
     from sglang.srt.constrained.reasoner_grammar_backend import ReasonerGrammarBackend
     from sglang.srt.constrained.xgrammar_backend import XGrammarGrammarBackend
-    from tokenizers import decoders, pre_tokenizers, trainers
-    from transformers import PreTrainedTokenizerFast
 
-    bpe = Tokenizer(models.BPE())
-    bpe.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    bpe.decoder = decoders.ByteLevel()
-    trainer = trainers.BpeTrainer(
-        vocab_size=300,
-        special_tokens=["</s>", "<longcat_think>", "</longcat_think>"],
-        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
-        show_progress=False,
+    tokenizer = train_bpe_tokenizer(
+        ["hello world </think>"], ["</s>", "<longcat_think>", "</longcat_think>"], vocab_size=300, eos_token="</s>"
     )
-    bpe.train_from_iterator(["hello world </think>"], trainer)
-    tokenizer = PreTrainedTokenizerFast(tokenizer_object=bpe, eos_token="</s>")
     grammar = XGrammarGrammarBackend(tokenizer, vocab_size=len(tokenizer), model_eos_token_ids=[tokenizer.eos_token_id])
     parser = ReasoningParser("longcat", stream_reasoning=False, tokenizer=tokenizer)
     backend = ReasonerGrammarBackend(grammar, parser, tokenizer)

@@ -21,8 +21,9 @@ from sglang.srt.server_args import ServerArgs
 from sglang.srt.utils.request_logger import RequestLogger
 from sglang_cases import TOOLS
 from starlette.requests import Request
-from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
 from transformers import LlamaConfig, PreTrainedTokenizerFast
+
+from longcat_plugins.replay.tokenizer import train_bpe_tokenizer
 
 pytestmark = pytest.mark.sglang
 
@@ -54,14 +55,10 @@ CALL_XML = (
 
 def build_tokenizer(chat_template: str = CHAT_TEMPLATE) -> PreTrainedTokenizerFast:
     """A small byte-level BPE with the dialect tags as special tokens (no model files can be downloaded)."""
-    tok = Tokenizer(models.BPE())
-    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    tok.decoder = decoders.ByteLevel()
-    trainer = trainers.BpeTrainer(
-        vocab_size=500, special_tokens=SPECIAL_TOKENS, initial_alphabet=pre_tokenizers.ByteLevel.alphabet()
+    corpus = ["What is the weather in Paris?", CALL_JSON, CALL_XML]
+    return train_bpe_tokenizer(
+        corpus, SPECIAL_TOKENS, vocab_size=500, eos_token="<|im_end|>", chat_template=chat_template
     )
-    tok.train_from_iterator(["What is the weather in Paris?", CALL_JSON, CALL_XML], trainer)
-    return PreTrainedTokenizerFast(tokenizer_object=tok, eos_token="<|im_end|>", chat_template=chat_template)
 
 
 class _ModelConfig:

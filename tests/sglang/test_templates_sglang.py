@@ -31,27 +31,19 @@ from template_cases import (  # noqa: E402
     WITH_SYSTEM,
 )
 
+from longcat_plugins.replay.tokenizer import train_bpe_tokenizer  # noqa: E402
 from longcat_plugins.templates import load, render, segment_renderer, template_path  # noqa: E402
 
 Managers = tuple[Any, Any]  # (TokenizerManager, TemplateManager)
 
 
 def _model_dir(root: Path) -> Path:
-    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
-    from transformers import PreTrainedTokenizerFast
-
-    bpe = Tokenizer(models.BPE())
-    bpe.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    bpe.decoder = decoders.ByteLevel()
-    trainer = trainers.BpeTrainer(
-        vocab_size=300,
-        special_tokens=["<s>", "</s>", "</longcat_s>", "<longcat_tool_call>", "</longcat_tool_call>"],
-        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
-        show_progress=False,
-    )
-    bpe.train_from_iterator(["[Round 0] USER:hello ASSISTANT:"] * 10, trainer)
+    specials = ["<s>", "</s>", "</longcat_s>", "<longcat_tool_call>", "</longcat_tool_call>"]
     # no BOS token, as Qwen tokenizers: seed 004 starts with {{- bos_token -}}
-    PreTrainedTokenizerFast(tokenizer_object=bpe, eos_token="</s>").save_pretrained(root)
+    tokenizer = train_bpe_tokenizer(
+        ["[Round 0] USER:hello ASSISTANT:"] * 10, specials, vocab_size=300, eos_token="</s>"
+    )
+    tokenizer.save_pretrained(root)
     config = {
         "model_type": "longcat_flash",
         "architectures": ["LongcatFlashForCausalLM"],

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from template_cases import ROUND_TRIP_TOOLS, SEARCH, system, user
 
+from longcat_plugins.replay.tokenizer import train_bpe_tokenizer
 from longcat_plugins.templates import render
 
 TOOLS = [*ROUND_TRIP_TOOLS, SEARCH]
@@ -57,22 +58,13 @@ def test_seed_004_parts_at_the_system_prompt() -> None:
 
 
 def _tokenizer() -> Any:
-    tokenizers = pytest.importorskip("tokenizers")
-    from tokenizers import models, pre_tokenizers, trainers
-
-    bpe = tokenizers.Tokenizer(models.BPE())
-    bpe.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    trainer = trainers.BpeTrainer(
-        vocab_size=2000,
-        special_tokens=["<|im_start|>", "<|im_end|>", "<tool_call>", "</tool_call>"],
-        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
-        show_progress=False,
-    )
+    pytest.importorskip("tokenizers")
+    pytest.importorskip("transformers")
     corpus = [
         render(n, r, TOOLS) for n in ("qwen3-tools-first", "xml-function-thinking") for r in (REQUEST_A, REQUEST_B)
     ]
-    bpe.train_from_iterator(corpus * 5, trainer)
-    return bpe
+    specials = ["<|im_start|>", "<|im_end|>", "<tool_call>", "</tool_call>"]
+    return train_bpe_tokenizer(corpus * 5, specials, vocab_size=2000).backend_tokenizer
 
 
 def _shared_tokens(tokenizer: Any, a: str, b: str) -> int:

@@ -15,6 +15,7 @@ from template_cases import (
     user,
 )
 
+from longcat_plugins.replay.tokenizer import train_bpe_tokenizer
 from longcat_plugins.templates import load, prepare_messages, render
 
 transformers = pytest.importorskip("transformers")
@@ -38,20 +39,9 @@ CASES = [*CONVERSATIONS, ("round-trip", ROUND_TRIP, ROUND_TRIP_TOOLS)]
 @pytest.fixture(scope="module")
 def tokenizer() -> Any:
     """A small byte-level BPE tokenizer trained here, wrapped in transformers' PreTrainedTokenizerFast."""
-    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
-
     specials = ["<s>", "</s>", "<|im_start|>", "<|im_end|>", "</longcat_s>", "<longcat_tool_call>"]
-    bpe = Tokenizer(models.BPE())
-    bpe.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    bpe.decoder = decoders.ByteLevel()
-    trainer = trainers.BpeTrainer(
-        vocab_size=400,
-        special_tokens=specials,
-        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
-        show_progress=False,
-    )
-    bpe.train_from_iterator(["[Round 0] USER: hello ASSISTANT: tool_call get_weather Paris"] * 20, trainer)
-    return transformers.PreTrainedTokenizerFast(tokenizer_object=bpe, bos_token="<s>", eos_token="</s>")
+    corpus = ["[Round 0] USER: hello ASSISTANT: tool_call get_weather Paris"] * 20
+    return train_bpe_tokenizer(corpus, specials, vocab_size=400, bos_token="<s>", eos_token="</s>")
 
 
 @pytest.mark.parametrize("name", TEMPLATE_NAMES)

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from longcat_plugins.core import ParserOptions, parse
+from longcat_plugins.replay.tokenizer import train_bpe_tokenizer
 
 WEATHER = {
     "type": "function",
@@ -157,24 +158,14 @@ def build_tokenizer(
     special_tags: Sequence[str] = SINGLE_TOKEN_TAGS, chat_template: str | None = None, vocab_size: int = 600
 ) -> Any:
     """A byte-level BPE trained in a second; ``special_tags`` become single special tokens."""
-    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
-    from transformers import PreTrainedTokenizerFast
-
-    bpe = Tokenizer(models.BPE())
-    bpe.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    bpe.decoder = decoders.ByteLevel()
-    trainer = trainers.BpeTrainer(
+    return train_bpe_tokenizer(
+        _corpus(),
+        ["<s>", "</s>", *special_tags],
         vocab_size=vocab_size,
-        special_tokens=["<s>", "</s>", *special_tags],
-        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
-        show_progress=False,
+        eos_token="</s>",
+        additional_special_tokens=special_tags,
+        chat_template=chat_template,
     )
-    bpe.train_from_iterator(_corpus(), trainer)
-    tokenizer = PreTrainedTokenizerFast(tokenizer_object=bpe, eos_token="</s>")
-    tokenizer.add_special_tokens({"additional_special_tokens": list(special_tags)})
-    if chat_template is not None:
-        tokenizer.chat_template = chat_template
-    return tokenizer
 
 
 def save_model_dir(root: Path, tokenizer: Any, model_type: str = "qwen3") -> Path:

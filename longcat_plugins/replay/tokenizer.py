@@ -1,0 +1,49 @@
+"""A small byte-level BPE tokenizer trained on the spot (no model files to download), as a transformers tokenizer."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from transformers import PreTrainedTokenizerFast
+
+
+def train_bpe_tokenizer(
+    corpus: Iterable[str],
+    special_tokens: Sequence[str],
+    *,
+    vocab_size: int,
+    bos_token: str | None = None,
+    eos_token: str | None = None,
+    additional_special_tokens: Sequence[str] = (),
+    chat_template: str | None = None,
+) -> PreTrainedTokenizerFast:
+    """Train a byte-level BPE of ``vocab_size`` tokens on ``corpus`` and wrap it in ``PreTrainedTokenizerFast``.
+
+    ``special_tokens`` become single tokens, with the first ids, in this order; the text around them is split as
+    BPE learnt it. ``bos_token``/``eos_token`` are set only when given (they should be among ``special_tokens``),
+    and ``additional_special_tokens`` are registered as such with transformers.
+    """
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+    from transformers import PreTrainedTokenizerFast
+
+    bpe = Tokenizer(models.BPE())
+    bpe.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    bpe.decoder = decoders.ByteLevel()
+    trainer = trainers.BpeTrainer(
+        vocab_size=vocab_size,
+        special_tokens=list(special_tokens),
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+        show_progress=False,
+    )
+    bpe.train_from_iterator(corpus, trainer)
+    markers = {"bos_token": bos_token, "eos_token": eos_token}
+    tokenizer = PreTrainedTokenizerFast(
+        tokenizer_object=bpe, **{name: token for name, token in markers.items() if token is not None}
+    )
+    if additional_special_tokens:
+        tokenizer.add_special_tokens({"additional_special_tokens": list(additional_special_tokens)})
+    if chat_template is not None:
+        tokenizer.chat_template = chat_template
+    return tokenizer
