@@ -57,21 +57,15 @@ def load_tokenizer(path: Path | None = None) -> Any:
 
 
 def _train(path: Path) -> None:
-    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
-    from transformers import PreTrainedTokenizerFast
+    from longcat_plugins.replay.tokenizer import train_bpe_tokenizer
 
-    bpe = Tokenizer(models.BPE())
-    bpe.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    bpe.decoder = decoders.ByteLevel()
-    trainer = trainers.BpeTrainer(
+    tokenizer = train_bpe_tokenizer(
+        _corpus(),
+        ["<s>", "</s>", *SPECIAL_TAGS],
         vocab_size=VOCAB_SIZE,
-        special_tokens=["<s>", "</s>", *SPECIAL_TAGS],
-        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
-        show_progress=False,
+        eos_token="</s>",
+        additional_special_tokens=SPECIAL_TAGS,
     )
-    bpe.train_from_iterator(_corpus(), trainer)
-    tokenizer = PreTrainedTokenizerFast(tokenizer_object=bpe, eos_token="</s>")
-    tokenizer.add_special_tokens({"additional_special_tokens": list(SPECIAL_TAGS)})
     path.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + f".tmp{os.getpid()}")
     tokenizer.save_pretrained(str(tmp))
