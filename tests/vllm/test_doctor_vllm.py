@@ -15,10 +15,9 @@ from typing import Any
 
 import pytest
 
-from longcat_plugins import templates
+from tests.guide_commands import GUIDE, guide_commands, shell_words
 
 pytestmark = pytest.mark.vllm
-GUIDE = Path(__file__).resolve().parents[2] / "deployment_guide.md"
 
 ENGINE_CHECKS = {
     "version",
@@ -104,36 +103,6 @@ def test_doctor_quick_does_not_import_vllm() -> None:
 
 
 # -- the guide's `vllm serve` commands ----------------------------------------------------------------------
-
-SHELL_VARS = {"MASTER_IP": "10.0.0.1", "NODE_RANK": "0", "MODEL": "org/some-model"}
-
-
-def guide_commands(program: str) -> list[str]:
-    """Logical command lines (continuations joined) of the guide's shell blocks that run ``program``."""
-    text = GUIDE.read_text(encoding="utf-8")
-    commands = []
-    for block in re.finditer(r"^```(?:bash|sh|shell)\n(.*?)^```", text, re.S | re.M):
-        for line in block.group(1).replace("\\\n", " ").splitlines():
-            if program in line and not line.lstrip().startswith("#"):
-                commands.append(" ".join(line.split()))
-    return commands
-
-
-def shell_words(command: str) -> tuple[dict[str, str], list[str]]:
-    """The command as the shell runs it: leading VAR=value pairs, then argv, $(...) and $VAR expanded."""
-
-    def template(m: re.Match[str]) -> str:
-        return shlex.quote(str(templates.template_path(m.group(1))))
-
-    command = re.sub(r'"\$\(longcat-plugins template ([\w-]+)\)"', template, command)
-    command = re.sub(r"\$(\w+)", lambda m: SHELL_VARS[m.group(1)], command)
-    words = shlex.split(command)
-    env = {}
-    while words and re.match(r"^[A-Z_]+=", words[0]):
-        key, _, value = words.pop(0).partition("=")
-        env[key] = value
-    return env, words
-
 
 VLLM_COMMANDS = guide_commands("vllm serve")
 
