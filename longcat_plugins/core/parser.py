@@ -66,13 +66,11 @@ class StreamParser:
         opts = options or ParserOptions()
         self._schemas = ToolSchemas(tools)
         self._new_id: Callable[[int], str] = opts.id_factory or default_call_id
-        self._content_tags: tuple[str, ...] = T.END_OF_SEQUENCE
-        self._content_tags += (*T.WRAPPER_OPENS, T.FUNCTION_OPEN)
+        think_tags = T.THINK_OPENS + T.THINK_CLOSES if opts.reasoning else ()
+        self._content_tags: tuple[str, ...] = (*T.END_OF_SEQUENCE, *T.WRAPPER_OPENS, T.FUNCTION_OPEN, *think_tags)
         # Without tool parsing, call blocks are still read (so that markup inside their values is not taken for
         # reasoning tags) but shown verbatim, as content: the text a separate tool-call parser then receives.
         self._passthrough = not opts.tools
-        if opts.reasoning:
-            self._content_tags += T.THINK_OPENS + T.THINK_CLOSES
         self._reasoning_tags: tuple[str, ...] = T.THINK_CLOSES + T.WRAPPER_OPENS + T.END_OF_SEQUENCE + T.THINK_OPENS
         self._mode = _REASONING if opts.reasoning and opts.reasoning_open else _CONTENT
         self._buf = ""
