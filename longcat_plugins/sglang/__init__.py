@@ -32,6 +32,20 @@ def register() -> None:
 
     when_imported(_TOOL_REGISTRY_MODULE, _register_tool_parser)
     when_imported(_REASONING_REGISTRY_MODULE, _register_reasoning_parser)
+    _check_dialect_setting()
+
+
+def _check_dialect_setting() -> None:
+    """Say at start-up what would otherwise only show as a failure of each request with tools (SGLang builds the
+    detector per request, and a plugin that raises here would just be skipped)."""
+    from longcat_plugins.core.dialects import dialect_override
+
+    try:
+        dialect_override()
+    except ValueError as e:
+        import logging
+
+        logging.getLogger("longcat_plugins").error("%s; every request with tools will fail until it is fixed", e)
 
 
 def _register_tool_parser(module: object) -> None:

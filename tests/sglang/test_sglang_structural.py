@@ -69,6 +69,16 @@ def test_unknown_dialect_fails_loudly(dialect_env) -> None:
         FunctionCallParser(SGLANG_TOOLS, "longcat")
 
 
+def test_unknown_dialect_is_reported_at_start_up(dialect_env, caplog: pytest.LogCaptureFixture) -> None:
+    from longcat_plugins.sglang import register
+
+    dialect_env("yaml")
+    with caplog.at_level("ERROR", logger="longcat_plugins"):
+        register()
+    assert "LONGCAT_TOOL_DIALECT='yaml': expected one of json, kv, xml, hermes" in caplog.text
+    assert "every request with tools will fail" in caplog.text
+
+
 def test_required(dialect: str) -> None:
     parser = FunctionCallParser(SGLANG_TOOLS, "longcat")
     assert parser.owns_tool_format()
