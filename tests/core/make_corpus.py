@@ -1,0 +1,1094 @@
+"""Generates tests/core/corpus.jsonl (the file the tests read):
+
+    python tests/core/make_corpus.py tests/core/corpus.jsonl
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+
+def fn(name, props, required=None):
+    params = {"type": "object", "properties": props}
+    if required:
+        params["required"] = required
+    return {"type": "function", "function": {"name": name, "description": f"{name} tool", "parameters": params}}
+
+
+WEATHER = fn(
+    "get_weather",
+    {
+        "city": {"type": "string"},
+        "location": {"type": "string"},
+        "days": {"type": "integer"},
+        "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]},
+        "metric": {"type": "boolean"},
+    },
+    ["city"],
+)
+WRITE = fn("write_file", {"path": {"type": "string"}, "content": {"type": "string"}}, ["path", "content"])
+TIME = fn("get_time", {})
+CONFIGURE = fn(
+    "configure",
+    {
+        "count": {"type": "integer"},
+        "ratio": {"type": "number"},
+        "enabled": {"type": "boolean"},
+        "nothing": {"type": "null"},
+        "opts": {
+            "type": "object",
+            "properties": {
+                "depth": {"type": "integer"},
+                "name": {"type": "string"},
+                "inner": {"type": "object", "properties": {"flag": {"type": "boolean"}}},
+            },
+        },
+        "tags": {"type": "array", "items": {"type": "string"}},
+        "ids": {"type": "array", "items": {"type": "integer"}},
+        "limit": {"anyOf": [{"type": "integer"}, {"type": "null"}]},
+        "mode": {"type": "string", "enum": ["fast", "slow"]},
+        "level": {"enum": [1, 2, 3]},
+        "flex": {"type": ["integer", "string"]},
+        "maybe_num": {"type": ["number", "null"]},
+        "note": {"type": "string"},
+        "scale": {"oneOf": [{"type": "number"}, {"type": "boolean"}]},
+    },
+)
+ALL = [WEATHER, WRITE, TIME, CONFIGURE]
+
+CASES: list[dict] = []
+
+
+def case(
+    id_, why, text, content="", reasoning="", calls=(), tools="auto", opt_tools=None, opt_reasoning=None, **options
+):
+    if tools == "auto":  # the request's tools: those the case calls (all known ones typed), else one tool
+        called = {name for name, _ in calls}
+        tools = [t for t in ALL if t["function"]["name"] in called] or [WEATHER]
+    if opt_tools is not None:
+        options["tools"] = opt_tools
+    if opt_reasoning is not None:
+        options["reasoning"] = opt_reasoning
+    c = {"id": id_, "why": why, "tools": tools}
+    if options:
+        c["options"] = options
+    c["text"] = text
+    c["expect"] = {
+        "content": content,
+        "reasoning": reasoning,
+        "tool_calls": [{"name": n, "arguments": a} for n, a in calls],
+    }
+    CASES.append(c)
+
+
+def lc(body):
+    return f"<longcat_tool_call>{body}</longcat_tool_call>"
+
+
+def tc(body):
+    return f"<tool_call>{body}</tool_call>"
+
+
+def xml_fn(name, *params):
+    inner = "".join(f"<parameter={k}>\n{v}\n</parameter>\n" for k, v in params)
+    return f"<function={name}>\n{inner}</function>"
+
+
+def kv(name, *params):
+    inner = "".join(
+        f"<longcat_arg_key>{k}</longcat_arg_key>\n<longcat_arg_value>{v}</longcat_arg_value>\n" for k, v in params
+    )
+    return f"<longcat_tool_call>{name}\n{inner}</longcat_tool_call>"
+
+
+# ---------------------------------------------------------------------------------------------- LongCat JSON
+case(
+    "lc_json_seed000_format",
+    "The exact format of seed 000: JSON on its own line inside <longcat_tool_call>; the newlines are markup.",
+    '<longcat_tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</longcat_tool_call>',
+    calls=[("get_weather", {"city": "Paris"})],
+)
+case(
+    "lc_json_compact_text_around",
+    "No whitespace around the JSON; text before and after the block is content (vLLM longcat drops the text after).",
+    "Checking." + lc('{"name":"get_weather","arguments":{"city":"Paris","days":3}}') + "Done.",
+    content="Checking.Done.",
+    calls=[("get_weather", {"city": "Paris", "days": 3})],
+)
+case(
+    "lc_json_consecutive_blocks",
+    "Seed 000: several calls are consecutive blocks. The newline between two blocks is whitespace between markup, "
+    "so it is markup (a response of only calls must not get content '\\n'); text next to a block is content.",
+    lc('\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n')
+    + "\n"
+    + lc('\n{"name": "get_time", "arguments": {}}\n'),
+    calls=[("get_weather", {"city": "Paris"}), ("get_time", {})],
+)
+case(
+    "lc_json_reversed_keys",
+    "Key order is not guaranteed: arguments before name (vLLM longcat streams a wrong name here). The arguments "
+    "must not be streamed before the ToolCallStart carrying the name.",
+    lc('\n{"arguments": {"city": "Paris", "days": 2}, "name": "get_weather"}\n'),
+    calls=[("get_weather", {"city": "Paris", "days": 2})],
+)
+case(
+    "lc_json_reversed_keys_name_inside_arguments",
+    "An argument called 'name' inside arguments that come first must not be taken for the tool name.",
+    tc('\n{"arguments": {"name": "inner", "x": {"name": "deeper"}}, "name": "outer"}\n'),
+    calls=[("outer", {"name": "inner", "x": {"name": "deeper"}})],
+)
+case(
+    "lc_json_two_objects_one_block",
+    "Several JSON objects inside one <longcat_tool_call> block are several calls.",
+    lc('\n{"name": "get_time", "arguments": {}}\n{"name": "get_weather", "arguments": {"city": "Oslo"}}\n'),
+    calls=[("get_time", {}), ("get_weather", {"city": "Oslo"})],
+)
+case(
+    "lc_json_parameters_key_and_extra_members",
+    "'parameters' is accepted for 'arguments' (some models emit it); unknown members such as 'id' are ignored.",
+    lc('{"id": "x1", "name": "get_weather", "parameters": {"city": "Rome"}, "type": "function"}'),
+    calls=[("get_weather", {"city": "Rome"})],
+)
+case(
+    "lc_json_arguments_as_string",
+    "Arguments given as a JSON-encoded string (OpenAI wire style) are decoded to the object.",
+    lc('{"name": "get_weather", "arguments": "{\\"city\\": \\"Paris\\"}"}'),
+    calls=[("get_weather", {"city": "Paris"})],
+)
+case(
+    "lc_json_missing_or_null_arguments",
+    "A call without arguments, or with arguments null, has arguments {} (valid JSON object).",
+    lc('{"name": "get_time"}') + lc('{"name": "get_time", "arguments": null}'),
+    calls=[("get_time", {}), ("get_time", {})],
+)
+case(
+    "lc_json_non_ascii_and_escapes",
+    "Non-ASCII text, \\u escapes (incl. a surrogate pair) and escaped quotes pass through as JSON values.",
+    lc(
+        '{"name": "write_file", "arguments": {"path": "北京/数据.txt", "content": "naïve 🚀 \\u4e2d\\u6587 \\ud83d\\ude00 \\"q\\" \\\\ end"}}'
+    ),
+    calls=[("write_file", {"path": "北京/数据.txt", "content": 'naïve 🚀 中文 😀 "q" \\ end'})],
+)
+case(
+    "lc_json_tags_inside_string_values",
+    "Call and end-of-sequence tags inside a JSON string value are data, not markup.",
+    tc(
+        '{"name": "write_file", "arguments": {"path": "a.md", "content": "</tool_call> <tool_call> </longcat_s> <|im_end|> <think>"}}'
+    ),
+    calls=[("write_file", {"path": "a.md", "content": "</tool_call> <tool_call> </longcat_s> <|im_end|> <think>"})],
+)
+
+# ------------------------------------------------------------------------------------------- Hermes / Qwen JSON
+case(
+    "hermes_seed003_example",
+    "The example of seed 003 (Qwen3 tools-first template) inside <tool_call> (vLLM longcat cannot read <tool_call>).",
+    '<tool_call>\n{"name": "get_weather", "arguments": {"location": "Seoul", "unit": "celsius"}}\n</tool_call>',
+    calls=[("get_weather", {"location": "Seoul", "unit": "celsius"})],
+)
+case(
+    "hermes_seed003_history_several_lines_one_block",
+    "Seed 003 renders several calls as JSON lines inside ONE <tool_call> block; each line is a call.",
+    '<tool_call>\n{"name": "get_weather", "arguments": {"location": "Seoul"}}\n'
+    '{"name": "get_weather", "arguments": {"location": "Busan"}}\n{"name": "get_time", "arguments": {}}\n</tool_call>',
+    calls=[("get_weather", {"location": "Seoul"}), ("get_weather", {"location": "Busan"}), ("get_time", {})],
+)
+case(
+    "hermes_two_blocks_with_text",
+    "Two complete blocks with text before, between and after: all text is content. With the whole-text split this "
+    "is SGLang qwen25's fault (second complete call in one chunk never emitted; whole call loses its arguments).",
+    "Sure, two lookups.\n"
+    + tc('\n{"name": "get_weather", "arguments": {"city": "A"}}\n')
+    + "\nand\n"
+    + tc('\n{"name": "get_weather", "arguments": {"city": "B"}}\n')
+    + "\nDone.",
+    content="Sure, two lookups.\n\nand\n\nDone.",
+    calls=[("get_weather", {"city": "A"}), ("get_weather", {"city": "B"})],
+)
+case(
+    "hermes_text_before_split_tag",
+    "Text right before a tag, no space (SGLang qwen25/hermes drops the text before a tag that arrives split; every "
+    "split of the corpus test cuts this tag somewhere).",
+    'Checking the weather now<tool_call>\n{"name": "get_weather", "arguments": {"city": "Lima"}}\n</tool_call>',
+    content="Checking the weather now",
+    calls=[("get_weather", {"city": "Lima"})],
+)
+case(
+    "hermes_text_between_objects_in_block",
+    "Stray text between two JSON calls inside one block is content; whitespace is attached to what follows it "
+    "(markup when a call follows, text when text follows).",
+    '<tool_call>\n{"name": "get_time", "arguments": {}}\nand then\n{"name": "get_time", "arguments": {}}\n</tool_call>',
+    content="\nand then",
+    calls=[("get_time", {}), ("get_time", {})],
+)
+case(
+    "hermes_missing_closing_brace",
+    "The outer object lacks its closing brace; the closing tag ends the call and arguments are complete.",
+    '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}\n</tool_call>',
+    calls=[("get_weather", {"city": "Paris"})],
+)
+case(
+    "hermes_missing_both_braces_number_last",
+    "Both closing braces missing and the last value is a number: the tag right after the number ends the number; "
+    'the member is complete and must be kept ({"days": 3}), not dropped.',
+    '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris", "days": 3</tool_call>',
+    calls=[("get_weather", {"city": "Paris", "days": 3})],
+)
+case(
+    "hermes_trailing_commas",
+    "Trailing commas in objects and arrays are repaired.",
+    tc('{"name": "configure", "arguments": {"tags": ["a", "b",], "count": 2,},}'),
+    calls=[("configure", {"tags": ["a", "b"], "count": 2})],
+)
+case(
+    "hermes_raw_control_chars_in_string",
+    "Raw newlines and tabs inside JSON strings are escaped (models write code this way).",
+    tc('{"name": "write_file", "arguments": {"path": "m.py", "content": "def f():\n\treturn 1\n"}}'),
+    calls=[("write_file", {"path": "m.py", "content": "def f():\n\treturn 1\n"})],
+)
+case(
+    "hermes_python_literals",
+    "Python True/False/None become JSON literals.",
+    tc('{"name": "configure", "arguments": {"enabled": True, "nothing": None, "x": [False, True]}}'),
+    calls=[("configure", {"enabled": True, "nothing": None, "x": [False, True]})],
+)
+case(
+    "hermes_single_quoted_python_dict",
+    "The whole call is a Python dict repr (single quotes). Spec: every tool call arrives; the reader already repairs "
+    "Python literals, and single-quoted strings are the same family of slip. Expected: repaired into the call.",
+    "<tool_call>\n{'name': 'get_weather', 'arguments': {'city': 'Paris', 'metric': True}}\n</tool_call>",
+    calls=[("get_weather", {"city": "Paris", "metric": True})],
+)
+case(
+    "hermes_single_quoted_arguments",
+    "Name is valid JSON but arguments use single quotes. Losing the arguments ({}) and showing the rest as content "
+    "is the worst of both; expected: repaired arguments, nothing in content.",
+    '<tool_call>\n{"name": "get_weather", "arguments": {\'city\': "Paris", \'note\': \'it\\\'s "x"\'}}\n</tool_call>',
+    calls=[("get_weather", {"city": "Paris", "note": 'it\'s "x"'})],
+)
+case(
+    "hermes_non_call_object_after_call",
+    "A JSON object that is no call, after a call in the same block: it is text and comes back as content verbatim "
+    "(invariant 3: nothing is lost); the closing tag is still markup.",
+    tc('{"name": "get_time", "arguments": {}}{"note": "done"}'),
+    content='{"note": "done"}',
+    calls=[("get_time", {})],
+)
+case(
+    "hermes_unescaped_quotes_in_code",
+    "A very common slip when models write code into JSON: unescaped double quotes inside a string. A quote followed "
+    "by something that cannot follow a string value (not , } ] : after optional whitespace) is a literal quote. "
+    "Otherwise the harness writes a truncated file ('print(') and junk lands in the content.",
+    tc('{"name": "write_file", "arguments": {"path": "a.py", "content": "print("hi")\nx = "y""}}'),
+    calls=[("write_file", {"path": "a.py", "content": 'print("hi")\nx = "y"'})],
+)
+case(
+    "hermes_unescaped_quotes_dict_literal_in_code",
+    "Unescaped quotes in code that also holds ':' and ',' after a quote (a dict literal, a call with several "
+    "arguments). Inside a VALUE string a quote followed by ':' cannot end it (only keys are followed by ':'), and a "
+    "quote followed by ',' ends it only if the next member/element can start after the comma (a '\"' in an object).",
+    tc('{"name": "write_file", "arguments": {"content": "x = {"k": 1}\nprint("a", b)", "path": "a.py"}}'),
+    calls=[("write_file", {"content": 'x = {"k": 1}\nprint("a", b)', "path": "a.py"})],
+)
+case(
+    "hermes_unescaped_quotes_markup_in_code",
+    "Unescaped quotes around string literals that start with '<' (HTML/XML in code). A quote followed by '<' ends "
+    "the string only when a closing tag or end marker follows (the missing-brace case), not any '<'.",
+    tc('{"name": "write_file", "arguments": {"content": "html = "<div>" + body", "path": "a.py"}}'),
+    calls=[("write_file", {"content": 'html = "<div>" + body', "path": "a.py"})],
+)
+case(
+    "hermes_unescaped_quotes_before_brace_in_code",
+    "Unescaped quotes where a quote is followed by '}' inside code (a dict literal with a string value). '}' after "
+    "a quote ends the string only if what follows the '}' can follow the end of an object (',', '}', ']', a closing "
+    "tag, the end) - here a newline and more code follow.",
+    tc('{"name": "write_file", "arguments": {"content": "d = {"k": "v"}\nprint(d)", "path": "a.py"}}'),
+    calls=[("write_file", {"content": 'd = {"k": "v"}\nprint(d)', "path": "a.py"})],
+)
+case(
+    "hermes_number_with_leading_zero",
+    "A number with a leading zero (zip codes, dates: 03) is not JSON. Repaired like other slips (03 -> 3) rather "
+    "than failing the arguments (which would drop the member, lose its text and show '}}' as content).",
+    tc('{"name": "get_weather", "arguments": {"city": "Paris", "days": 03}}'),
+    calls=[("get_weather", {"city": "Paris", "days": 3})],
+)
+case(
+    "hermes_unknown_tool",
+    "A tool not among the request's tools is still emitted as a call (the harness answers it) and logged.",
+    tc('\n{"name": "delete_everything", "arguments": {"really": true}}\n'),
+    tools=ALL,
+    calls=[("delete_everything", {"really": True})],
+)
+case(
+    "hermes_no_tools_in_request",
+    "tools is null: calls are still parsed.",
+    tc('{"name": "get_time", "arguments": {}}'),
+    tools=None,
+    calls=[("get_time", {})],
+)
+case(
+    "hermes_huge_string_value",
+    "An 11000-character string argument full of escapes (streams as raw text; no quadratic work).",
+    tc(
+        '{"name": "write_file", "arguments": {"path": "big.txt", "content": "'
+        + ('line \\"q\\" \\u00e9\\n' * 1000)
+        + '"}}'
+    ),
+    calls=[("write_file", {"path": "big.txt", "content": 'line "q" é\n' * 1000})],
+)
+case(
+    "json_arguments_string_deeply_nested",
+    "Invariant 3: no input raises. Arguments given as a JSON-encoded string whose content nests 5000 deep: "
+    "decoding it must not raise RecursionError out of feed(); it is no object, so the arguments are {}.",
+    tc('{"name": "get_time", "arguments": "' + "[" * 5000 + '"}'),
+    calls=[("get_time", {})],
+)
+case(
+    "json_arguments_array_deeply_nested",
+    "Invariant 3: no input raises. Arguments given as a (balanced) array nested 5000 deep: it is no object, so the "
+    "arguments are {}; reading it must not raise RecursionError.",
+    tc('{"name": "get_time", "arguments": ' + "[" * 5000 + "]" * 5000 + "}"),
+    calls=[("get_time", {})],
+)
+case(
+    "hermes_deep_nesting",
+    "Nested objects and arrays in arguments pass through unchanged.",
+    tc(
+        '{"name": "configure", "arguments": {"opts": {"inner": {"flag": true, "list": [[1, 2], {"k": [null, -1.5e3]}]}}}}'
+    ),
+    calls=[("configure", {"opts": {"inner": {"flag": True, "list": [[1, 2], {"k": [None, -1.5e3]}]}}})],
+)
+case(
+    "hermes_empty_block",
+    "An empty block holds no call: it comes back as content, verbatim (nothing lost).",
+    "<tool_call></tool_call>x<tool_call>\n</tool_call>",
+    content="<tool_call></tool_call>x<tool_call>\n</tool_call>",
+)
+case(
+    "hermes_tag_in_prose",
+    "A tool-call tag used in prose (followed by text that is no call) comes back as content verbatim.",
+    "Wrap calls in <tool_call> tags, like <tool_call>this</tool_call>. Also a<b and c>d.",
+    content="Wrap calls in <tool_call> tags, like <tool_call>this</tool_call>. Also a<b and c>d.",
+)
+
+case(
+    "near_miss_tags_in_prose",
+    "Text that shares a prefix with a tag but is no tag (held while undecided, then released verbatim): "
+    "<tool_calls>, <thinking>, <function_x>, <longcat_s> (the opening one), <|im_start|>, <think/> ...",
+    "Use <tool_calls>, <thinking>, <function_x>, <longcat_s>, </tool_call_x>, <|im_start|>, <think/> and "
+    "<longcat_tool_call_id> freely.",
+    content="Use <tool_calls>, <thinking>, <function_x>, <longcat_s>, </tool_call_x>, <|im_start|>, <think/> and "
+    "<longcat_tool_call_id> freely.",
+)
+
+# -------------------------------------------------------------------------------------------------- truncation
+case(
+    "trunc_json_mid_string",
+    "Cut inside a string value: the string is closed, the call ends with valid JSON.",
+    'Let me write.<tool_call>\n{"name": "write_file", "arguments": {"path": "a.txt", "content": "hello wor',
+    content="Let me write.",
+    calls=[("write_file", {"path": "a.txt", "content": "hello wor"})],
+)
+case(
+    "trunc_json_mid_key",
+    "Cut inside a key: the incomplete member is dropped.",
+    '<longcat_tool_call>{"name": "get_weather", "arguments": {"city": "Paris", "da',
+    calls=[("get_weather", {"city": "Paris"})],
+)
+case(
+    "trunc_json_after_colon",
+    "Cut after a key's colon: the member has no value and is dropped.",
+    '<longcat_tool_call>{"name": "get_weather", "arguments": {"city": "Paris", "days": ',
+    calls=[("get_weather", {"city": "Paris"})],
+)
+case(
+    "trunc_json_mid_escape",
+    "Cut right after a backslash inside a string: the unfinished escape is dropped, the string closed.",
+    '<tool_call>{"name": "write_file", "arguments": {"content": "a\\',
+    calls=[("write_file", {"content": "a"})],
+)
+case(
+    "trunc_json_mid_unicode_escape",
+    "Cut inside a \\u escape: the unfinished escape is dropped like a lone trailing backslash (the text was never "
+    "generated); keeping it as the literal characters '\\u00' would put junk in the value.",
+    '<tool_call>{"name": "write_file", "arguments": {"content": "caf\\u00',
+    calls=[("write_file", {"content": "caf"})],
+)
+case(
+    "trunc_json_mid_number",
+    "Cut inside a number: the number read so far is kept (like a cut string is kept), the object is closed.",
+    '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris", "days": 1',
+    calls=[("get_weather", {"city": "Paris", "days": 1})],
+)
+case(
+    "trunc_json_mid_literal",
+    "Cut inside a literal (tr...): the member cannot be completed and is dropped.",
+    '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris", "metric": tr',
+    calls=[("get_weather", {"city": "Paris"})],
+)
+case(
+    "trunc_json_nested",
+    "Cut deep inside nested containers: every container is closed.",
+    '<tool_call>{"name": "configure", "arguments": {"opts": {"inner": {"list": [1, {"k": "v',
+    calls=[("configure", {"opts": {"inner": {"list": [1, {"k": "v"}]}}})],
+)
+case(
+    "trunc_json_before_arguments",
+    "Cut after the name, before the arguments value: the call is kept with {}.",
+    '<tool_call>\n{"name": "get_time", "argum',
+    calls=[("get_time", {})],
+)
+case(
+    "trunc_json_mid_name",
+    "Cut inside the name: no call can be announced (the name is unknown), so the block is content, verbatim.",
+    'Hi<tool_call>\n{"name": "get_wea',
+    content='Hi<tool_call>\n{"name": "get_wea',
+)
+case(
+    "trunc_json_reversed_before_name",
+    "Arguments first and cut before the name: no name, no call; the block is content verbatim.",
+    '<longcat_tool_call>{"arguments": {"city": "Paris"}, "na',
+    content='<longcat_tool_call>{"arguments": {"city": "Paris"}, "na',
+)
+case(
+    "trunc_closing_tag",
+    "Cut inside the closing tag after a complete call: the call is complete; the unfinished tag is not markup "
+    "yet and comes back as content verbatim.",
+    '<tool_call>{"name": "get_time", "arguments": {}}</tool_ca',
+    content="</tool_ca",
+    calls=[("get_time", {})],
+)
+case(
+    "trunc_opening_tag",
+    "Cut inside an opening tag: nothing was called; the text is content verbatim.",
+    "Let me look that up.\n<longcat_tool_c",
+    content="Let me look that up.\n<longcat_tool_c",
+)
+case(
+    "trunc_unclosed_json_block",
+    "The block is never closed but the call is complete: it counts.",
+    'x<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}',
+    content="x",
+    calls=[("get_weather", {"city": "Paris"})],
+)
+case(
+    "trunc_only_open_tag",
+    "An opening tag and nothing else: no call; content verbatim.",
+    "<tool_call>",
+    content="<tool_call>",
+)
+case(
+    "trunc_xml_mid_value",
+    "Cut inside an XML string value (vLLM qwen3_coder streams unterminated JSON; SGLang qwen3_coder drops the value "
+    "and never sends '}'): the value is closed and kept.",
+    "<tool_call>\n<function=write_file>\n<parameter=path>\na.txt\n</parameter>\n<parameter=content>\nhello wor",
+    calls=[("write_file", {"path": "a.txt", "content": "hello wor"})],
+)
+case(
+    "trunc_xml_mid_typed_value",
+    "Cut inside a non-string value: typed by schema from what arrived.",
+    "<tool_call>\n<function=configure>\n<parameter=count>\n12",
+    calls=[("configure", {"count": 12})],
+)
+case(
+    "trunc_xml_in_parameter_header",
+    "Cut inside a '<parameter=' header: that parameter never started; the call keeps the complete ones and the "
+    "unfinished header comes back as content verbatim.",
+    "<tool_call>\n<function=write_file>\n<parameter=path>\na.txt\n</parameter>\n<parameter=cont",
+    content="<parameter=cont",
+    calls=[("write_file", {"path": "a.txt"})],
+)
+case(
+    "trunc_xml_in_function_header",
+    "Cut inside '<function=' header: no call; the block is content verbatim.",
+    "Ok.\n<tool_call>\n<function=write_fi",
+    content="Ok.\n<tool_call>\n<function=write_fi",
+)
+case(
+    "trunc_xml_in_value_closing_tag",
+    "Cut inside </parameter>: the value was complete ('hello', its trailing newline is markup); the unfinished tag "
+    "is not part of the value and comes back as content, like any unfinished tag at the end of the output.",
+    "<tool_call>\n<function=write_file>\n<parameter=content>\nhello\n</param",
+    content="</param",
+    calls=[("write_file", {"content": "hello"})],
+)
+case(
+    "trunc_kv_mid_value",
+    "Cut inside a key/value string value: the value is closed and kept.",
+    "<longcat_tool_call>get_weather\n<longcat_arg_key>city</longcat_arg_key>\n<longcat_arg_value>Par",
+    calls=[("get_weather", {"city": "Par"})],
+)
+case(
+    "trunc_kv_in_value_closing_tag",
+    "Cut inside </longcat_arg_value>: the value is 'Paris'; the unfinished tag comes back as content.",
+    "<longcat_tool_call>get_weather\n<longcat_arg_key>city</longcat_arg_key>\n<longcat_arg_value>Paris</longcat_arg_v",
+    content="</longcat_arg_v",
+    calls=[("get_weather", {"city": "Paris"})],
+)
+case(
+    "trunc_kv_in_key",
+    "Cut inside a key: the complete parameters are kept; the unfinished key markup is content.",
+    "<longcat_tool_call>get_weather\n<longcat_arg_key>city</longcat_arg_key>\n<longcat_arg_value>Paris"
+    "</longcat_arg_value>\n<longcat_arg_key>da",
+    content="<longcat_arg_key>da",
+    calls=[("get_weather", {"city": "Paris"})],
+)
+
+# -------------------------------------------------------------------------------------------------------- XML
+case(
+    "xml_seed004_system_prompt_example",
+    "The exact example of seed 004's system prompt; multi-line value loses one leading and one trailing newline.",
+    "<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n"
+    "<parameter=example_parameter_2>\nThis is the value for the second parameter\nthat can span\nmultiple lines\n"
+    "</parameter>\n</function>\n</tool_call>",
+    calls=[
+        (
+            "example_function_name",
+            {
+                "example_parameter_1": "value_1",
+                "example_parameter_2": "This is the value for the second parameter\nthat can span\nmultiple lines",
+            },
+        )
+    ],
+)
+case(
+    "xml_design_write_file",
+    "DESIGN.md section 3's example, preceded by reasoning and text (seed 004 template: <think> pre-opened).",
+    "I need to create the file.\n</think>\n\nCreating it now.\n<tool_call>\n<function=write_file>\n<parameter=path>\n"
+    'src/app.py\n</parameter>\n<parameter=content>\nprint("hi")\n</parameter>\n</function>\n</tool_call>',
+    reasoning="I need to create the file.\n",
+    content="\n\nCreating it now.\n",
+    calls=[("write_file", {"path": "src/app.py", "content": 'print("hi")'})],
+    reasoning_open=True,
+)
+case(
+    "xml_in_longcat_wrapper",
+    "An XML function block inside <longcat_tool_call>.",
+    lc("\n" + xml_fn("get_weather", ("city", "Paris"), ("days", "3")) + "\n"),
+    calls=[("get_weather", {"city": "Paris", "days": 3})],
+)
+case(
+    "xml_bare_function",
+    "An XML function block with no wrapper; text after it is content.",
+    "Calling.\n" + xml_fn("get_weather", ("city", "Paris")) + "\nafter",
+    content="Calling.\n\nafter",
+    calls=[("get_weather", {"city": "Paris"})],
+)
+case(
+    "xml_two_functions_one_block",
+    "Two function blocks inside one <tool_call> block are two calls.",
+    "<tool_call>\n" + xml_fn("get_time") + "\n" + xml_fn("get_weather", ("city", "Oslo")) + "\n</tool_call>",
+    calls=[("get_time", {}), ("get_weather", {"city": "Oslo"})],
+)
+case(
+    "xml_two_blocks_seed004_history_style",
+    "Seed 004 renders each call in its own <tool_call> block followed by a newline: whitespace between blocks and "
+    "after the last block (before the end of the output) is markup, not content.",
+    "<tool_call>\n"
+    + xml_fn("get_time")
+    + "\n</tool_call>\n<tool_call>\n"
+    + xml_fn("get_weather", ("city", "Oslo"))
+    + "\n</tool_call>\n",
+    calls=[("get_time", {}), ("get_weather", {"city": "Oslo"})],
+)
+case(
+    "xml_value_newlines_and_lt",
+    "Only ONE leading and ONE trailing newline are markup; '<' in a value that starts no terminator tag is text; "
+    "a </tool_call> inside a value is text too (values end only at </parameter>, <parameter=, </function>).",
+    '<tool_call>\n<function=write_file>\n<parameter=content>\n\nif a < b and c<d:\n    x = "<div>" # </tool_call>\n\n'
+    "</parameter>\n<parameter=path>x.py</parameter>\n</function>\n</tool_call>",
+    calls=[("write_file", {"content": '\nif a < b and c<d:\n    x = "<div>" # </tool_call>\n', "path": "x.py"})],
+)
+case(
+    "values_contain_call_markup",
+    "A coding agent writing a chat template: call-opening tags INSIDE a value are value text (only the value's own "
+    "terminators end it; the 'next call starts' rule applies to the call body, not to values). XML and key/value.",
+    "<tool_call>\n<function=write_file>\n<parameter=content>\nUse <tool_call>, <longcat_tool_call> and <function=x> "
+    "here.\n</parameter>\n</function>\n</tool_call>"
+    + kv("write_file", ("content", "a <longcat_tool_call> b <function=y> <tool_call>")),
+    calls=[
+        ("write_file", {"content": "Use <tool_call>, <longcat_tool_call> and <function=x> here."}),
+        ("write_file", {"content": "a <longcat_tool_call> b <function=y> <tool_call>"}),
+    ],
+)
+case(
+    "xml_missing_parameter_close",
+    "A value not closed by </parameter> ends at the next <parameter= or at </function>.",
+    "<tool_call>\n<function=write_file>\n<parameter=path>\na.txt\n<parameter=content>\nbody\n</function>\n</tool_call>",
+    calls=[("write_file", {"path": "a.txt", "content": "body"})],
+)
+case(
+    "xml_missing_function_close",
+    "</function> missing: </tool_call> ends the call.",
+    "<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n</tool_call>",
+    calls=[("get_weather", {"city": "Paris"})],
+)
+case(
+    "xml_parameter_without_gt_same_line",
+    "'<parameter=' with no '>' (vLLM qwen3_coder leaks it into arguments): it is no parameter; the text comes back "
+    "as content and the call keeps its valid parameters.",
+    "<tool_call>\n<function=write_file>\n<parameter=path>\na.txt\n</parameter>\n<parameter=content body</parameter>\n"
+    "</function>\n</tool_call>",
+    content="<parameter=content body</parameter>",
+    calls=[("write_file", {"path": "a.txt"})],
+)
+case(
+    "xml_parameter_without_gt_newline",
+    "The realistic form: '<parameter=path' then a newline. Not a parameter; the malformed text is content. Every "
+    "character that is not markup is kept: the newline between 'a.txt' and the stray '</parameter>' is text "
+    "(the tag after it is not markup here), and so is the newline before the stray '<parameter=path'.",
+    "<tool_call>\n<function=write_file>\n<parameter=path\na.txt\n</parameter>\n</function>\n</tool_call>",
+    content="\n<parameter=path\na.txt\n</parameter>",
+    calls=[("write_file", {})],
+)
+case(
+    "xml_stray_text_in_function",
+    "Text inside a function block that is not a parameter is content (whitespace goes with what follows it).",
+    "<tool_call>\n<function=get_weather>\nLet me see.\n<parameter=city>\nParis\n</parameter>\n</function>\n</tool_call>",
+    content="\nLet me see.",
+    calls=[("get_weather", {"city": "Paris"})],
+)
+case(
+    "xml_function_header_malformed",
+    "'<function=' with no '>' and an empty function name: no call can be read; the blocks are content verbatim.",
+    "<tool_call>\n<function=get_time\n</function>\n</tool_call><tool_call><function=></function></tool_call>",
+    content="<tool_call>\n<function=get_time\n</function>\n</tool_call><tool_call><function=></function></tool_call>",
+)
+case(
+    "xml_empty_and_unclosed",
+    "A function with no parameters, an empty value, then an unclosed block at the end of the output.",
+    "<tool_call>\n<function=get_time>\n</function>\n</tool_call>"
+    "<tool_call>\n<function=write_file>\n<parameter=content></parameter>\n<parameter=path>\nx\n</parameter>\n",
+    calls=[("get_time", {}), ("write_file", {"content": "", "path": "x"})],
+)
+case(
+    "xml_unclosed_function_then_next_function",
+    "</function> forgotten: a '<function=' in a function body (not inside a value) can only start the next call, "
+    "like an opening wrapper tag after an unclosed block does for the JSON dialect. Two calls, nothing in content.",
+    "<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n"
+    "<function=get_time>\n</function>\n</tool_call>",
+    calls=[("get_weather", {"city": "Paris"}), ("get_time", {})],
+)
+case(
+    "xml_unclosed_block_then_next_block",
+    "</function></tool_call> forgotten, then the next <tool_call> block: it ends the open call and starts the next "
+    "(the core already does this for JSON blocks).",
+    "<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n"
+    "<tool_call>\n<function=get_time>\n</function>\n</tool_call>",
+    calls=[("get_weather", {"city": "Paris"}), ("get_time", {})],
+)
+case(
+    "kv_unclosed_block_then_next_block",
+    "</longcat_tool_call> forgotten, then the next key/value block: two calls.",
+    "<longcat_tool_call>get_weather\n<longcat_arg_key>city</longcat_arg_key>\n<longcat_arg_value>Paris"
+    "</longcat_arg_value>\n<longcat_tool_call>get_time\n</longcat_tool_call>",
+    calls=[("get_weather", {"city": "Paris"}), ("get_time", {})],
+)
+case(
+    "json_unclosed_block_then_next_block",
+    "A JSON call missing its closing brace and closing tag, then the next block: two calls.",
+    '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}\n<tool_call>\n'
+    '{"name": "get_time", "arguments": {}}\n</tool_call>',
+    calls=[("get_weather", {"city": "Paris"}), ("get_time", {})],
+)
+case(
+    "xml_unknown_tool_untyped",
+    "Unknown tool: still a call; with no schema every value is a string (no guessing).",
+    "<tool_call>\n<function=launch>\n<parameter=count>\n5\n</parameter>\n<parameter=flag>\ntrue\n</parameter>\n"
+    "</function>\n</tool_call>",
+    calls=[("launch", {"count": "5", "flag": "true"})],
+)
+case(
+    "xml_huge_value",
+    "An 11200-character multi-line value with quotes, backslashes and '<' (streams, JSON-escaped).",
+    "<tool_call>\n<function=write_file>\n<parameter=path>\nbig.txt\n</parameter>\n<parameter=content>\n"
+    + ("x = \"a\\b\" if i < n else 'c'\n" * 400)
+    + "</parameter>\n</function>\n</tool_call>",
+    calls=[("write_file", {"path": "big.txt", "content": ("x = \"a\\b\" if i < n else 'c'\n" * 400)[:-1]})],
+)
+case(
+    "xml_non_ascii",
+    "Non-ASCII names and values.",
+    "<tool_call>\n<function=write_file>\n<parameter=path>\n文档/说明.md\n</parameter>\n<parameter=content>\n"
+    "Ünïcödé — 你好 🚀\n</parameter>\n</function>\n</tool_call>",
+    calls=[("write_file", {"path": "文档/说明.md", "content": "Ünïcödé — 你好 🚀"})],
+)
+
+# ---------------------------------------------------------------------------------------------- schema typing
+case(
+    "xml_schema_typing_all_types",
+    "Values typed by schema when they close: integer, number, boolean (True), null, object with nested typed "
+    "members, arrays of strings and of integers (item typing), anyOf integer|null, string enum, integer enum, "
+    "oneOf number|boolean.",
+    "<tool_call>\n"
+    + xml_fn(
+        "configure",
+        ("count", "5"),
+        ("ratio", "0.25"),
+        ("enabled", "True"),
+        ("nothing", "null"),
+        ("opts", '{"depth": "2", "name": "x", "inner": {"flag": "false"}}'),
+        ("tags", '["a", "b"]'),
+        ("ids", '[1, "2"]'),
+        ("limit", "none"),
+        ("mode", "fast"),
+        ("level", "2"),
+        ("scale", "1e3"),
+    )
+    + "\n</tool_call>",
+    calls=[
+        (
+            "configure",
+            {
+                "count": 5,
+                "ratio": 0.25,
+                "enabled": True,
+                "nothing": None,
+                "opts": {"depth": 2, "name": "x", "inner": {"flag": False}},
+                "tags": ["a", "b"],
+                "ids": [1, 2],
+                "limit": None,
+                "mode": "fast",
+                "level": 2,
+                "scale": 1000.0,
+            },
+        )
+    ],
+)
+case(
+    "xml_schema_typing_failures_keep_raw",
+    "When a value does not fit its schema the raw string is kept (no crash, no dropped call): integer 'many', "
+    "boolean 'yes', number 'NaN', object 'not json', enum string 'medium' (still a string).",
+    "<tool_call>\n"
+    + xml_fn(
+        "configure",
+        ("count", "many"),
+        ("enabled", "yes"),
+        ("ratio", "NaN"),
+        ("opts", "not json"),
+        ("mode", "medium"),
+    )
+    + "\n</tool_call>",
+    calls=[("configure", {"count": "many", "enabled": "yes", "ratio": "NaN", "opts": "not json", "mode": "medium"})],
+)
+case(
+    "xml_schema_typing_integer_vs_number",
+    "integer '7.0' is 7 (integral), integer '7.5' is not an integer (raw); number '3' stays 3; type list "
+    "number|null 'null' is null; a type list admitting string keeps the text as a string.",
+    "<tool_call>\n"
+    + xml_fn(
+        "configure",
+        ("count", "7.0"),
+        ("limit", "7.5"),
+        ("ratio", "3"),
+        ("maybe_num", "null"),
+        ("flex", "42"),
+    )
+    + "\n</tool_call>",
+    calls=[("configure", {"count": 7, "limit": "7.5", "ratio": 3, "maybe_num": None, "flex": "42"})],
+)
+case(
+    "xml_schema_python_literal_object",
+    "An object/array value written as a Python literal (single quotes, True) is accepted.",
+    "<tool_call>\n"
+    + xml_fn("configure", ("opts", "{'depth': 3, 'inner': {'flag': True}}"), ("tags", "['x', 'y']"))
+    + "\n</tool_call>",
+    calls=[("configure", {"opts": {"depth": 3, "inner": {"flag": True}}, "tags": ["x", "y"]})],
+)
+case(
+    "xml_schema_anyof_nested_object",
+    "Spec (issue 2, invariant 5): typing follows anyOf/oneOf AND nested properties/items - so the members of an "
+    "object given through an anyOf branch are typed by that branch's properties.",
+    "<tool_call>\n" + xml_fn("configure", ("limit", '{"depth": "2", "ids": ["4"]}')) + "\n</tool_call>",
+    tools=[
+        fn(
+            "configure",
+            {
+                "limit": {
+                    "anyOf": [
+                        {
+                            "type": "object",
+                            "properties": {
+                                "depth": {"type": "integer"},
+                                "ids": {"type": "array", "items": {"type": "integer"}},
+                            },
+                        },
+                        {"type": "null"},
+                    ]
+                }
+            },
+        )
+    ],
+    calls=[("configure", {"limit": {"depth": 2, "ids": [4]}})],
+)
+case(
+    "xml_schema_local_refs",
+    "Pydantic and MCP tool schemas put nested models in $defs and point at them with $ref (Optional[Model] is "
+    "anyOf [$ref, null]). 'Typed by the tool's JSON schema' has to follow local refs, else object parameters "
+    "arrive as JSON-in-a-string.",
+    "<tool_call>\n"
+    + xml_fn("setup", ("opts", '{"depth": "2"}'), ("maybe", '{"depth": 3}'), ("n", "4"))
+    + "\n</tool_call>",
+    tools=[
+        {
+            "type": "function",
+            "function": {
+                "name": "setup",
+                "parameters": {
+                    "type": "object",
+                    "$defs": {"Opts": {"type": "object", "properties": {"depth": {"type": "integer"}}}},
+                    "properties": {
+                        "opts": {"$ref": "#/$defs/Opts"},
+                        "maybe": {"anyOf": [{"$ref": "#/$defs/Opts"}, {"type": "null"}], "default": None},
+                        "n": {"type": "integer"},
+                    },
+                },
+            },
+        }
+    ],
+    calls=[("setup", {"opts": {"depth": 2}, "maybe": {"depth": 3}, "n": 4})],
+)
+case(
+    "kv_schema_typing",
+    "Key/value values are typed by schema like XML values (integer, boolean, array, object).",
+    kv("configure", ("count", "3"), ("enabled", "false"), ("ids", "[4, 5]"), ("opts", '{"depth": 1}'), ("note", "7")),
+    calls=[("configure", {"count": 3, "enabled": False, "ids": [4, 5], "opts": {"depth": 1}, "note": "7"})],
+)
+
+# ------------------------------------------------------------------------------------------------ key / value
+case(
+    "kv_basic",
+    "The LongCat key/value dialect (DESIGN.md section 3.4).",
+    "<longcat_tool_call>get_weather\n<longcat_arg_key>city</longcat_arg_key>\n<longcat_arg_value>Paris"
+    "</longcat_arg_value>\n</longcat_tool_call>",
+    calls=[("get_weather", {"city": "Paris"})],
+)
+case(
+    "kv_values_kept_as_is",
+    "Key/value values are kept as-is (newlines included; unlike XML, no newline is markup).",
+    kv("write_file", ("path", "a.txt"), ("content", "\nline 1\n  line 2\n")),
+    calls=[("write_file", {"path": "a.txt", "content": "\nline 1\n  line 2\n"})],
+)
+case(
+    "kv_consecutive_blocks_and_no_args",
+    "Consecutive key/value blocks, compact (no newlines), and a call with no arguments.",
+    "<longcat_tool_call>get_time</longcat_tool_call><longcat_tool_call>get_weather<longcat_arg_key>city"
+    "</longcat_arg_key><longcat_arg_value>Oslo</longcat_arg_value></longcat_tool_call>",
+    calls=[("get_time", {}), ("get_weather", {"city": "Oslo"})],
+)
+case(
+    "kv_huge_value_non_ascii",
+    "An 8800-character non-ASCII value with quotes and backslashes.",
+    kv("write_file", ("path", "zh.txt"), ("content", '中文"引号"\\反斜杠\n' * 800)),
+    calls=[("write_file", {"path": "zh.txt", "content": '中文"引号"\\反斜杠\n' * 800})],
+)
+case(
+    "kv_missing_value_close",
+    "A value not closed by </longcat_arg_value> ends at the next key.",
+    "<longcat_tool_call>get_weather\n<longcat_arg_key>city</longcat_arg_key>\n<longcat_arg_value>Paris\n"
+    "<longcat_arg_key>days</longcat_arg_key>\n<longcat_arg_value>2</longcat_arg_value>\n</longcat_tool_call>",
+    calls=[("get_weather", {"city": "Paris\n", "days": 2})],
+)
+case(
+    "kv_prose_in_wrapper",
+    "A <longcat_tool_call> block holding prose is no call: content verbatim.",
+    "<longcat_tool_call>hello there, no call here</longcat_tool_call>",
+    content="<longcat_tool_call>hello there, no call here</longcat_tool_call>",
+)
+
+# ---------------------------------------------------------------------------------------------- mixed dialects
+case(
+    "mixed_dialects_one_output",
+    "One output using every dialect in turn: the body dialect is chosen per call from what follows the tag.",
+    "A"
+    + lc('{"name": "get_time", "arguments": {}}')
+    + "B"
+    + tc('{"name": "get_weather", "arguments": {"city": "X"}}')
+    + "C"
+    + tc("\n" + xml_fn("get_weather", ("city", "Y")) + "\n")
+    + "D"
+    + kv("get_weather", ("city", "Z"))
+    + "E"
+    + xml_fn("get_time")
+    + "F",
+    content="ABCDEF",
+    calls=[
+        ("get_time", {}),
+        ("get_weather", {"city": "X"}),
+        ("get_weather", {"city": "Y"}),
+        ("get_weather", {"city": "Z"}),
+        ("get_time", {}),
+    ],
+)
+
+# ------------------------------------------------------------------------------------------------- reasoning
+case(
+    "reasoning_think_then_call",
+    "<think> reasoning, then text and a call.",
+    "<think>\nThe user wants weather.\n</think>\n\nChecking."
+    + lc('{"name": "get_weather", "arguments": {"city": "Paris"}}'),
+    reasoning="\nThe user wants weather.\n",
+    content="\n\nChecking.",
+    calls=[("get_weather", {"city": "Paris"})],
+)
+case(
+    "reasoning_longcat_think",
+    "<longcat_think> reasoning.",
+    "<longcat_think>plan</longcat_think>answer",
+    reasoning="plan",
+    content="answer",
+)
+case(
+    "reasoning_preopened_implicit_end_by_call",
+    "Reasoning pre-opened by the template and never closed: the call tag ends it implicitly.",
+    "I should call the tool." + lc('\n{"name": "get_time", "arguments": {}}\n'),
+    reasoning="I should call the tool.",
+    calls=[("get_time", {})],
+    reasoning_open=True,
+)
+case(
+    "reasoning_preopened_and_repeated_open_tag",
+    "Reasoning pre-opened by the template, and the model still starts with its own <think> (models trained with "
+    "and without the pre-filled tag do this; adapters cannot always know). The redundant opening tag at the very "
+    "start of the reasoning is markup, not reasoning text (vLLM's reasoning parsers strip it too).",
+    "<think>\nplan\n</think>\n\nanswer",
+    reasoning="\nplan\n",
+    content="\n\nanswer",
+    reasoning_open=True,
+)
+case(
+    "reasoning_interleaved_with_calls",
+    "Thinking between tool calls (interleaved reasoning): each <think> section is reasoning, each block a call. "
+    "Whitespace next to a think tag is content like any text outside blocks (only whitespace between call blocks "
+    "or before the end is markup), so the newlines around the think tags stay.",
+    "<think>first</think>\n"
+    + tc('\n{"name": "get_time", "arguments": {}}\n')
+    + "\n<think>second</think>\n"
+    + tc("\n" + xml_fn("get_weather", ("city", "Paris")) + "\n")
+    + "\ndone",
+    reasoning="firstsecond",
+    content="\n\n\n\ndone",
+    calls=[("get_time", {}), ("get_weather", {"city": "Paris"})],
+)
+case(
+    "reasoning_mentions_tags",
+    "Inside reasoning, <function=...> and </longcat_tool_call> are just text; only a call-opening wrapper tag ends "
+    "reasoning (a bare <function= in reasoning is more likely discussion of the format than a call).",
+    "<think>Format: <function=name> ... </function> and </longcat_tool_call>.</think>Ok.",
+    reasoning="Format: <function=name> ... </function> and </longcat_tool_call>.",
+    content="Ok.",
+)
+case(
+    "reasoning_call_tag_in_reasoning_ends_it",
+    "Spec: an opening tool-call tag while reasoning is open ends reasoning. Here it is not followed by a call, so "
+    "the block comes back as content; the later </think> is markup and is not shown.",
+    "<think>Maybe emit <tool_call> here.</think>Answer.",
+    reasoning="Maybe emit ",
+    content="<tool_call> here.Answer.",
+)
+case(
+    "reasoning_empty_and_repeated",
+    "Empty reasoning, and two reasoning sections.",
+    "<think></think>a<think>b</think>c",
+    reasoning="b",
+    content="ac",
+)
+case(
+    "reasoning_unclosed_at_end",
+    "Reasoning never closed: everything is reasoning; </longcat_s> does not leak.",
+    "<think>still thinking</longcat_s>",
+    reasoning="still thinking",
+)
+
+# ---------------------------------------------------------------------------------------------- end of sequence
+case(
+    "eos_markers_never_leak",
+    "</longcat_s> and <|im_end|> in text, after a call, and after reasoning are never content.",
+    "<longcat_think>r</longcat_think>Hello</longcat_s>"
+    + lc('{"name": "get_time", "arguments": {}}')
+    + "</longcat_s><|im_end|>",
+    reasoning="r",
+    content="Hello",
+    calls=[("get_time", {})],
+)
+case(
+    "eos_inside_unclosed_block",
+    "<|im_end|> right after a call inside an unclosed block: the call is complete, the marker is not content.",
+    '<tool_call>\n{"name": "get_time", "arguments": {}}\n<|im_end|>',
+    calls=[("get_time", {})],
+)
+
+# ------------------------------------------------------------------------------------------- scale and options
+case(
+    "xml_2000_parameters",
+    "2000 short parameters in one call (vLLM qwen3_coder re-converts all arguments at every parameter boundary): "
+    "every parameter arrives, in order, untyped strings for an unknown tool.",
+    "<tool_call>\n<function=bulk>\n"
+    + "".join(f"<parameter=p{i}>\nv{i}\n</parameter>\n" for i in range(2000))
+    + "</function>\n</tool_call>",
+    calls=[("bulk", {f"p{i}": f"v{i}" for i in range(2000)})],
+)
+case(
+    "agent_transcript_xml_thinking",
+    "A realistic agent turn (seed 004 style, reasoning pre-opened): reasoning, a sentence, three calls in their own "
+    "blocks with newlines between them, and the end marker.",
+    "The user wants the repo cleaned up. First list files, then read the config, then fix it.\n</think>\n\n"
+    "I'll start by looking around.\n"
+    "<tool_call>\n<function=get_time>\n</function>\n</tool_call>\n"
+    "<tool_call>\n<function=write_file>\n<parameter=path>\nconfig/settings.toml\n</parameter>\n"
+    '<parameter=content>\n[server]\nport = 8080\nname = "demo"\n</parameter>\n</function>\n</tool_call>\n'
+    '<tool_call>\n<function=configure>\n<parameter=count>\n3\n</parameter>\n<parameter=tags>\n["a"]\n'
+    "</parameter>\n</function>\n</tool_call><|im_end|>",
+    reasoning="The user wants the repo cleaned up. First list files, then read the config, then fix it.\n",
+    content="\n\nI'll start by looking around.\n",
+    calls=[
+        ("get_time", {}),
+        ("write_file", {"path": "config/settings.toml", "content": '[server]\nport = 8080\nname = "demo"'}),
+        ("configure", {"count": 3, "tags": ["a"]}),
+    ],
+    reasoning_open=True,
+)
+case(
+    "option_reasoning_disabled",
+    "ParserOptions(reasoning=False): think tags are not split off, they are content; calls are still parsed.",
+    "<think>x</think>y" + tc('{"name": "get_time", "arguments": {}}'),
+    content="<think>x</think>y",
+    calls=[("get_time", {})],
+    opt_reasoning=False,
+)
+case(
+    "option_tools_disabled",
+    "ParserOptions(tools=False): call markup stays content verbatim, but a call tag still ends open reasoning.",
+    "thinking" + tc('{"name": "get_time", "arguments": {}}') + "<function=get_time>\n</function>",
+    reasoning="thinking",
+    content=tc('{"name": "get_time", "arguments": {}}') + "<function=get_time>\n</function>",
+    reasoning_open=True,
+    opt_tools=False,
+)
+
+case(
+    "eos_in_unclosed_xml_and_kv_bodies",
+    "End markers after the last parameter of a call whose closing tags never came (XML in a block, bare XML, "
+    "key/value, and right after a function header). Spec: </longcat_s> and <|im_end|> are never shown as content; "
+    "in a call body they are markup like anywhere else. The calls are complete.",
+    "<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n<|im_end|>"
+    "<function=get_weather>\n<parameter=city>\nRome\n</parameter>\n</longcat_s>"
+    "<longcat_tool_call>get_weather\n<longcat_arg_key>city</longcat_arg_key>\n<longcat_arg_value>Oslo"
+    "</longcat_arg_value>\n</longcat_s>"
+    "<tool_call>\n<function=get_time></longcat_s>",
+    calls=[
+        ("get_weather", {"city": "Paris"}),
+        ("get_weather", {"city": "Rome"}),
+        ("get_weather", {"city": "Oslo"}),
+        ("get_time", {}),
+    ],
+)
+
+if __name__ == "__main__":
+    out = sys.argv[1]
+    ids = [c["id"] for c in CASES]
+    assert len(ids) == len(set(ids)), "duplicate ids"
+    with open(out, "w", encoding="utf-8") as f:
+        for c in CASES:
+            f.write(json.dumps(c, ensure_ascii=False) + "\n")
+    print(len(CASES), "cases")
