@@ -10,14 +10,16 @@ from typing import Final
 
 from . import tags as T
 
-#: Markers that start or end a turn: a think tag before the last of them belongs to an earlier turn.
-TURN_BOUNDARIES: Final = ("<|im_start|>", "<|im_end|>", "</longcat_s>")
+#: Markers that start or end a turn: a think tag before the last of them belongs to an earlier turn (or to the
+#: user's message). LongCat's turns have no special token between the user's text and ``ASSISTANT:``.
+TURN_BOUNDARIES: Final = ("<|im_start|>", "<|im_end|>", "</longcat_s>", "ASSISTANT:")
 
 
 def prompt_opens_reasoning(prompt_tail: str) -> bool | None:
     """True if the prompt's current turn opened a reasoning block it did not close, False if it closed one, None if
     the current turn has no think tag. ``prompt_tail`` is the end of the rendered prompt (any length)."""
-    turn = prompt_tail[max(prompt_tail.rfind(tag) for tag in TURN_BOUNDARIES) + 1 :]
+    cut = max((i + len(tag) for tag in TURN_BOUNDARIES if (i := prompt_tail.rfind(tag)) >= 0), default=0)
+    turn = prompt_tail[cut:]
     opened = max(turn.rfind(tag) for tag in T.THINK_OPENS)
     closed = max(turn.rfind(tag) for tag in T.THINK_CLOSES)
     if opened == closed:  # both absent
