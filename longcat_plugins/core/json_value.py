@@ -98,11 +98,6 @@ class JsonValueReader:
         self.done = False
         self.failed = False
 
-    @property
-    def started(self) -> bool:
-        """Whether the value has begun (its first character was read)."""
-        return self._state != _VALUE or bool(self._stack) or self.done
-
     def feed(self, buf: str, pos: int, final: bool) -> int:
         """Read from ``buf[pos:]``; return how far it got.
 

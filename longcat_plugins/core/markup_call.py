@@ -29,10 +29,9 @@ from typing import Final
 from . import tags as T
 from .host import CallHost
 from .schema import ToolSchemas, convert_value, is_string_schema
-from .stray import WHITESPACE, WhitespaceRun, stray_end
+from .stray import WHITESPACE, WhitespaceRun, stray_end, whitespace_end
 
 _NEEDS_ESCAPE: Final = re.compile(r'["\\\x00-\x1f]')
-_WHITESPACE_RUN: Final = re.compile(r"[ \t\r\n]+")
 _HEADER_END: Final = re.compile(r"[<>\n]")
 _KV_NAME_END: Final = re.compile(r"[\s<>]")
 
@@ -340,9 +339,9 @@ class KvCallReader(_MarkupCall):
                 self._state = _AFTER_NAME
                 pos = m.start()
             elif state == _AFTER_NAME:
-                m = _WHITESPACE_RUN.match(buf, pos)
-                if m is not None:
-                    pos = m.end()
+                end = whitespace_end(buf, pos)
+                if end > pos:
+                    pos = end
                     continue
                 tag = T.match_tag(buf, pos, _KV_BODY_TAGS, final) if buf[pos] == "<" else None
                 if tag is T.NEED_MORE:
@@ -381,9 +380,9 @@ class KvCallReader(_MarkupCall):
                 self._state = _AFTER_KEY
                 pos = end + len(T.ARG_KEY_CLOSE)
             else:  # _AFTER_KEY
-                m = _WHITESPACE_RUN.match(buf, pos)
-                if m is not None:
-                    pos = m.end()
+                end = whitespace_end(buf, pos)
+                if end > pos:
+                    pos = end
                     continue
                 tag = T.match_tag(buf, pos, (T.ARG_VALUE_OPEN,), final) if buf[pos] == "<" else None
                 if tag is T.NEED_MORE:

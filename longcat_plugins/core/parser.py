@@ -267,7 +267,6 @@ class StreamParser:
             return self._whitespace.take(buf, pos)  # between calls: markup unless stray text follows
         if c in "<{":
             self._whitespace.drop()
-        wrapper_close = T.WRAPPER_CLOSE[self._wrapper or T.LONGCAT_CALL_OPEN]
         if c == "{":
             self._start_reader(JsonCallReader(self))
             return pos
@@ -282,7 +281,7 @@ class StreamParser:
                 self._mode = _CONTENT
                 return pos
             if isinstance(tag, str) and self._wrapper_calls:
-                if tag == wrapper_close or tag in T.WRAPPER_CLOSES:
+                if tag in T.WRAPPER_CLOSES:  # either closing tag ends the block
                     self._wrapper = None
                     self._mode = _CONTENT
                     self._after_block = not self._passthrough

@@ -22,8 +22,6 @@ THINK_OPENS: Final = ("<think>", "<longcat_think>")
 THINK_CLOSES: Final = ("</think>", "</longcat_think>")
 END_OF_SEQUENCE: Final = ("</longcat_s>", "<|im_end|>")
 
-#: The closing tag that belongs to each wrapper opening tag.
-WRAPPER_CLOSE: Final = {LONGCAT_CALL_OPEN: LONGCAT_CALL_CLOSE, HERMES_CALL_OPEN: HERMES_CALL_CLOSE}
 WRAPPER_OPENS: Final = (LONGCAT_CALL_OPEN, HERMES_CALL_OPEN)
 WRAPPER_CLOSES: Final = (LONGCAT_CALL_CLOSE, HERMES_CALL_CLOSE)
 
