@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from .calls import CallLog
 from .events import Content, Event, Reasoning, ToolCallArgs, ToolCallEnd, ToolCallStart
 from .message import MessageBuilder, ParsedMessage, ParsedToolCall
 from .options import ParserOptions
@@ -12,6 +13,7 @@ from .parser import StreamParser
 from .schema import ToolSchemas
 
 __all__ = [
+    "CallLog",
     "Content",
     "Event",
     "MessageBuilder",

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import logging
+from enum import Enum
 from typing import Any, Final
 
 from .host import CallHost
@@ -28,6 +29,18 @@ _AFTER_VALUE: Final = 6
 _DONE: Final = 7
 
 
+class _Member(Enum):
+    """What the JSON value being read is."""
+
+    KEY = "key"
+    NAME = "name"
+    #: the arguments object, streamed as it is read
+    ARGUMENTS = "arguments"
+    #: arguments given as something other than an object (a JSON-encoded string, null...): read whole
+    ARGUMENTS_TEXT = "arguments text"
+    OTHER = "other member"
+
+
 def _discard(_: str) -> None:
     pass
 
@@ -41,7 +54,7 @@ class JsonCallReader:
         self._key = ""
         self._captured: list[str] = []  # raw text of the key or value being captured
         self._value: JsonValueReader | None = None
-        self._value_kind = ""  # "name", "arguments", "arguments-text" (not an object) or "other"
+        self._value_kind = _Member.OTHER
         self._index: int | None = None
         self._args_seen = False
         self._args_open = False  # the arguments object is being streamed and is not closed yet
@@ -80,7 +93,7 @@ class JsonCallReader:
                 pos += 1
             elif state == _KEY_OR_END:
                 if c in "\"'":
-                    self._begin_value("key")
+                    self._begin_value(_Member.KEY)
                     self._state = _IN_KEY
                 elif c == "}":
                     self._object_complete()
@@ -125,13 +138,13 @@ class JsonCallReader:
 
     # -- members ---------------------------------------------------------------------------------------------
 
-    def _begin_value(self, kind: str) -> None:
+    def _begin_value(self, kind: _Member) -> None:
         self._value_kind = kind
         self._captured = []
-        if kind == "arguments":
+        if kind is _Member.ARGUMENTS:
             self._value = JsonValueReader(self._args_out)
             self._args_open = True
-        elif kind == "other":
+        elif kind is _Member.OTHER:
             self._value = JsonValueReader(_discard)
         else:
             self._value = JsonValueReader(self._captured.append)
@@ -140,12 +153,12 @@ class JsonCallReader:
         if self._key == "name":
             if first not in "\"'" or self._index is not None:
                 return False
-            self._begin_value("name")
+            self._begin_value(_Member.NAME)
         elif self._key in _ARGUMENT_KEYS and not self._args_seen:
             self._args_seen = True
-            self._begin_value("arguments" if first == "{" else "arguments-text")
+            self._begin_value(_Member.ARGUMENTS if first == "{" else _Member.ARGUMENTS_TEXT)
         else:
-            self._begin_value("other")
+            self._begin_value(_Member.OTHER)
         return True
 
     def _key_complete(self) -> None:
@@ -155,7 +168,7 @@ class JsonCallReader:
     def _value_complete(self) -> None:
         kind = self._value_kind
         self._state = _AFTER_VALUE
-        if kind == "name":
+        if kind is _Member.NAME:
             name = _loads("".join(self._captured))
             if not isinstance(name, str) or not name.strip():
                 self._fail(0)
@@ -164,9 +177,9 @@ class JsonCallReader:
             if self._args_early:
                 self._host.call_args(self._index, "".join(self._args_early))
                 self._args_early.clear()
-        elif kind == "arguments":
+        elif kind is _Member.ARGUMENTS:
             self._args_open = False
-        elif kind == "arguments-text":
+        elif kind is _Member.ARGUMENTS_TEXT:
             self._args_out(_arguments_from_value(_loads("".join(self._captured))))
 
     def _object_complete(self) -> None:

@@ -48,7 +48,7 @@ class PlainValue:
 
     __slots__ = ("_out", "_started", "_strip_newlines", "_terminators", "done", "terminator")
 
-    def __init__(self, terminators: tuple[str, ...], strip_newlines: bool, out: Callable[[str], None]) -> None:
+    def __init__(self, terminators: T.TagSet, strip_newlines: bool, out: Callable[[str], None]) -> None:
         self._terminators = terminators
         self._strip_newlines = strip_newlines
         self._out = out
@@ -75,7 +75,7 @@ class PlainValue:
                     out(buf[pos:end])
                 return end
             # at the end of the output, a cut-off closing tag still ends the value (it is not value text)
-            tag = T.match_tag(buf, i, self._terminators, False)
+            tag = self._terminators.match(buf, i, False)
             if tag is None:
                 out(buf[pos : i + 1])
                 pos = i + 1
@@ -141,7 +141,7 @@ class _MarkupCall:
         self._tool = name
         self._index = self._host.start_call(name)
 
-    def _begin_param(self, name: str, terminators: tuple[str, ...], strip_newlines: bool) -> None:
+    def _begin_param(self, name: str, terminators: T.TagSet, strip_newlines: bool) -> None:
         assert self._index is not None
         index = self._index
         host = self._host
@@ -208,10 +208,10 @@ class _MarkupCall:
         return pos
 
 
-_XML_VALUE_END: Final = (T.PARAMETER_CLOSE, T.PARAMETER_OPEN, T.FUNCTION_CLOSE)
+_XML_VALUE_END: Final = T.TagSet(T.PARAMETER_CLOSE, T.PARAMETER_OPEN, T.FUNCTION_CLOSE)
 # Besides its own tags, a function body ends where its block closes, where the next call or block opens (a model
 # that forgot a closing tag) or at an end-of-sequence marker; those tags are left for the parser.
-_XML_BODY_TAGS: Final = (
+_XML_BODY_TAGS: Final = T.TagSet(
     T.PARAMETER_OPEN,
     T.FUNCTION_CLOSE,
     *T.WRAPPER_CLOSES,
@@ -255,7 +255,7 @@ class XmlCallReader(_MarkupCall):
                 if buf[pos] != "<":
                     pos = self._body_text(buf, pos)
                     continue
-                tag = T.match_tag(buf, pos, _XML_BODY_TAGS, final)
+                tag = _XML_BODY_TAGS.match(buf, pos, final)
                 if tag is T.NEED_MORE:
                     return pos
                 if tag is not None:
@@ -302,8 +302,9 @@ def _read_header(buf: str, start: int, final: bool) -> tuple[str | None, int]:
     return buf[start : m.start()], m.end()
 
 
-_KV_VALUE_END: Final = (T.ARG_VALUE_CLOSE, T.ARG_KEY_OPEN, T.LONGCAT_CALL_CLOSE)
-_KV_BODY_TAGS: Final = (T.ARG_KEY_OPEN, T.LONGCAT_CALL_CLOSE, *T.WRAPPER_OPENS, *T.END_OF_SEQUENCE)
+_KV_VALUE_END: Final = T.TagSet(T.ARG_VALUE_CLOSE, T.ARG_KEY_OPEN, T.LONGCAT_CALL_CLOSE)
+_KV_BODY_TAGS: Final = T.TagSet(T.ARG_KEY_OPEN, T.LONGCAT_CALL_CLOSE, *T.WRAPPER_OPENS, *T.END_OF_SEQUENCE)
+_KV_VALUE_OPEN: Final = T.TagSet(T.ARG_VALUE_OPEN)
 
 _NAME: Final = 4
 _AFTER_NAME: Final = 5
@@ -343,7 +344,7 @@ class KvCallReader(_MarkupCall):
                 if end > pos:
                     pos = end
                     continue
-                tag = T.match_tag(buf, pos, _KV_BODY_TAGS, final) if buf[pos] == "<" else None
+                tag = _KV_BODY_TAGS.match(buf, pos, final) if buf[pos] == "<" else None
                 if tag is T.NEED_MORE:
                     return pos
                 if tag is None:
@@ -354,7 +355,7 @@ class KvCallReader(_MarkupCall):
                 if buf[pos] != "<":
                     pos = self._body_text(buf, pos)
                     continue
-                tag = T.match_tag(buf, pos, _KV_BODY_TAGS, final)
+                tag = _KV_BODY_TAGS.match(buf, pos, final)
                 if tag is T.NEED_MORE:
                     return pos
                 if tag is not None:
@@ -384,7 +385,7 @@ class KvCallReader(_MarkupCall):
                 if end > pos:
                     pos = end
                     continue
-                tag = T.match_tag(buf, pos, (T.ARG_VALUE_OPEN,), final) if buf[pos] == "<" else None
+                tag = _KV_VALUE_OPEN.match(buf, pos, final) if buf[pos] == "<" else None
                 if tag is T.NEED_MORE:
                     return pos
                 if tag is None:  # a key with no value is not a parameter

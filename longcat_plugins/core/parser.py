@@ -3,17 +3,14 @@
 One instance per request. ``feed(delta)`` may be called with text split anywhere (inside a tag, an escape, a
 multi-call burst); ``finish()`` ends the stream. The result never depends on how the text was split: every decision
 is taken on characters, and where the characters seen so far do not decide yet (a possible tag prefix, an unfinished
-call header) the undecided text is held back. What is held back is bounded, so each ``feed`` costs time proportional
-to its delta.
+call header) the undecided text is held back in one buffer, released at the latest by ``finish()``. What is held back
+is bounded, so each ``feed`` costs time proportional to its delta.
 
-Modes::
-
-    content --<think>--> reasoning --</think> or a call tag--> content
-    content --<longcat_tool_call> / <tool_call>--> between calls --{ / <function= / NAME--> in a call --> between
-    content --<function=--> in a call --> content
-
-A call block is recorded verbatim until its call is announced; if it turns out not to be a call, the recording is
-returned as content.
+The parser is in one :class:`~longcat_plugins.core.machine.Mode` at a time. Each mode has a scanner that reads text
+until it meets a :class:`~longcat_plugins.core.machine.Trigger`; :data:`~longcat_plugins.core.machine.TRANSITIONS`
+says where that leads and what to do (``docs/design.md`` shows the table). A call block is recorded verbatim until
+its first call is announced; if it turns out not to be a call, the recording goes back, as text, to the mode the
+block was opened from.
 """
 
 from __future__ import annotations
@@ -24,9 +21,11 @@ from collections.abc import Callable, Iterable
 from typing import Any, Final
 
 from . import tags as T
+from .calls import CallLog
 from .events import Content, Event, Reasoning, ToolCallArgs, ToolCallEnd, ToolCallStart
 from .host import CallReader
 from .json_call import JsonCallReader
+from .machine import Action, Mode, Trigger, next_move
 from .markup_call import KvCallReader, XmlCallReader
 from .message import ParsedToolCall
 from .options import ParserOptions
@@ -35,28 +34,30 @@ from .stray import CALL_START, WHITESPACE, WhitespaceRun, stray_end, whitespace_
 
 logger = logging.getLogger("longcat_plugins")
 
-_CONTENT: Final = 0
-_REASONING: Final = 1
-_BETWEEN: Final = 2
-_CALL: Final = 3
-
-_BETWEEN_TAGS: Final = (T.FUNCTION_OPEN, *T.WRAPPER_CLOSES, *T.WRAPPER_OPENS, *T.END_OF_SEQUENCE)
-_BLOCK_OPENS: Final = (*T.WRAPPER_OPENS, T.FUNCTION_OPEN, *T.END_OF_SEQUENCE)
+#: Tags that start something where text is shown, and what they trigger.
+_TAG_TRIGGERS: Final = {
+    **dict.fromkeys(T.THINK_OPENS, Trigger.THINK_OPEN),
+    **dict.fromkeys(T.THINK_CLOSES, Trigger.THINK_CLOSE),
+    **dict.fromkeys(T.END_OF_SEQUENCE, Trigger.END_MARKER),
+    **dict.fromkeys(T.WRAPPER_OPENS, Trigger.BLOCK_OPEN),
+    T.FUNCTION_OPEN: Trigger.BARE_FUNCTION,
+}
+_CONTENT_TAGS: Final = T.TagSet(*T.END_OF_SEQUENCE, *T.WRAPPER_OPENS, T.FUNCTION_OPEN, *T.THINK_OPENS, *T.THINK_CLOSES)
+_CONTENT_TAGS_NO_REASONING: Final = T.TagSet(*T.END_OF_SEQUENCE, *T.WRAPPER_OPENS, T.FUNCTION_OPEN)
+_REASONING_TAGS: Final = T.TagSet(*T.THINK_CLOSES, *T.WRAPPER_OPENS, *T.END_OF_SEQUENCE, *T.THINK_OPENS)
+_BLOCK_TAGS: Final = T.TagSet(T.FUNCTION_OPEN, *T.WRAPPER_CLOSES, *T.WRAPPER_OPENS, *T.END_OF_SEQUENCE)
+#: after a call block, what makes the whitespace before it markup
+_NEXT_BLOCK_TAGS: Final = T.TagSet(*T.WRAPPER_OPENS, T.FUNCTION_OPEN, *T.END_OF_SEQUENCE)
 _NOT_A_NAME_START: Final = frozenset(" \t\r\n<>{}[]\"'")
+_CALL_MODES: Final = frozenset((Mode.CALL, Mode.BARE_CALL))
+_BLOCK_MODES: Final = frozenset((Mode.BLOCK, Mode.CALL, Mode.BARE_CALL))
+
+#: what a scanner returns: how far it read, and what it met there (None: nothing; it read on or waits for text)
+_Step = tuple[int, Trigger | None]
 
 
 def default_call_id(index: int) -> str:
     return f"call_{uuid.uuid4().hex[:24]}"
-
-
-class _Call:
-    __slots__ = ("fragments", "id", "index", "name")
-
-    def __init__(self, index: int, call_id: str, name: str) -> None:
-        self.index = index
-        self.id = call_id
-        self.name = name
-        self.fragments: list[str] = []
 
 
 class StreamParser:
@@ -66,25 +67,48 @@ class StreamParser:
         opts = options or ParserOptions()
         self._schemas = ToolSchemas(tools)
         self._new_id: Callable[[int], str] = opts.id_factory or default_call_id
-        think_tags = T.THINK_OPENS + T.THINK_CLOSES if opts.reasoning else ()
-        self._content_tags: tuple[str, ...] = (*T.END_OF_SEQUENCE, *T.WRAPPER_OPENS, T.FUNCTION_OPEN, *think_tags)
+        self._content_tags = _CONTENT_TAGS if opts.reasoning else _CONTENT_TAGS_NO_REASONING
         # Without tool parsing, call blocks are still read (so that markup inside their values is not taken for
-        # reasoning tags) but shown verbatim, as content: the text a separate tool-call parser then receives.
+        # reasoning tags, and so that a block inside reasoning is known to be a call) but shown verbatim, as content:
+        # the text a separate tool-call parser then receives.
         self._passthrough = not opts.tools
-        self._reasoning_tags: tuple[str, ...] = T.THINK_CLOSES + T.WRAPPER_OPENS + T.END_OF_SEQUENCE + T.THINK_OPENS
-        self._mode = _REASONING if opts.reasoning and opts.reasoning_open else _CONTENT
-        self._buf = ""
+        self._scanners: dict[Mode, Callable[[str, int, bool], _Step]] = {
+            Mode.CONTENT: self._scan_text,
+            Mode.REASONING: self._scan_text,
+            Mode.BLOCK: self._scan_block,
+            Mode.CALL: self._scan_call,
+            Mode.BARE_CALL: self._scan_call,
+            Mode.AFTER_BLOCK: self._scan_after_block,
+        }
+        self._actions: dict[Action, Callable[[Mode], int]] = {
+            Action.NONE: _no_action,
+            Action.DROP_TAG: self._drop_tag,
+            Action.OPEN_REASONING: self._open_reasoning,
+            Action.OPEN_BLOCK: self._open_block,
+            Action.OPEN_BARE_CALL: self._open_bare_call,
+            Action.START_READER: self._start_reader,
+            Action.CLOSE_BLOCK: self._close_block,
+            Action.RETURN_RECORDING: self._return_recording,
+            Action.CLOSE_CALL: self._close_call,
+            Action.RELEASE_WHITESPACE: self._release_whitespace,
+            Action.DROP_WHITESPACE: self._drop_whitespace,
+        }
+        self._mode = Mode.REASONING if opts.reasoning and opts.reasoning_open else Mode.CONTENT
+        self._origin = Mode.CONTENT  # the mode the open block (or bare call) was opened from
+        self._buf = ""  # text held back: it does not decide yet
+        self._tag = ""  # the tag the last scanner step met (what an action consumes)
         self._events: list[Event] = []
         self._tail_kind: type[Content] | type[Reasoning] | type[ToolCallArgs] | None = None
         self._tail_index = -1
         self._tail_parts: list[str] = []
-        self._calls: list[_Call] = []
-        self._wrapper: str | None = None
-        self._wrapper_calls = 0
+        self._log = CallLog()
+        self._wrapper: str | None = None  # the opening tag of the block being read
+        self._block_calls = 0  # calls announced in that block
         self._reader: CallReader | None = None
-        self._recording: list[str] | None = None
+        self._next_reader: CallReader | None = None
+        self._recording: list[str] | None = None  # the block's text while it is not known to be a call
+        self._announced = False  # a call was announced during the current step
         self._reasoning_text = False  # reasoning text was shown since reasoning (last) opened
-        self._after_block = False  # right after a call block: whitespace may be markup
         self._whitespace = WhitespaceRun()
         self._finished = False
 
@@ -96,16 +120,15 @@ class StreamParser:
             return []
         if self._buf:
             self._run(self._buf + delta, final=False)
-        elif self._reader is not None and not self._passthrough:
-            fast = self._reader.feed_fast(delta)
-            if fast is None:
-                self._run(delta, final=False)
-            else:  # the hot path of a long value: nothing else can be pending here
+            return self._take()
+        reader = self._reader
+        if reader is not None and not self._passthrough:
+            fast = reader.feed_fast(delta)
+            if fast is not None:  # the hot path of a long value: nothing else can be pending here
                 index, text = fast
-                self._calls[index].fragments.append(text)
+                self._log.fragments[index].append(text)
                 return [ToolCallArgs(index, text)]
-        else:
-            self._run(delta, final=False)
+        self._run(delta, final=False)
         return self._take()
 
     def finish(self) -> list[Event]:
@@ -115,46 +138,41 @@ class StreamParser:
         self._finished = True
         if self._buf:
             self._run(self._buf, final=True)
-        if self._mode == _CALL and self._reader is not None:
-            if self._reader.confirmed:
-                self._reader.close()
-            else:
-                self._return_recording()
-        elif self._mode == _BETWEEN and self._recording is not None:
-            self._return_recording()
-        self._reader = None
+        self._move(self._end_of_input_trigger())
         return self._take()
 
     @property
     def calls(self) -> list[ParsedToolCall]:
-        """Snapshot of the calls announced so far, with the arguments streamed so far (joins all fragments)."""
-        return [ParsedToolCall(c.index, c.id, c.name, "".join(c.fragments)) for c in self._calls]
+        """Snapshot of the calls announced so far, with the arguments streamed so far."""
+        log = self._log
+        return [ParsedToolCall(i, log.ids[i], log.names[i], log.arguments(i)) for i in range(len(log))]
 
     @property
     def in_reasoning(self) -> bool:
-        return self._mode == _REASONING
+        """Whether the text read so far leaves the output inside reasoning (also while a block opened inside
+        reasoning is not known yet to be a call)."""
+        mode = self._mode
+        return mode is Mode.REASONING or (mode in _BLOCK_MODES and self._origin is Mode.REASONING)
 
     # -- the host interface for call readers -----------------------------------------------------------------
 
     def start_call(self, name: str) -> int:
+        self._announced = True
+        self._block_calls += 1
+        self._origin = Mode.CONTENT  # a call ends reasoning
         if self._passthrough:
-            self._recording = None
-            self._wrapper_calls += 1
             return 0
-        index = len(self._calls)
-        call = _Call(index, self._new_id(index), name)
-        self._calls.append(call)
-        self._recording = None
-        self._wrapper_calls += 1
+        call_id = self._new_id(len(self._log))
+        index = self._log.start(call_id, name)
         if self._schemas and name not in self._schemas:
             logger.warning("model called unknown tool %r (request tools: %s)", name, ", ".join(self._schemas.names))
         self._flush_text()
-        self._events.append(ToolCallStart(index, call.id, name))
+        self._events.append(ToolCallStart(index, call_id, name))
         return index
 
     def call_args(self, index: int, text: str) -> None:
         if text and not self._passthrough:
-            self._calls[index].fragments.append(text)
+            self._log.add(index, text)
             self._append_text(ToolCallArgs, index, text)
 
     def end_call(self, index: int) -> None:
@@ -170,169 +188,216 @@ class StreamParser:
     # -- the machine -----------------------------------------------------------------------------------------
 
     def _run(self, buf: str, final: bool) -> None:
+        """Scan ``buf`` as far as it decides; hold back the rest (at the end of input, nothing stays held)."""
         pos = 0
         n = len(buf)
+        scanners = self._scanners
         while pos < n:
             mode = self._mode
-            reader = self._reader
-            recording = self._recording
-            if mode in (_CONTENT, _REASONING):
-                new = self._text(buf, pos, final)
-            elif mode == _CALL:
-                new = self._call(buf, pos, final)
-            else:
-                new = self._between(buf, pos, final)
-            if recording is not None and recording is self._recording and new > pos:
-                recording.append(buf[pos:new])
-            elif self._passthrough and new > pos and mode >= _BETWEEN:
-                self._emit(Content, buf[pos:new])
-            if new == pos and self._mode == mode and self._reader is reader:
+            new, trigger = scanners[mode](buf, pos, final)
+            if new > pos and (self._recording is not None or self._passthrough) and mode in _BLOCK_MODES:
+                self._block_text(buf[pos:new])
+            if self._announced:
+                self._settle_recording()
+            if trigger is not None:
+                new += self._move(trigger)
+            elif new == pos:
                 break
             pos = new
-        if final and pos < n:  # nothing may stay undecided at the end: show it
-            self._emit(Content if self._mode != _REASONING else Reasoning, buf[pos:])
+        if final and pos < n:
+            if self._mode in _BLOCK_MODES:
+                self._block_text(buf[pos:])
+            else:
+                self._emit(Reasoning if self._mode is Mode.REASONING else Content, buf[pos:])
             pos = n
         self._buf = buf[pos:]
 
-    def _text(self, buf: str, pos: int, final: bool) -> int:
-        kind = Reasoning if self._mode == _REASONING else Content
-        if self._after_block:
-            # whitespace after a call block is markup when another block, an end marker or the end follows
-            end = self._whitespace.take(buf, pos)
-            if end == len(buf):
-                return end
-            if buf[end] == "<":
-                tag = T.match_tag(buf, end, _BLOCK_OPENS, final)
-                if tag is T.NEED_MORE:
-                    return end
-                if tag is None:
-                    self._end_after_block()
-                else:
-                    self._whitespace.drop()
-            else:
-                self._end_after_block()
-            pos = end
+    def _move(self, trigger: Trigger) -> int:
+        """Take the move the table gives for ``trigger``; returns how much of the tag met the action consumed."""
+        mode = self._mode
+        target, action = next_move(mode, trigger)
+        self._mode = target if isinstance(target, Mode) else self._origin
+        if self._mode not in _CALL_MODES and action is not Action.CLOSE_CALL:
+            self._reader = None
+        consumed = self._actions[action](mode)
+        self._tag = ""
+        return consumed
+
+    def _end_of_input_trigger(self) -> Trigger:
+        mode = self._mode
+        if mode is Mode.BLOCK and not self._block_calls:
+            return Trigger.NOT_A_CALL
+        if mode in _CALL_MODES:
+            assert self._reader is not None
+            if self._reader.confirmed:
+                return Trigger.CALL_BREAKS
+            return Trigger.BAD_CALL if self._block_calls else Trigger.NOT_A_CALL
+        return Trigger.END_OF_INPUT
+
+    # -- scanners: one per mode ------------------------------------------------------------------------------
+
+    def _scan_text(self, buf: str, pos: int, final: bool) -> _Step:
+        reasoning = self._mode is Mode.REASONING
+        kind = Reasoning if reasoning else Content
         i = buf.find("<", pos)
         end = len(buf) if i < 0 else i
         if end > pos:
             text = buf[pos:end]
             self._emit(kind, text)
-            if kind is Reasoning and not self._reasoning_text and text.strip(" \t\r\n"):
+            if reasoning and not self._reasoning_text and text.strip(" \t\r\n"):
                 self._reasoning_text = True  # (whitespace alone keeps a repeated opening tag markup)
         if i < 0:
-            return end
-        tags = self._reasoning_tags if kind is Reasoning else self._content_tags
-        tag = T.match_tag(buf, i, tags, final)
+            return end, None
+        tag = (_REASONING_TAGS if reasoning else self._content_tags).match(buf, i, final)
         if tag is T.NEED_MORE:
-            return i
-        if tag in T.THINK_OPENS and kind is Reasoning and self._reasoning_text:
-            tag = None  # inside reasoning, an opening tag after some text is text
-        if tag is None:
-            self._emit(kind, "<")
-            self._reasoning_text = self._reasoning_text or kind is Reasoning
-            return i + 1
+            return i, None
+        if tag is None or (reasoning and self._reasoning_text and tag in T.THINK_OPENS):
+            self._emit(kind, "<")  # (inside reasoning, an opening tag after some text is text)
+            self._reasoning_text = self._reasoning_text or reasoning
+            return i + 1, None
         assert isinstance(tag, str)
-        if tag in T.END_OF_SEQUENCE or (tag in T.THINK_OPENS and kind is Reasoning):
-            return i + len(tag)  # (a template that opened reasoning and a model that opens it again)
-        if kind is Reasoning:
-            self._mode = _CONTENT
-            return i if tag in T.WRAPPER_OPENS else i + len(tag)
-        if tag in T.THINK_OPENS:
-            self._mode = _REASONING
-            self._reasoning_text = False
-        elif tag in T.WRAPPER_OPENS:
-            self._wrapper = tag
-            self._wrapper_calls = 0
-            self._recording = None if self._passthrough else [tag]
-            if self._passthrough:
-                self._emit(Content, tag)
-            self._mode = _BETWEEN
-        elif tag == T.FUNCTION_OPEN:
-            self._wrapper = None
-            self._recording = None if self._passthrough else []
-            self._reader = XmlCallReader(self, self._schemas)
-            self._mode = _CALL
-            return i
-        return i + len(tag)  # a stray </think> is markup too
+        self._tag = tag
+        return i, _TAG_TRIGGERS[tag]
 
-    def _end_after_block(self) -> None:
-        self._after_block = False
-        self._emit(Content, self._whitespace.release())
+    def _scan_after_block(self, buf: str, pos: int, final: bool) -> _Step:
+        if self._passthrough:  # nothing is markup when the block itself is shown
+            return pos, Trigger.TEXT_FOLLOWS
+        end = self._whitespace.take(buf, pos)
+        if end == len(buf):
+            return end, None
+        if buf[end] != "<":
+            return end, Trigger.TEXT_FOLLOWS
+        tag = _NEXT_BLOCK_TAGS.match(buf, end, final)
+        if tag is T.NEED_MORE:
+            return end, None
+        return end, Trigger.TEXT_FOLLOWS if tag is None else Trigger.BLOCK_FOLLOWS
 
-    def _between(self, buf: str, pos: int, final: bool) -> int:
+    def _scan_block(self, buf: str, pos: int, final: bool) -> _Step:
         c = buf[pos]
+        calls = self._block_calls
         if c in WHITESPACE:
-            if not self._wrapper_calls:  # before the block's first call it is recorded with the block
-                return whitespace_end(buf, pos)
-            return self._whitespace.take(buf, pos)  # between calls: markup unless stray text follows
+            if not calls:  # before the block's first call it is recorded with the block
+                return whitespace_end(buf, pos), None
+            return self._whitespace.take(buf, pos), None  # between calls: markup unless stray text follows
         if c in "<{":
             self._whitespace.drop()
         if c == "{":
-            self._start_reader(JsonCallReader(self))
-            return pos
+            self._next_reader = JsonCallReader(self)
+            return pos, Trigger.CALL_BEGINS
         if c == "<":
-            tag = T.match_tag(buf, pos, _BETWEEN_TAGS, final)
+            tag = _BLOCK_TAGS.match(buf, pos, final)
             if tag is T.NEED_MORE:
-                return pos
+                return pos, None
             if tag == T.FUNCTION_OPEN:
-                self._start_reader(XmlCallReader(self, self._schemas))
-                return pos
-            if tag in T.WRAPPER_OPENS and self._wrapper_calls:  # the previous block was never closed
-                self._mode = _CONTENT
-                return pos
-            if isinstance(tag, str) and self._wrapper_calls:
+                self._next_reader = XmlCallReader(self, self._schemas)
+                return pos, Trigger.CALL_BEGINS
+            if isinstance(tag, str) and calls:
+                if tag in T.WRAPPER_OPENS:
+                    return pos, Trigger.BLOCK_REOPEN
                 if tag in T.WRAPPER_CLOSES:  # either closing tag ends the block
-                    self._wrapper = None
-                    self._mode = _CONTENT
-                    self._after_block = not self._passthrough
-                return pos + len(tag)
-        elif self._wrapper == T.LONGCAT_CALL_OPEN and not self._wrapper_calls and c not in _NOT_A_NAME_START:
-            self._start_reader(KvCallReader(self, self._schemas))
-            return pos
-        if not self._wrapper_calls:  # the block holds no call: it was text
-            self._return_recording()
-            return pos
+                    self._tag = tag
+                    return pos, Trigger.BLOCK_CLOSE
+                self._tag = tag
+                return pos, Trigger.END_MARKER
+        elif self._wrapper == T.LONGCAT_CALL_OPEN and not calls and c not in _NOT_A_NAME_START:
+            self._next_reader = KvCallReader(self, self._schemas)
+            return pos, Trigger.CALL_BEGINS
+        if not calls:  # the block holds no call: it was text
+            return pos, Trigger.NOT_A_CALL
         end = stray_end(buf, pos, CALL_START)  # text between calls of one block
         self.stray(self._whitespace.release() + buf[pos:end])
-        return end
+        return end, None
 
-    def _start_reader(self, reader: CallReader) -> None:
-        """A call begins inside a block: it is recorded until it is announced (the block's first call is recorded
-        together with the block's opening)."""
-        if self._recording is None and not self._passthrough:
-            self._recording = []
-        self._reader = reader
-        self._mode = _CALL
-
-    def _call(self, buf: str, pos: int, final: bool) -> int:
+    def _scan_call(self, buf: str, pos: int, final: bool) -> _Step:
         reader = self._reader
         assert reader is not None
         new = reader.feed(buf, pos, final)
         if reader.failed:
-            if not reader.confirmed:
-                if self._recording is not None:
-                    self._recording.append(buf[pos:new])
-                self._return_recording()
-                self._reader = None
-                return new
-            reader.close()
-        if reader.done or reader.failed:
-            self._reader = None
-            self._mode = _BETWEEN if self._wrapper is not None else _CONTENT
-            self._after_block = self._wrapper is None and not self._passthrough
-        return new
+            if reader.confirmed:
+                return new, Trigger.CALL_BREAKS
+            return new, Trigger.BAD_CALL if self._block_calls else Trigger.NOT_A_CALL
+        return new, Trigger.CALL_ENDS if reader.done else None
 
-    def _return_recording(self) -> None:
+    # -- actions: what a move does besides changing the mode; each returns how much of the tag it consumed ----
+
+    def _drop_tag(self, _: Mode) -> int:
+        return len(self._tag)
+
+    def _open_reasoning(self, _: Mode) -> int:
+        self._reasoning_text = False
+        return len(self._tag)
+
+    def _open_block(self, origin: Mode) -> int:
+        self._origin = origin
+        self._wrapper = self._tag
+        self._block_calls = 0
+        self._recording = [self._tag]
+        return len(self._tag)
+
+    def _open_bare_call(self, origin: Mode) -> int:
+        self._origin = origin
+        self._wrapper = None
+        self._block_calls = 0
+        self._recording = []
+        self._reader = XmlCallReader(self, self._schemas)
+        return 0
+
+    def _start_reader(self, _: Mode) -> int:
+        """A call begins inside a block: it is recorded until it is announced (the block's first call is recorded
+        together with the block's opening)."""
+        if self._recording is None:
+            self._recording = []
+        self._reader = self._next_reader
+        self._next_reader = None
+        return 0
+
+    def _close_block(self, _: Mode) -> int:
+        self._wrapper = None
+        self._block_text(self._tag)
+        return len(self._tag)
+
+    def _return_recording(self, _: Mode) -> int:
         recording = self._recording or []
         self._recording = None
-        self._reader = None
-        if self._wrapper is not None and self._wrapper_calls:
-            self._mode = _BETWEEN  # a failed call after a good one: the block goes on
-        else:
+        if self._mode is not Mode.BLOCK:
             self._wrapper = None
-            self._mode = _CONTENT
-            self._after_block = False
-        self._emit(Content, "".join(recording))
+        if self._mode is Mode.REASONING:
+            self._emit(Reasoning, "".join(recording))
+            self._reasoning_text = True
+        else:
+            self._emit(Content, "".join(recording))
+        return 0
+
+    def _close_call(self, _: Mode) -> int:
+        assert self._reader is not None
+        self._reader.close()
+        self._reader = None
+        return 0
+
+    def _release_whitespace(self, _: Mode) -> int:
+        self._emit(Content, self._whitespace.release())
+        return 0
+
+    def _drop_whitespace(self, _: Mode) -> int:
+        self._whitespace.drop()
+        return 0
+
+    # -- the text of a block -----------------------------------------------------------------------------------
+
+    def _block_text(self, text: str) -> None:
+        """Text a block mode read: recorded while the block is undecided; then markup (shown without tool parsing)."""
+        if self._recording is not None:
+            self._recording.append(text)
+        elif self._passthrough:
+            self._emit(Content, text)
+
+    def _settle_recording(self) -> None:
+        """A call was announced: the recording was markup (or, without tool parsing, content)."""
+        self._announced = False
+        recording = self._recording
+        self._recording = None
+        if recording and self._passthrough:
+            self._emit(Content, "".join(recording))
 
     # -- output ----------------------------------------------------------------------------------------------
     # Consecutive text of one kind (content, reasoning, or one call's arguments) is gathered into one event, in a
@@ -370,3 +435,7 @@ class StreamParser:
         events = self._events
         self._events = []
         return events
+
+
+def _no_action(_: Mode) -> int:
+    return 0

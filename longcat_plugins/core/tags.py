@@ -42,24 +42,32 @@ class _NeedMore:
 NEED_MORE: Final = _NeedMore()
 
 
-def match_tag(buf: str, pos: int, tags: tuple[str, ...], final: bool) -> str | _NeedMore | None:
-    """Which of ``tags`` starts at ``buf[pos]`` (which is ``<``).
+class TagSet:
+    """The tags that may start at some point of the text, with what matching them needs: one alternation (longest
+    first), the length of the longest tag, and every proper prefix (to know whether a cut-off buffer may still
+    become one)."""
 
-    Returns the tag, :data:`NEED_MORE` when the buffer ends in a proper prefix of a tag (and more text may come), or
-    ``None`` when no tag can start here.
-    """
-    pattern = _PATTERNS.get(tags)
-    if pattern is None:
-        pattern = _PATTERNS[tags] = re.compile("|".join(re.escape(t) for t in sorted(tags, key=len, reverse=True)))
-    m = pattern.match(buf, pos)
-    if m is not None:
-        return m.group()
-    rest = buf[pos:]
-    if final or len(rest) >= _LONGEST_TAG:
-        return None
-    return NEED_MORE if any(len(rest) < len(tag) and tag.startswith(rest) for tag in tags) else None
+    __slots__ = ("_pattern", "_prefixes", "longest", "tags")
 
+    def __init__(self, *tags: str) -> None:
+        self.tags: Final = tags
+        self.longest: Final = max(map(len, tags))
+        self._pattern: Final = re.compile("|".join(re.escape(t) for t in sorted(tags, key=len, reverse=True)))
+        self._prefixes: Final = frozenset(t[:k] for t in tags for k in range(1, len(t)))
 
-#: one alternation per tag set (the sets are a handful of constants)
-_PATTERNS: dict[tuple[str, ...], re.Pattern[str]] = {}
-_LONGEST_TAG: Final = 24
+    def __contains__(self, tag: object) -> bool:
+        return tag in self.tags
+
+    def match(self, buf: str, pos: int, final: bool) -> str | _NeedMore | None:
+        """Which tag starts at ``buf[pos]`` (which is ``<``).
+
+        Returns the tag, :data:`NEED_MORE` when the buffer ends in a proper prefix of a tag (and more text may come),
+        or ``None`` when no tag can start here. Looks at no more than the longest tag's length of text.
+        """
+        m = self._pattern.match(buf, pos)
+        if m is not None:
+            return m.group()
+        if final or len(buf) - pos >= self.longest:
+            return None
+        return NEED_MORE if buf[pos:] in self._prefixes else None
+

@@ -13,6 +13,7 @@ from sglang.srt.function_call.base_format_detector import BaseFormatDetector
 from sglang.srt.function_call.core_types import StreamingParseResult, StructureInfo, ToolCallItem, _GetInfoFunc
 
 from longcat_plugins.core import (
+    CallLog,
     Content,
     Event,
     ParserOptions,
@@ -40,8 +41,7 @@ class LongcatDetector(BaseFormatDetector):
         self.bot_token = self.dialect.trigger
         self.eot_token = next((tag for tag in T.WRAPPER_CLOSES if self.dialect.end.endswith(tag)), "")
         self._parser: StreamParser | None = None
-        self._names: list[str] = []
-        self._fragments: list[list[str]] = []
+        self._log = CallLog()
 
     @classmethod
     def parses_without_tools(cls) -> bool:
@@ -71,7 +71,7 @@ class LongcatDetector(BaseFormatDetector):
         if self._parser is None:
             return StreamingParseResult()
         result = self._result(self._parser.finish())
-        for index in range(len(self._names)):
+        for index in range(len(self._log)):
             if index >= len(self.prev_tool_call_arr) or not self.prev_tool_call_arr[index]:
                 self._record(index)
         return result
@@ -83,14 +83,13 @@ class LongcatDetector(BaseFormatDetector):
             if isinstance(event, Content):
                 text.append(event.text)
             elif isinstance(event, ToolCallArgs):
-                self._fragments[event.index].append(event.text)
+                self._log.add(event.index, event.text)
                 if items and items[-1][0] == event.index:
                     items[-1][2].append(event.text)
                 else:
                     items.append((event.index, None, [event.text]))
             elif isinstance(event, ToolCallStart):
-                self._names.append(event.name)
-                self._fragments.append([])
+                self._log.start(event.id, event.name)
                 self.current_tool_id = event.index
                 self.current_tool_name_sent = True
                 items.append((event.index, event.name, []))
@@ -108,8 +107,8 @@ class LongcatDetector(BaseFormatDetector):
         while len(self.prev_tool_call_arr) <= index:
             self.prev_tool_call_arr.append({})
             self.streamed_args_for_tool.append("")
-        arguments = "".join(self._fragments[index])
-        self.prev_tool_call_arr[index] = {"name": self._names[index], "arguments": arguments}
+        arguments = self._log.arguments(index)
+        self.prev_tool_call_arr[index] = {"name": self._log.names[index], "arguments": arguments}
         self.streamed_args_for_tool[index] = arguments
 
     # -- constrained decoding --------------------------------------------------------------------------------

@@ -7,24 +7,7 @@ from typing import Any
 
 from vllm.entrypoints.generate.base.protocol import DeltaMessage
 
-from longcat_plugins.core import Content, Event, Reasoning, ToolCallArgs, ToolCallStart
-
-
-class CallLog:
-    """The calls streamed so far: names and argument fragments (joined only when read)."""
-
-    __slots__ = ("fragments", "ids", "names")
-
-    def __init__(self) -> None:
-        self.ids: list[str] = []
-        self.names: list[str] = []
-        self.fragments: list[list[str]] = []
-
-    def arguments(self, index: int) -> str:
-        parts = self.fragments[index]
-        if len(parts) > 1:
-            parts[:] = ["".join(parts)]
-        return parts[0] if parts else ""
+from longcat_plugins.core import CallLog, Content, Event, Reasoning, ToolCallArgs, ToolCallStart
 
 
 def events_to_delta(events: Iterable[Event], log: CallLog | None = None) -> DeltaMessage | None:
@@ -43,15 +26,13 @@ def events_to_delta(events: Iterable[Event], log: CallLog | None = None) -> Delt
             else:
                 calls.append((event.index, None, None, [event.text]))
             if log is not None:
-                log.fragments[event.index].append(event.text)
+                log.add(event.index, event.text)
         elif isinstance(event, Content):
             content.append(event.text)
         elif isinstance(event, ToolCallStart):
             calls.append((event.index, event.id, event.name, []))
             if log is not None:
-                log.ids.append(event.id)
-                log.names.append(event.name)
-                log.fragments.append([])
+                log.start(event.id, event.name)
         elif isinstance(event, Reasoning):
             reasoning.append(event.text)
     text = "".join(content)

@@ -22,9 +22,9 @@ from vllm.tokenizers import TokenizerLike
 from vllm.tool_parsers.abstract_tool_parser import Tool, ToolParser
 from vllm.tool_parsers.tool_strict_level import ToolStrictLevel
 
-from longcat_plugins.core import ParserOptions, StreamParser, parse
+from longcat_plugins.core import CallLog, ParserOptions, StreamParser, parse
 
-from .deltas import CallLog, events_to_delta
+from .deltas import events_to_delta
 from .names import STRUCTURAL_TAG_MODELS
 from .tokenizer_facts import tokenizer_facts
 

@@ -553,7 +553,7 @@ case(
 )
 case(
     "xml_design_write_file",
-    "DESIGN.md section 3's example, preceded by reasoning and text (seed 004 template: <think> pre-opened).",
+    "The design's XML example, preceded by reasoning and text (seed 004 template: <think> pre-opened).",
     "I need to create the file.\n</think>\n\nCreating it now.\n<tool_call>\n<function=write_file>\n<parameter=path>\n"
     'src/app.py\n</parameter>\n<parameter=content>\nprint("hi")\n</parameter>\n</function>\n</tool_call>',
     reasoning="I need to create the file.\n",
@@ -858,7 +858,7 @@ case(
 # ------------------------------------------------------------------------------------------------ key / value
 case(
     "kv_basic",
-    "The LongCat key/value dialect (DESIGN.md section 3.4).",
+    "The LongCat key/value dialect (docs/design.md, dialects).",
     "<longcat_tool_call>get_weather\n<longcat_arg_key>city</longcat_arg_key>\n<longcat_arg_value>Paris"
     "</longcat_arg_value>\n</longcat_tool_call>",
     calls=[("get_weather", {"city": "Paris"})],
@@ -979,12 +979,12 @@ case(
     content="Ok.",
 )
 case(
-    "reasoning_call_tag_in_reasoning_ends_it",
-    "Spec: an opening tool-call tag while reasoning is open ends reasoning. Here it is not followed by a call, so "
-    "the block comes back as content; the later </think> is markup and is not shown.",
+    "reasoning_call_tag_mentioned_in_reasoning",
+    "A call tag inside reasoning ends reasoning only when a call follows it. Here reasoning merely talks about the "
+    "format: the block that is not a call comes back as reasoning, and reasoning goes on to its </think>.",
     "<think>Maybe emit <tool_call> here.</think>Answer.",
-    reasoning="Maybe emit ",
-    content="<tool_call> here.Answer.",
+    reasoning="Maybe emit <tool_call> here.",
+    content="Answer.",
 )
 case(
     "reasoning_empty_and_repeated",

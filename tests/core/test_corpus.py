@@ -33,7 +33,7 @@ from longcat_plugins.core import (
 CORPUS = Path(__file__).with_name("corpus.jsonl")
 CASES: list[dict[str, Any]] = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines() if line]
 
-#: Cases whose expected result the core does not give yet (see /tmp/core_bugs.md); the lead removes them when fixed.
+#: Cases whose expected result the core does not give yet, with what it does wrong; remove an entry once fixed.
 KNOWN_CORE_BUGS: dict[str, str] = {
     "xml_parameter_without_gt_newline": "whitespace before stray '<' text in a function block is dropped",
     "hermes_unescaped_quotes_dict_literal_in_code": "a quote followed by ':' or ', b' ends a value string",
@@ -41,7 +41,7 @@ KNOWN_CORE_BUGS: dict[str, str] = {
     "hermes_unescaped_quotes_before_brace_in_code": "a quote followed by '}' ends a value string",
 }
 
-#: Cases on which the core raises (every test of the case fails); the lead removes them when fixed.
+#: Cases on which the core raises (every test of the case fails); remove an entry once fixed.
 KNOWN_CORE_CRASHES: dict[str, str] = {}
 
 #: How often (in feeds) the snapshot of ``StreamParser.calls`` is checked against the events streamed so far.

@@ -1,4 +1,4 @@
-"""Readable unit tests per dialect (DESIGN.md section 3), the seeds' example formats, options, and progress.
+"""Readable unit tests per dialect (docs/design.md, dialects), the seeds' example formats, options, and progress.
 
 Progress (invariant 5): a string value streams as it is generated - argument fragments arrive before the value's
 closing tag does - in every dialect.

@@ -1,4 +1,4 @@
-"""Property tests of the core's invariants (DESIGN.md section 4) on generated outputs in every dialect.
+"""Property tests of the core's invariants (docs/design.md, the guarantees) on generated outputs in every dialect.
 
 1. streaming == non-streaming for every split; 2. arguments are valid JSON objects, fragments append-only;
 3. nothing raises, unparseable text comes back verbatim, well-formed calls come back exactly; 6. order and identity.
