@@ -59,3 +59,32 @@ def test_cost_grows_linearly(workload: str) -> None:
             return
         ratios.append(ratio)
     pytest.fail(f"{workload}: 4x input cost {min(ratios):.1f}x the 1x cost (linear: 4x)")
+
+
+#: One large delta (a whole output parsed at once) full of '<' that start no tag, or only a tag's prefix: the tag
+#: matcher looks at no more than the longest tag's length of text after each '<'.
+ANGLE_PATTERNS = ["<", "a<", "<longc", "<tool_call>x", "<function=", "<think", "</tool_call>"]
+
+
+def _whole_cost(text: str, repeat: int = 3) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        parser = StreamParser()
+        t0 = time.perf_counter()
+        parser.feed(text)
+        parser.finish()
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+@pytest.mark.parametrize("pattern", ANGLE_PATTERNS)
+def test_one_large_delta_of_angle_brackets_costs_linear_time(pattern: str) -> None:
+    size = 32_768
+    small, large = pattern * (size // len(pattern)), pattern * (4 * size // len(pattern))
+    ratios = []
+    for _ in range(3):
+        ratio = _whole_cost(large) / _whole_cost(small)
+        if ratio < MAX_RATIO:
+            return
+        ratios.append(ratio)
+    pytest.fail(f"{pattern!r}: 4x the text cost {min(ratios):.1f}x (linear: 4x)")
