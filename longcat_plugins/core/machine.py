@@ -7,7 +7,9 @@ A pair missing from the table is a bug in the parser, reported as :class:`Illega
 
 ``ORIGIN`` as a target means the mode the current call block was opened from: reasoning, while no call of the block
 has been announced (a block inside reasoning that turns out not to be a call is reasoning text), else content (a
-call ends reasoning implicitly).
+call ends reasoning implicitly). ``BEFORE_REASONING`` means the mode reasoning was opened from: content, or "after
+block", so that reasoning between two blocks is as transparent to the whitespace rule as it is to an engine's tool
+stage, which never sees it.
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ class Mode(Enum):
     CALL = "call"
     #: a call reader is reading a ``<function=...>`` with no block around it
     BARE_CALL = "bare call"
-    #: right after a call block: whitespace is markup if another block, an end marker or the end follows
+    #: after a call block, with nothing since but whitespace and markup that is dropped (end markers, reasoning):
+    #: the whitespace is markup if another block or the end follows
     AFTER_BLOCK = "after block"
 
 
@@ -49,7 +52,7 @@ class Trigger(Enum):
     BAD_CALL = "not a further call"
     #: after a block: what follows is not another block
     TEXT_FOLLOWS = "text follows"
-    #: after a block: another block or an end marker follows (the whitespace between is markup)
+    #: after a block: another block follows (the whitespace between is markup)
     BLOCK_FOLLOWS = "block follows"
     END_OF_INPUT = "end of input"
 
@@ -78,9 +81,19 @@ class _Origin:
         return "ORIGIN"
 
 
-ORIGIN: Final = _Origin()
+class _BeforeReasoning:
+    """Target marker: back to the mode reasoning was opened from."""
 
-Target = Mode | _Origin
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "BEFORE_REASONING"
+
+
+ORIGIN: Final = _Origin()
+BEFORE_REASONING: Final = _BeforeReasoning()
+
+Target = Mode | _Origin | _BeforeReasoning
 
 C, R, B, K, F, A = Mode.CONTENT, Mode.REASONING, Mode.BLOCK, Mode.CALL, Mode.BARE_CALL, Mode.AFTER_BLOCK
 t, a = Trigger, Action
@@ -94,7 +107,7 @@ TRANSITIONS: Final[dict[tuple[Mode, Trigger], tuple[Target, Action]]] = {
     (C, t.BARE_FUNCTION): (F, a.OPEN_BARE_CALL),
     (C, t.END_OF_INPUT): (C, a.NONE),
     (R, t.THINK_OPEN): (R, a.DROP_TAG),  # a template that opened reasoning and a model that opens it again
-    (R, t.THINK_CLOSE): (C, a.DROP_TAG),
+    (R, t.THINK_CLOSE): (BEFORE_REASONING, a.DROP_TAG),
     (R, t.END_MARKER): (R, a.DROP_TAG),
     (R, t.BLOCK_OPEN): (B, a.OPEN_BLOCK),  # a call ends reasoning; a block that is no call stays reasoning
     (R, t.END_OF_INPUT): (R, a.NONE),
@@ -113,6 +126,9 @@ TRANSITIONS: Final[dict[tuple[Mode, Trigger], tuple[Target, Action]]] = {
     (F, t.NOT_A_CALL): (ORIGIN, a.RETURN_RECORDING),
     (A, t.TEXT_FOLLOWS): (C, a.RELEASE_WHITESPACE),
     (A, t.BLOCK_FOLLOWS): (C, a.DROP_WHITESPACE),
+    (A, t.THINK_OPEN): (R, a.OPEN_REASONING),
+    (A, t.THINK_CLOSE): (A, a.DROP_TAG),
+    (A, t.END_MARKER): (A, a.DROP_TAG),
     (A, t.END_OF_INPUT): (C, a.DROP_WHITESPACE),
 }
 

@@ -16,12 +16,15 @@
     <longcat_arg_value>value</longcat_arg_value>
 
 Values whose schema admits a string stream as JSON-escaped text while they arrive; other values are typed by their
-schema when they close. Text inside a call that is not a parameter is handed back to the host as content.
+schema when they close. Text inside a call that is not a parameter is handed back to the host as content. A parameter
+written twice keeps its first value (already streamed); the repeat, markup included, is content, so that the
+arguments never hold a key twice (which strict JSON readers refuse).
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import re
 from collections.abc import Callable
 from typing import Final
@@ -30,6 +33,8 @@ from . import tags as T
 from .host import CallHost
 from .schema import ToolSchemas, convert_value, is_string_schema
 from .stray import WHITESPACE, WhitespaceRun, stray_end, whitespace_end
+
+logger = logging.getLogger("longcat_plugins")
 
 _NEEDS_ESCAPE: Final = re.compile(r'["\\\x00-\x1f]')
 _HEADER_END: Final = re.compile(r"[<>\n]")
@@ -104,12 +109,16 @@ class PlainValue:
 class _MarkupCall:
     """What the XML and key/value readers share: parameters, their typing and the arguments object they form."""
 
+    _closing_tag: str  # the tag that closes a value
+
     def __init__(self, host: CallHost, schemas: ToolSchemas) -> None:
         self._host = host
         self._schemas = schemas
         self._index: int | None = None
         self._tool = ""
         self._params = 0
+        self._param_names: set[str] = set()
+        self._repeat_closing = ""  # the closing tag of a repeated parameter, shown with it
         self._value: PlainValue | None = None
         self._streaming_string = False  # the open value is a string, streamed as it arrives
         self._finish_value: Callable[[], None] | None = None
@@ -132,19 +141,35 @@ class _MarkupCall:
     def close(self) -> None:
         if self.done or self._index is None:
             return
+        self._close_pending()
         self._end_param()
         self._host.call_args(self._index, "}" if self._params else "{}")
         self._host.end_call(self._index)
         self.done = True
 
+    def _close_pending(self) -> None:
+        """The call ends while markup of a parameter is unfinished (a reader finishes it here if it can)."""
+
     def _start(self, name: str) -> None:
         self._tool = name
         self._index = self._host.start_call(name)
 
-    def _begin_param(self, name: str, terminators: T.TagSet, strip_newlines: bool) -> None:
+    def _begin_param(self, name: str, terminators: T.TagSet, strip_newlines: bool, markup: str) -> None:
+        """A parameter's value begins; ``markup`` is the raw text that opened it."""
         assert self._index is not None
         index = self._index
         host = self._host
+        if name in self._param_names:
+            logger.warning(
+                "tool %r: parameter %r given again; the first value is kept, the repeat is content", self._tool, name
+            )
+            host.stray(self._whitespace.release() + markup)
+            self._streaming_string = False
+            self._value = PlainValue(terminators, False, host.stray)
+            self._finish_value = None
+            self._repeat_closing = self._closing_tag
+            return
+        self._param_names.add(name)
         prefix = ("{" if self._params == 0 else ", ") + json.dumps(name, ensure_ascii=False) + ": "
         self._params += 1
         schema = self._schemas.parameter(self._tool, name)
@@ -175,6 +200,7 @@ class _MarkupCall:
             self._finish_value()
         self._value = None
         self._finish_value = None
+        self._repeat_closing = ""
 
     def _feed_value(self, buf: str, pos: int, final: bool, closing_tag: str) -> int:
         """Feed the open value; when it ends, consume its own closing tag (if that is what ended it)."""
@@ -182,9 +208,11 @@ class _MarkupCall:
         assert value is not None
         pos = value.feed(buf, pos, final)
         if value.done:
-            self._end_param()
             if value.terminator == closing_tag:
+                if self._repeat_closing:
+                    self._host.stray(closing_tag)
                 pos += len(closing_tag)
+            self._end_param()
         elif final:
             self._end_param()
         return pos
@@ -229,6 +257,8 @@ _VALUE: Final = 3
 class XmlCallReader(_MarkupCall):
     """Reads ``<function=NAME>...</function>``, starting at ``<function=``."""
 
+    _closing_tag = T.PARAMETER_CLOSE
+
     def __init__(self, host: CallHost, schemas: ToolSchemas) -> None:
         super().__init__(host, schemas)
         self._state = _HEADER
@@ -258,7 +288,7 @@ class XmlCallReader(_MarkupCall):
                 tag = _XML_BODY_TAGS.match(buf, pos, final)
                 if tag is T.NEED_MORE:
                     return pos
-                if tag is not None:
+                if tag is not None and tag != T.PARAMETER_OPEN:  # (a parameter header is decided by its '>')
                     self._whitespace.drop()
                 if tag == T.PARAMETER_OPEN:
                     self._state = _PARAM_HEADER
@@ -278,7 +308,8 @@ class XmlCallReader(_MarkupCall):
                     pos = self._stray(buf, pos)
                     self._state = _BODY
                     continue
-                self._begin_param(name.strip(), _XML_VALUE_END, strip_newlines=True)
+                self._whitespace.drop()
+                self._begin_param(name.strip(), _XML_VALUE_END, True, buf[pos:end])
                 self._state = _VALUE
                 pos = end
         if final and not self.done and self._index is not None and self._state == _VALUE:
@@ -314,6 +345,8 @@ _AFTER_KEY: Final = 7
 
 class KvCallReader(_MarkupCall):
     """Reads ``NAME <longcat_arg_key>..`` up to (not including) ``</longcat_tool_call>``, starting at NAME."""
+
+    _closing_tag = T.ARG_VALUE_CLOSE
 
     def __init__(self, host: CallHost, schemas: ToolSchemas) -> None:
         super().__init__(host, schemas)
@@ -383,6 +416,7 @@ class KvCallReader(_MarkupCall):
             else:  # _AFTER_KEY
                 end = whitespace_end(buf, pos)
                 if end > pos:
+                    self._key_markup += buf[pos:end]
                     pos = end
                     continue
                 tag = _KV_VALUE_OPEN.match(buf, pos, final) if buf[pos] == "<" else None
@@ -392,7 +426,7 @@ class KvCallReader(_MarkupCall):
                     self._host.stray(self._key_markup)
                     self._state = _BODY
                     continue
-                self._begin_param(self._name, _KV_VALUE_END, strip_newlines=False)
+                self._begin_param(self._name, _KV_VALUE_END, False, self._key_markup + T.ARG_VALUE_OPEN)
                 self._state = _VALUE
                 pos += len(T.ARG_VALUE_OPEN)
         if final and not self.done:
@@ -403,3 +437,8 @@ class KvCallReader(_MarkupCall):
                 self._end_param()
                 self._state = _BODY
         return pos
+
+    def _close_pending(self) -> None:
+        if self._state == _AFTER_KEY:  # the call ends after a key: its value is empty (as in XML)
+            self._begin_param(self._name, _KV_VALUE_END, False, self._key_markup)
+            self._state = _VALUE

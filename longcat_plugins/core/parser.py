@@ -25,7 +25,7 @@ from .calls import CallLog
 from .events import Content, Event, Reasoning, ToolCallArgs, ToolCallEnd, ToolCallStart
 from .host import CallReader
 from .json_call import JsonCallReader
-from .machine import Action, Mode, Trigger, next_move
+from .machine import ORIGIN, Action, Mode, Trigger, next_move
 from .markup_call import KvCallReader, XmlCallReader
 from .message import ParsedToolCall
 from .options import ParserOptions
@@ -47,7 +47,9 @@ _CONTENT_TAGS_NO_REASONING: Final = T.TagSet(*T.END_OF_SEQUENCE, *T.WRAPPER_OPEN
 _REASONING_TAGS: Final = T.TagSet(*T.THINK_CLOSES, *T.WRAPPER_OPENS, *T.END_OF_SEQUENCE, *T.THINK_OPENS)
 _BLOCK_TAGS: Final = T.TagSet(T.FUNCTION_OPEN, *T.WRAPPER_CLOSES, *T.WRAPPER_OPENS, *T.END_OF_SEQUENCE)
 #: after a call block, what makes the whitespace before it markup
-_NEXT_BLOCK_TAGS: Final = T.TagSet(*T.WRAPPER_OPENS, T.FUNCTION_OPEN, *T.END_OF_SEQUENCE)
+_NEXT_BLOCKS: Final = (*T.WRAPPER_OPENS, T.FUNCTION_OPEN)
+_AFTER_BLOCK_TAGS: Final = T.TagSet(*_NEXT_BLOCKS, *T.END_OF_SEQUENCE, *T.THINK_OPENS, *T.THINK_CLOSES)
+_AFTER_BLOCK_TAGS_NO_REASONING: Final = T.TagSet(*_NEXT_BLOCKS, *T.END_OF_SEQUENCE)
 _NOT_A_NAME_START: Final = frozenset(" \t\r\n<>{}[]\"'")
 _CALL_MODES: Final = frozenset((Mode.CALL, Mode.BARE_CALL))
 _BLOCK_MODES: Final = frozenset((Mode.BLOCK, Mode.CALL, Mode.BARE_CALL))
@@ -68,6 +70,7 @@ class StreamParser:
         self._schemas = ToolSchemas(tools)
         self._new_id: Callable[[int], str] = opts.id_factory or default_call_id
         self._content_tags = _CONTENT_TAGS if opts.reasoning else _CONTENT_TAGS_NO_REASONING
+        self._after_block_tags = _AFTER_BLOCK_TAGS if opts.reasoning else _AFTER_BLOCK_TAGS_NO_REASONING
         # Without tool parsing, call blocks are still read (so that markup inside their values is not taken for
         # reasoning tags, and so that a block inside reasoning is known to be a call) but shown verbatim, as content:
         # the text a separate tool-call parser then receives.
@@ -95,6 +98,7 @@ class StreamParser:
         }
         self._mode = Mode.REASONING if opts.reasoning and opts.reasoning_open else Mode.CONTENT
         self._origin = Mode.CONTENT  # the mode the open block (or bare call) was opened from
+        self._reasoning_from = Mode.CONTENT  # the mode reasoning was opened from
         self._buf = ""  # text held back: it does not decide yet
         self._tag = ""  # the tag the last scanner step met (what an action consumes)
         self._events: list[Event] = []
@@ -109,7 +113,8 @@ class StreamParser:
         self._recording: list[str] | None = None  # the block's text while it is not known to be a call
         self._announced = False  # a call was announced during the current step
         self._reasoning_text = False  # reasoning text was shown since reasoning (last) opened
-        self._whitespace = WhitespaceRun()
+        self._whitespace = WhitespaceRun()  # between the calls of a block
+        self._after_block = WhitespaceRun()  # after a block
         self._finished = False
 
     # -- public API ------------------------------------------------------------------------------------------
@@ -139,6 +144,8 @@ class StreamParser:
         if self._buf:
             self._run(self._buf, final=True)
         self._move(self._end_of_input_trigger())
+        if self._passthrough:  # whitespace after a block, before reasoning that never closed: for the tool stage
+            self._emit(Content, self._after_block.release())
         return self._take()
 
     @property
@@ -216,7 +223,10 @@ class StreamParser:
         """Take the move the table gives for ``trigger``; returns how much of the tag met the action consumed."""
         mode = self._mode
         target, action = next_move(mode, trigger)
-        self._mode = target if isinstance(target, Mode) else self._origin
+        if isinstance(target, Mode):
+            self._mode = target
+        else:
+            self._mode = self._origin if target is ORIGIN else self._reasoning_from
         if self._mode not in _CALL_MODES and action is not Action.CLOSE_CALL:
             self._reader = None
         consumed = self._actions[action](mode)
@@ -232,6 +242,8 @@ class StreamParser:
             if self._reader.confirmed:
                 return Trigger.CALL_BREAKS
             return Trigger.BAD_CALL if self._block_calls else Trigger.NOT_A_CALL
+        if mode is Mode.AFTER_BLOCK and self._passthrough:  # left for the tool stage, as before a block
+            return Trigger.TEXT_FOLLOWS
         return Trigger.END_OF_INPUT
 
     # -- scanners: one per mode ------------------------------------------------------------------------------
@@ -260,17 +272,22 @@ class StreamParser:
         return i, _TAG_TRIGGERS[tag]
 
     def _scan_after_block(self, buf: str, pos: int, final: bool) -> _Step:
-        if self._passthrough:  # nothing is markup when the block itself is shown
-            return pos, Trigger.TEXT_FOLLOWS
-        end = self._whitespace.take(buf, pos)
+        end = self._after_block.take(buf, pos)
         if end == len(buf):
             return end, None
         if buf[end] != "<":
             return end, Trigger.TEXT_FOLLOWS
-        tag = _NEXT_BLOCK_TAGS.match(buf, end, final)
+        tag = self._after_block_tags.match(buf, end, final)
         if tag is T.NEED_MORE:
             return end, None
-        return end, Trigger.TEXT_FOLLOWS if tag is None else Trigger.BLOCK_FOLLOWS
+        if tag is None:
+            return end, Trigger.TEXT_FOLLOWS
+        if tag in _NEXT_BLOCKS:
+            # without tool parsing, the whitespace before the next block is left for the tool stage to decide
+            return end, Trigger.TEXT_FOLLOWS if self._passthrough else Trigger.BLOCK_FOLLOWS
+        assert isinstance(tag, str)
+        self._tag = tag
+        return end, _TAG_TRIGGERS[tag]
 
     def _scan_block(self, buf: str, pos: int, final: bool) -> _Step:
         c = buf[pos]
@@ -279,8 +296,6 @@ class StreamParser:
             if not calls:  # before the block's first call it is recorded with the block
                 return whitespace_end(buf, pos), None
             return self._whitespace.take(buf, pos), None  # between calls: markup unless stray text follows
-        if c in "<{":
-            self._whitespace.drop()
         if c == "{":
             self._next_reader = JsonCallReader(self)
             return pos, Trigger.CALL_BEGINS
@@ -291,6 +306,8 @@ class StreamParser:
             if tag == T.FUNCTION_OPEN:
                 self._next_reader = XmlCallReader(self, self._schemas)
                 return pos, Trigger.CALL_BEGINS
+            if tag is not None:  # whitespace before markup is markup (before stray text, it is text)
+                self._whitespace.drop()
             if isinstance(tag, str) and calls:
                 if tag in T.WRAPPER_OPENS:
                     return pos, Trigger.BLOCK_REOPEN
@@ -323,8 +340,9 @@ class StreamParser:
     def _drop_tag(self, _: Mode) -> int:
         return len(self._tag)
 
-    def _open_reasoning(self, _: Mode) -> int:
+    def _open_reasoning(self, before: Mode) -> int:
         self._reasoning_text = False
+        self._reasoning_from = before
         return len(self._tag)
 
     def _open_block(self, origin: Mode) -> int:
@@ -344,9 +362,10 @@ class StreamParser:
 
     def _start_reader(self, _: Mode) -> int:
         """A call begins inside a block: it is recorded until it is announced (the block's first call is recorded
-        together with the block's opening)."""
+        together with the block's opening; a later one with the whitespace before it)."""
         if self._recording is None:
-            self._recording = []
+            whitespace = self._whitespace.release()
+            self._recording = [] if self._passthrough else [whitespace]  # (shown already without tool parsing)
         self._reader = self._next_reader
         self._next_reader = None
         return 0
@@ -375,11 +394,11 @@ class StreamParser:
         return 0
 
     def _release_whitespace(self, _: Mode) -> int:
-        self._emit(Content, self._whitespace.release())
+        self._emit(Content, self._after_block.release())
         return 0
 
     def _drop_whitespace(self, _: Mode) -> int:
-        self._whitespace.drop()
+        self._after_block.drop()
         return 0
 
     # -- the text of a block -----------------------------------------------------------------------------------
@@ -392,8 +411,14 @@ class StreamParser:
             self._emit(Content, text)
 
     def _settle_recording(self) -> None:
-        """A call was announced: the recording was markup (or, without tool parsing, content)."""
+        """A call was announced: the recording was markup (or, without tool parsing, content). When the call's
+        block was opened in reasoning right after another block, the whitespace after that block was markup."""
         self._announced = False
+        if self._after_block:
+            if self._passthrough:
+                self._emit(Content, self._after_block.release())
+            self._after_block.drop()
+        self._reasoning_from = Mode.CONTENT
         recording = self._recording
         self._recording = None
         if recording and self._passthrough:

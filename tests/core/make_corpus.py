@@ -493,9 +493,9 @@ case(
 case(
     "trunc_xml_in_parameter_header",
     "Cut inside a '<parameter=' header: that parameter never started; the call keeps the complete ones and the "
-    "unfinished header comes back as content verbatim.",
+    "unfinished header comes back as content verbatim, with the newline before it (whitespace next to text is text).",
     "<tool_call>\n<function=write_file>\n<parameter=path>\na.txt\n</parameter>\n<parameter=cont",
-    content="<parameter=cont",
+    content="\n<parameter=cont",
     calls=[("write_file", {"path": "a.txt"})],
 )
 case(
@@ -626,10 +626,11 @@ case(
 case(
     "xml_parameter_without_gt_same_line",
     "'<parameter=' with no '>' (vLLM qwen3_coder leaks it into arguments): it is no parameter; the text comes back "
-    "as content and the call keeps its valid parameters.",
+    "as content, with the newline before it (whitespace next to text is text), and the call keeps its valid "
+    "parameters.",
     "<tool_call>\n<function=write_file>\n<parameter=path>\na.txt\n</parameter>\n<parameter=content body</parameter>\n"
     "</function>\n</tool_call>",
-    content="<parameter=content body</parameter>",
+    content="\n<parameter=content body</parameter>",
     calls=[("write_file", {"path": "a.txt"})],
 )
 case(
@@ -959,15 +960,16 @@ case(
 case(
     "reasoning_interleaved_with_calls",
     "Thinking between tool calls (interleaved reasoning): each <think> section is reasoning, each block a call. "
-    "Whitespace next to a think tag is content like any text outside blocks (only whitespace between call blocks "
-    "or before the end is markup), so the newlines around the think tags stay.",
+    "Whitespace after a call block is markup when another block or the end follows, also with reasoning in between "
+    "(an engine's tool stage never sees the reasoning its reasoning stage took out, and decides it the same way); "
+    "the newline after the first </think> and the one before 'done' are content.",
     "<think>first</think>\n"
     + tc('\n{"name": "get_time", "arguments": {}}\n')
     + "\n<think>second</think>\n"
     + tc("\n" + xml_fn("get_weather", ("city", "Paris")) + "\n")
     + "\ndone",
     reasoning="firstsecond",
-    content="\n\n\n\ndone",
+    content="\n\ndone",
     calls=[("get_time", {}), ("get_weather", {"city": "Paris"})],
 )
 case(

@@ -35,7 +35,6 @@ CASES: list[dict[str, Any]] = [json.loads(line) for line in CORPUS.read_text(enc
 
 #: Cases whose expected result the core does not give yet, with what it does wrong; remove an entry once fixed.
 KNOWN_CORE_BUGS: dict[str, str] = {
-    "xml_parameter_without_gt_newline": "whitespace before stray '<' text in a function block is dropped",
     "hermes_unescaped_quotes_dict_literal_in_code": "a quote followed by ':' or ', b' ends a value string",
     "hermes_unescaped_quotes_markup_in_code": "a quote followed by any '<' ends a value string",
     "hermes_unescaped_quotes_before_brace_in_code": "a quote followed by '}' ends a value string",

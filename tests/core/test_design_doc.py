@@ -12,7 +12,7 @@ DOC = Path(__file__).resolve().parents[2] / "docs" / "design.md"
 def render_table() -> str:
     rows = ["| mode | trigger | next mode | action |", "| --- | --- | --- | --- |"]
     for (mode, trigger), (target, action) in TRANSITIONS.items():
-        to = target.value if isinstance(target, Mode) else "origin"
+        to = target.value if isinstance(target, Mode) else repr(target).lower().replace("_", " ")
         rows.append(f"| {mode.value} | {trigger.value} | {to} | {action.value} |")
     return "\n".join(rows)
 

@@ -1,0 +1,104 @@
+"""Broken and unusual output, minimized from fuzzing: nothing of the text is lost, the two-stage chain the engines
+run gives the one-pass result, and arguments never hold a key twice."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from longcat_plugins.core import ParserOptions, parse
+
+from .streaming import groups_of, stream, summary
+
+TOOLS = [
+    {
+        "type": "function",
+        "function": {
+            "name": "k",
+            "parameters": {"type": "object", "properties": {"city": {"type": "string"}, "n": {"type": "integer"}}},
+        },
+    }
+]
+
+
+def _everywhere(text: str, tools: Any = TOOLS, options: ParserOptions | None = None) -> Any:
+    """The one-shot result, after checking that every split gives it too."""
+    whole = summary(parse(text, tools, options))
+    for pieces in ([text], list(text), groups_of(text, 2), groups_of(text, 5)):
+        assert summary(stream(pieces, tools, options)[0]) == whole, pieces
+    return whole
+
+
+def _args(result: Any) -> list[tuple[str, Any]]:
+    return [(name, json.loads(arguments)) for name, arguments in result[2]]
+
+
+@pytest.mark.parametrize("tail", ["", "\n", "\n  "])
+def test_a_key_value_key_at_the_end_of_the_output_is_kept(tail: str) -> None:
+    result = _everywhere("<longcat_tool_call>k<longcat_arg_key>city</longcat_arg_key>" + tail)
+    assert _args(result) == [("k", {"city": ""})]
+    assert result[0] == ""
+
+
+def test_a_corrupted_key_closing_tag_loses_no_text() -> None:
+    text = "<longcat_tool_call>k\n<longcat_arg_key>city</longcat_arg_kex>" + "y" * 130 + "</longcat_tool_call>"
+    result = _everywhere(text)
+    assert result[0] == "<longcat_arg_key>city</longcat_arg_kex>" + "y" * 130
+    assert _args(result) == [("k", {})]
+
+
+@pytest.mark.parametrize(
+    ("stray", "closing"), [(" <b>note</b>", "</tool_call>"), ("\n\n<i>x</i> y", "</tool_call>"), (" <b>", "")]
+)
+def test_whitespace_before_stray_text_in_a_block_is_text(stray: str, closing: str) -> None:
+    text = '<tool_call>{"name": "k", "arguments": {"city": "Paris"}}' + stray + closing
+    result = _everywhere(text)
+    assert result[0] == stray
+    assert _args(result) == [("k", {"city": "Paris"})]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<function=k></function>\n<think>",
+        "<function=k></function>\n<think>hm</think>ok",
+        "<function=k></function>\n<think>hm</think>\nok",
+        "<function=k></function>\n</longcat_s>more",
+        "<function=k></function>\n<|im_end|>",
+        "<function=k></function>\n</think>after",
+        '<tool_call>{"name": "k", "arguments": {}}</tool_call>\n\n<think>a</think> <tool_call>',
+        "<longcat_tool_call>k\n</longcat_tool_call>\n<longcat_think>x</longcat_think>\n",
+    ],
+)
+def test_reasoning_stage_then_tool_stage_equals_one_pass_after_a_block(text: str) -> None:
+    """vLLM runs the reasoning parser (tools off) and hands its content to the tool parser (reasoning off)."""
+    for pieces in ([text], list(text), groups_of(text, 3)):
+        first, _ = stream(pieces, TOOLS, ParserOptions(tools=False))
+        second, _ = stream([first.content], TOOLS, ParserOptions(reasoning=False))
+        one_pass = summary(parse(text, TOOLS))
+        assert (second.content, first.reasoning, summary(second)[2]) == one_pass, pieces
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<function=k>\n<parameter=city>\nA\n</parameter>\n<parameter=city>\nB\n</parameter>\n</function>",
+        "<longcat_tool_call>k\n<longcat_arg_key>city</longcat_arg_key>\n<longcat_arg_value>A</longcat_arg_value>\n"
+        "<longcat_arg_key>city</longcat_arg_key>\n<longcat_arg_value>B</longcat_arg_value>\n</longcat_tool_call>",
+    ],
+)
+def test_a_repeated_parameter_keeps_its_first_value_and_shows_the_repeat(text: str) -> None:
+    result = _everywhere(text)
+    arguments = result[2][0][1]
+    assert arguments.count('"city"') == 1
+    assert json.loads(arguments) == {"city": "A"}
+    assert "B" in result[0] and ("<parameter=city>" in result[0] or "<longcat_arg_key>city" in result[0])
+
+
+def test_a_repeated_typed_parameter_is_shown_verbatim() -> None:
+    text = "<function=k>\n<parameter=n>\n1\n</parameter>\n<parameter=n>\n2\n</parameter>\n</function>"
+    result = _everywhere(text)
+    assert _args(result) == [("k", {"n": 1})]
+    assert result[0] == "<parameter=n>\n2\n</parameter>"
