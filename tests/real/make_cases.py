@@ -1,0 +1,741 @@
+# ruff: noqa: E501, RUF001
+"""Generates tests/real/cases.jsonl, the corpus of real model outputs (see README.md):
+
+    python tests/real/make_cases.py tests/real/cases.jsonl
+
+Every ``text`` below is a model output copied from the named public source, character for character. Where the
+source shows the output inside a string literal (Python, Go, Rust, C#, Zig, JavaScript) or JSON-escaped in a log,
+the literal is reproduced here with the same escapes, so that the value is the same string; ``provenance`` says
+which. Nothing was reformatted, trimmed or completed.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+
+def fn(name: str, props: dict[str, Any], required: list[str] | None = None) -> dict[str, Any]:
+    params: dict[str, Any] = {"type": "object", "properties": props}
+    if required:
+        params["required"] = required
+    return {"type": "function", "function": {"name": name, "parameters": params}}
+
+
+S = {"type": "string"}
+I = {"type": "integer"}  # noqa: E741
+N = {"type": "number"}
+
+
+def call(name: str, **arguments: Any) -> dict[str, Any]:
+    return {"name": name, "arguments": arguments}
+
+
+CASES: list[dict[str, Any]] = []
+
+
+def case(
+    id: str,
+    dialect: str,
+    *,
+    model: str,
+    source: str,
+    provenance: str,
+    note: str,
+    text: str,
+    tools: list[dict[str, Any]],
+    tools_from_source: bool,
+    content: str = "",
+    reasoning: str = "",
+    tool_calls: list[dict[str, Any]] | None = None,
+    reasoning_open: bool = False,
+    tags: list[str] | None = None,
+    ambiguous: str | None = None,
+) -> None:
+    entry: dict[str, Any] = {
+        "id": id,
+        "dialect": dialect,
+        "tags": tags or [],
+        "model": model,
+        "source": source,
+        "provenance": provenance,
+        "note": note,
+        "text": text,
+        "tools": tools,
+        "tools_from_source": tools_from_source,
+        "reasoning_open": reasoning_open,
+        "expected": {"content": content, "reasoning": reasoning, "tool_calls": tool_calls or []},
+    }
+    if ambiguous:
+        entry["ambiguous"] = ambiguous
+    if any(c["id"] == id for c in CASES):
+        raise ValueError(f"duplicate id {id}")
+    CASES.append(entry)
+
+
+WS_AFTER_CALL = (
+    "Whitespace between call markup and the end of the output (or the next call) is read as part of the markup, "
+    "not as content."
+)
+WS_BEFORE_CALL = (
+    "The whitespace between the prose and the call tag is outside the call markup, so it stays in content "
+    "(a server that trims it would be defensible too)."
+)
+
+# ---------------------------------------------------------------------------------------------------------------------
+# LongCat key/value dialect
+# ---------------------------------------------------------------------------------------------------------------------
+
+case(
+    "kv_picoclaw_weather_spaces",
+    "longcat_kv",
+    model="LongCat (LongCat API, via picoclaw)",
+    source="https://github.com/sipeed/picoclaw/issues/2046",
+    provenance="Issue text: the raw content the LongCat API returned, quoted inline by the reporter.",
+    note="Name on the open tag's line followed by a space; tags separated by single spaces, no newlines. The issue may have flattened newlines into spaces.",
+    text="<longcat_tool_call>weather <longcat_arg_key>location</longcat_arg_key> <longcat_arg_value>New York, United States</longcat_arg_value> </longcat_tool_call>",
+    tools=[fn("weather", {"location": S})],
+    tools_from_source=False,
+    tool_calls=[call("weather", location="New York, United States")],
+)
+
+case(
+    "kv_vercel_readfile_indented",
+    "longcat_kv",
+    model="LongCat-Flash (LongCat API, via Vercel AI SDK)",
+    source="https://community.vercel.com/t/parsing-custom-xml-tool-calls-from-longcat-flash-models-in-vercel-ai-sdk/33601",
+    provenance="Forum post: the text the model returned as content, in a code block (the indented rendering; another rendering on the page is unindented).",
+    note="Name on its own indented line with a trailing space; every tag indented; spaces before the newlines.",
+    text="<longcat_tool_call>\n  readFile \n  <longcat_arg_key>path</longcat_arg_key> \n  <longcat_arg_value>./app/pages/index.vue</longcat_arg_value> \n</longcat_tool_call>",
+    tools=[fn("readFile", {"path": S})],
+    tools_from_source=False,
+    tool_calls=[call("readFile", path="./app/pages/index.vue")],
+)
+
+NEXT_SRC = (
+    "InquiringMinds-AI/longcat-next-multimodal test/test_tool_parsing.py @ 5c86a95d4e05ab126967548297514d016791c73e"
+)
+NEXT_PROV = "Python string literal in the test file, whose docstring says every case is a real emission of the model."
+NEXT_TOOLS = [fn("get_weather", {"city": S})]
+
+case(
+    "kv_next_functions_prefix",
+    "longcat_kv",
+    model="LongCat-Next",
+    source=NEXT_SRC,
+    provenance=NEXT_PROV,
+    note="Canonical key/value call with the name prefixed `functions.`.",
+    text="<longcat_tool_call>functions.get_weather\n<longcat_arg_key>city</longcat_arg_key>\n<longcat_arg_value>Tokyo</longcat_arg_value>\n</longcat_tool_call>",
+    tools=NEXT_TOOLS,
+    tools_from_source=True,
+    tool_calls=[call("get_weather", city="Tokyo")],
+)
+
+case(
+    "kv_next_ts_call_unclosed",
+    "longcat_kv",
+    model="LongCat-Next",
+    source=NEXT_SRC,
+    provenance=NEXT_PROV,
+    note='TypeScript-style call `NAME({key: "v"})` (unquoted key) inside the wrapper; no closing tag.',
+    text='<longcat_tool_call>functions.get_weather({city: "Tokyo"})',
+    tools=NEXT_TOOLS,
+    tools_from_source=True,
+    tool_calls=[call("get_weather", city="Tokyo")],
+)
+
+case(
+    "kv_next_json_in_arg_key",
+    "longcat_kv",
+    model="LongCat-Next",
+    source=NEXT_SRC,
+    provenance=NEXT_PROV + " This one is dated: captured 2026-08-10, finish_reason 'stop'.",
+    note="All arguments as one JSON object right after `<longcat_arg_key>`; output stops there (no closing tags).",
+    text='<longcat_tool_call>functions.get_weather\n<longcat_arg_key>{"city": "Tokyo"}',
+    tools=NEXT_TOOLS,
+    tools_from_source=True,
+    tool_calls=[call("get_weather", city="Tokyo")],
+)
+
+case(
+    "kv_next_json_in_arg_key_partial_close",
+    "longcat_kv",
+    model="LongCat-Next",
+    source=NEXT_SRC,
+    provenance=NEXT_PROV,
+    note="JSON object after `<longcat_arg_key>`, then a space and a cut-off closing tag `</longcat`.",
+    text='<longcat_tool_call>functions.get_weather\n<longcat_arg_key>{"city": "Tokyo"} </longcat',
+    tools=NEXT_TOOLS,
+    tools_from_source=True,
+    tool_calls=[call("get_weather", city="Tokyo")],
+    ambiguous="The trailing ` </longcat` is a cut-off closing tag; read as markup (content empty), not as text.",
+)
+
+case(
+    "kv_next_js_object_in_arg_key",
+    "longcat_kv",
+    model="LongCat-Next",
+    source=NEXT_SRC,
+    provenance=NEXT_PROV,
+    note="A JavaScript object literal (unquoted key) after `<longcat_arg_key>`; no closing tags.",
+    text='<longcat_tool_call>functions.get_weather\n<longcat_arg_key>{city: "Tokyo"}',
+    tools=NEXT_TOOLS,
+    tools_from_source=True,
+    tool_calls=[call("get_weather", city="Tokyo")],
+)
+
+SCADA_SRC = "RookieCLY/SCADA-Agent-Demo tests/test_longcat_tool_calls.py @ a383f245fc8f4dc2739350ee9a1b03e84b38eaa8"
+SCADA_PROV = (
+    "Python string literal in the test file; the file says the outputs are copied verbatim from LongCat-2.0 traces."
+)
+SCADA_TOOLS = [
+    fn("manage_pages", {"action": S}),
+    fn("manage_points", {"action": S, "type_filter": S}),
+]
+
+case(
+    "kv_scada_single",
+    "longcat_kv",
+    model="LongCat-2.0",
+    source=SCADA_SRC,
+    provenance=SCADA_PROV,
+    note="Canonical single call followed by a newline.",
+    text="<longcat_tool_call>manage_pages\n<longcat_arg_key>action</longcat_arg_key>\n<longcat_arg_value>list_pages</longcat_arg_value>\n</longcat_tool_call>\n",
+    tools=SCADA_TOOLS,
+    tools_from_source=False,
+    tool_calls=[call("manage_pages", action="list_pages")],
+    ambiguous=WS_AFTER_CALL,
+)
+
+case(
+    "kv_scada_two_args",
+    "longcat_kv",
+    model="LongCat-2.0",
+    source=SCADA_SRC,
+    provenance=SCADA_PROV,
+    note="Two key/value pairs, trailing newline.",
+    text="<longcat_tool_call>manage_points\n<longcat_arg_key>action</longcat_arg_key>\n<longcat_arg_value>list_points</longcat_arg_value>\n<longcat_arg_key>type_filter</longcat_arg_key>\n<longcat_arg_value>analog</longcat_arg_value>\n</longcat_tool_call>\n",
+    tools=SCADA_TOOLS,
+    tools_from_source=False,
+    tool_calls=[call("manage_points", action="list_points", type_filter="analog")],
+    ambiguous=WS_AFTER_CALL,
+)
+
+SCADA_TRANSITION = "现在需要创建泵站画面并添加泵图元，这需要切换到页面管理功能。<longcat_tool_call>next_state: MANAGE_PAGES</longcat_arg_value>\n"
+case(
+    "kv_scada_malformed_transition",
+    "longcat_kv",
+    model="LongCat-2.0",
+    source=SCADA_SRC,
+    provenance=SCADA_PROV,
+    note="Chinese prose glued to the tag; the 'name' is `next_state: MANAGE_PAGES` (a state-machine marker, no declared tool) and the block closes with a mismatched `</longcat_arg_value>`. The source's own parser keeps it as text.",
+    text=SCADA_TRANSITION,
+    tools=SCADA_TOOLS,
+    tools_from_source=False,
+    content=SCADA_TRANSITION,
+)
+
+AIBRIDGE_TEXT = (
+    "Let me check the directory."
+    '<longcat_tool_call>Bash\ncommand: ls -la "G:/SuchProject/Other/ssh-tunnel-proxy/bat/lan-share" '
+    '&& cat "G:/SuchProject/Other/ssh-tunnel-proxy/bat/lan-share/"*.bat 2>/dev/null\n'
+    "description: List files and show content of bat scripts in lan-share directory\n"
+    "</longcat_tool_call>\n"
+    '<longcat_tool_call>Bash\ncommand: reg query "HKCU\\Software\\Microsoft\\Windows\\CurrentVersion\\Run" '
+    '2>/dev/null | grep -i "lan-share|ssh-tunnel|lan.share"\n'
+    "description: Check Windows startup registry entries for lan-share\n"
+    "</longcat_tool_call>"
+)
+case(
+    "kv_aibridge_key_colon_lines",
+    "longcat_kv",
+    model="LongCat-2.0-Preview (longcat.chat web)",
+    source="sumizomeee-rgb/AiBridge tests/test_tool_bridge.py @ 21591739fb70ea41b75f339ec24c0acccd16af3f",
+    provenance="Python string literal (implicitly concatenated pieces) in the test file, a captured reply of the web model.",
+    note="Prose glued to the tag; arguments as `key: value` lines instead of arg tags; two calls separated by a newline; a Windows registry path with backslashes.",
+    text=AIBRIDGE_TEXT,
+    tools=[fn("Bash", {"command": S, "description": S}, ["command"])],
+    tools_from_source=True,
+    content="Let me check the directory.",
+    tool_calls=[
+        call(
+            "Bash",
+            command='ls -la "G:/SuchProject/Other/ssh-tunnel-proxy/bat/lan-share" && cat "G:/SuchProject/Other/ssh-tunnel-proxy/bat/lan-share/"*.bat 2>/dev/null',
+            description="List files and show content of bat scripts in lan-share directory",
+        ),
+        call(
+            "Bash",
+            command='reg query "HKCU\\Software\\Microsoft\\Windows\\CurrentVersion\\Run" 2>/dev/null | grep -i "lan-share|ssh-tunnel|lan.share"',
+            description="Check Windows startup registry entries for lan-share",
+        ),
+    ],
+)
+
+UNIKORN_SRC = "tamago-labs/unikorn scripts/test-prd-generation.mjs @ cc81b00490144370ea1c8db04dbedeb017cbc1be"
+UNIKORN_PROV = "JavaScript string literal in the script, under a comment saying the cases come from user reports (LongCat via an OpenAI-compatible provider)."
+UNIKORN_FRAGMENTED = """tool_call</longcat_arg_key><longcat_arg_key>name</longcat_arg_key>
+<longcat_arg_value>read_file</longcat_arg_value><longcat_arg_key>arguments</longcat_arg_key>
+<longcat_arg_value>{"file_path": "C:/projects/test-kane/calculator-app/package.json"}</longcat_arg_value>"""
+case(
+    "kv_unikorn_fragmented_no_open",
+    "longcat_kv",
+    model="LongCat (user report)",
+    source=UNIKORN_SRC,
+    provenance=UNIKORN_PROV,
+    note="No opening tag; starts with `tool_call</longcat_arg_key>`; the call is spelled as keys `name` and `arguments` (a JSON string) instead of a name line.",
+    text=UNIKORN_FRAGMENTED,
+    tools=[fn("read_file", {"file_path": S}, ["file_path"])],
+    tools_from_source=False,
+    content=UNIKORN_FRAGMENTED,
+    ambiguous="A reader can see read_file{file_path: .../package.json}, but there is no call tag and no name line; recovering it would be guessing (DESIGN invariant 3), so the expected result is the text as content.",
+)
+
+case(
+    "kv_unikorn_name_and_arguments_as_keys",
+    "longcat_kv",
+    model="LongCat (user report)",
+    source=UNIKORN_SRC,
+    provenance=UNIKORN_PROV,
+    note="Complete wrapper with no name line; the call is spelled as key `name` = read_file and key `arguments` = a JSON object string (the LongCat-JSON call mapped onto key/value tags).",
+    text='<longcat_tool_call><longcat_arg_key>name</longcat_arg_key><longcat_arg_value>read_file</longcat_arg_value><longcat_arg_key>arguments</longcat_arg_key><longcat_arg_value>{"file_path": "C:/projects/test-kane/calculator-app/README.md"}</longcat_arg_value></longcat_tool_call>',
+    tools=[fn("read_file", {"file_path": S}, ["file_path"])],
+    tools_from_source=False,
+    tool_calls=[call("read_file", file_path="C:/projects/test-kane/calculator-app/README.md")],
+    ambiguous="Read as the JSON call {name, arguments} written with key/value tags; the declared tool has no `name`/`arguments` parameters, so no other reading fits.",
+)
+
+case(
+    "kv_unikorn_name_json_then_document",
+    "longcat_kv",
+    model="LongCat (user report)",
+    source=UNIKORN_SRC,
+    provenance=UNIKORN_PROV,
+    note="`NAME {json}` inside the wrapper, then the model continues with a Markdown document as content.",
+    text='<longcat_tool_call>read_file {"file_path": "package.json"}</longcat_tool_call>\n# Calculator App PRD\n> A simple calculator\n\n## 1. Overview\nCalculator does math [src: src/App.tsx]',
+    tools=[fn("read_file", {"file_path": S}, ["file_path"])],
+    tools_from_source=False,
+    content="\n# Calculator App PRD\n> A simple calculator\n\n## 1. Overview\nCalculator does math [src: src/App.tsx]",
+    tool_calls=[call("read_file", file_path="package.json")],
+    ambiguous="The newline right after `</longcat_tool_call>`: kept as content (it precedes real text, so it is text).",
+)
+
+MIHANI = '<Longcat_tool_call>ask_user options": ["A markdown guide (technical but readable)", "A screenplay/documentary script format", "A code-heavy tutorial with examples", "A high-level overview document"]</ask_user>'
+case(
+    "kv_mihani_capitalised_tag_botched",
+    "longcat_kv",
+    model="LongCat (user report)",
+    source="SSNamahsos/Mihani-Code internal/agent/botched_test.go @ 4121b9952e3021f0b009a402d911b05b19c3f6ce",
+    provenance="Go string literal in the test, described as the exact malformed tool call a user reported.",
+    note='Capitalised `<Longcat_tool_call>`, a half JSON body (`options": [...]` with no opening brace or quote) and a made-up closing tag `</ask_user>`.',
+    text=MIHANI,
+    tools=[fn("ask_user", {"question": S, "options": {"type": "array", "items": S}})],
+    tools_from_source=False,
+    content=MIHANI,
+    ambiguous="The intent (ask_user with four options) is visible, but the tag is not a LongCat tag and the body is not parseable without guessing; expected as content.",
+)
+
+case(
+    "kv_aurem_name_json_body",
+    "longcat_kv",
+    model="LongCat-2.0",
+    source="polarisbuiltinc-wq/Aurem backend/tests/test_longcat_tool_call_only_fallback.py @ 53f33305bd4830f68b026953d73036f55fd241ff",
+    provenance="Python string literal, described as the exact shape LongCat-2.0 emits in production.",
+    note="`NAME {json}` on one line inside the wrapper (no arg tags).",
+    text='<longcat_tool_call>read_repo_file {"path":"backend/main.py"}</longcat_tool_call>',
+    tools=[fn("read_repo_file", {"path": S}, ["path"])],
+    tools_from_source=False,
+    tool_calls=[call("read_repo_file", path="backend/main.py")],
+)
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Qwen3-Coder / Qwen3.5 XML function dialect
+# ---------------------------------------------------------------------------------------------------------------------
+
+case(
+    "xml_omlx_bare_function_orphan_close",
+    "xml",
+    model="Qwen3-Coder-30B-A3B-Instruct-4bit (oMLX, Claude Code client)",
+    source="https://github.com/jundot/omlx/pull/844 (comment by jrehm, 2026-08-31)",
+    provenance="PR comment quoting the raw model text.",
+    note="Prose, then a bare `<function=` block with no `<tool_call>` opener, then an orphan `</tool_call>`.",
+    text="I'll check the model information to confirm I'm running on the local oMLX server.\n\n<function=Bash>\n<parameter=command>\necho $ANTHROPIC_BASE_URL && echo $ANTHROPIC_DEFAULT_SONNET_MODEL\n</parameter>\n</function>\n</tool_call>",
+    tools=[fn("Bash", {"command": S, "description": S}, ["command"])],
+    tools_from_source=False,
+    content="I'll check the model information to confirm I'm running on the local oMLX server.\n\n",
+    tool_calls=[call("Bash", command="echo $ANTHROPIC_BASE_URL && echo $ANTHROPIC_DEFAULT_SONNET_MODEL")],
+    ambiguous=WS_BEFORE_CALL,
+)
+
+OPENCODE_TOOLS = [
+    fn("bash", {"command": S, "description": S, "timeout": N}, ["command", "description"]),
+    fn("read", {"filePath": S, "offset": N, "limit": N}, ["filePath"]),
+]
+case(
+    "xml_pwilkin_four_calls_tail",
+    "xml",
+    model="Qwen3-Coder-Next (steampunque hybrid GGUF, llama.cpp autoparser branch, opencode)",
+    source="https://github.com/pwilkin/llama.cpp/issues/9",
+    provenance="The server's error string `Failed to parse input at pos 72: ...`, JSON-escaped in the issue; \\n and \\\" unescaped here. llama.cpp quotes input.substr(pos), so this is the output from character 72 on; the first 72 characters are not shown by the source.",
+    note="Four consecutive `<tool_call>` blocks separated by newlines; shell quotes inside a value. Only the tail of the output is known.",
+    text='<tool_call>\n<function=bash>\n<parameter=command>\ntest -d .planning && echo "exists" || echo "missing"\n</parameter>\n<parameter=description>\nCheck if planning directory exists\n</parameter>\n</function>\n</tool_call>\n<tool_call>\n<function=read>\n<parameter=filePath>\n/home/gary/dev/opencode_rs/.planning/STATE.md\n</parameter>\n</function>\n</tool_call>\n<tool_call>\n<function=read>\n<parameter=filePath>\n/home/gary/dev/opencode_rs/.planning/ROADMAP.md\n</parameter>\n</function>\n</tool_call>\n<tool_call>\n<function=read>\n<parameter=filePath>\n/home/gary/dev/opencode_rs/.planning/PROJECT.md\n</parameter>\n</function>\n</tool_call>',
+    tools=OPENCODE_TOOLS,
+    tools_from_source=False,
+    tags=["tail"],
+    tool_calls=[
+        call(
+            "bash",
+            command='test -d .planning && echo "exists" || echo "missing"',
+            description="Check if planning directory exists",
+        ),
+        call("read", filePath="/home/gary/dev/opencode_rs/.planning/STATE.md"),
+        call("read", filePath="/home/gary/dev/opencode_rs/.planning/ROADMAP.md"),
+        call("read", filePath="/home/gary/dev/opencode_rs/.planning/PROJECT.md"),
+    ],
+    ambiguous=WS_AFTER_CALL,
+)
+
+case(
+    "xml_pwilkin_git_status_tail",
+    "xml",
+    model="Qwen3-Coder-Next (steampunque hybrid GGUF, llama.cpp autoparser branch, opencode)",
+    source="https://github.com/pwilkin/llama.cpp/issues/9",
+    provenance="The server's error string `Failed to parse input at pos 60: ...`, JSON-escaped in the issue (the closing quote is missing in the issue); \\n unescaped here. Output from character 60 on; the first 60 characters are not shown by the source.",
+    note="One canonical call with two parameters; only the tail of the output is known.",
+    text="<tool_call>\n<function=bash>\n<parameter=command>\ncd /home/gary/dev/opencode_rs && git status\n</parameter>\n<parameter=description>\nCheck git status\n</parameter>\n</function>\n</tool_call>",
+    tools=OPENCODE_TOOLS,
+    tools_from_source=False,
+    tags=["tail"],
+    tool_calls=[call("bash", command="cd /home/gary/dev/opencode_rs && git status", description="Check git status")],
+)
+
+WEATHER_LOC = [fn("get_current_weather", {"location": S}, ["location"])]
+case(
+    "xml_llamacpp15012_call_only",
+    "xml",
+    model="Qwen3-Coder-30B-A3B-Instruct (unsloth GGUF, llama.cpp 6150)",
+    source="https://github.com/ggml-org/llama.cpp/issues/15012 (comment by norton120, 2025-08-14)",
+    provenance="Issue comment, xml code block of the model response.",
+    note="Canonical call, nothing else.",
+    text="<tool_call>\n<function=get_current_weather>\n<parameter=location>\nTokyo, Japan\n</parameter>\n</function>\n</tool_call>",
+    tools=WEATHER_LOC,
+    tools_from_source=False,
+    tool_calls=[call("get_current_weather", location="Tokyo, Japan")],
+)
+
+case(
+    "xml_llamacpp15012_prose_then_call",
+    "xml",
+    model="Qwen3-Coder-30B-A3B-Instruct (unsloth GGUF, llama.cpp 6150)",
+    source="https://github.com/ggml-org/llama.cpp/issues/15012 (comment by norton120, 2025-08-14)",
+    provenance="Issue comment, xml code block of the model response (trailing space after the closing tag as shown).",
+    note="Prose, blank line, then the call; the server of the time put all of it in content.",
+    text="I need to check the weather for Tokyo and Paris as well. Let me get that information for you.\n\n<tool_call>\n<function=get_current_weather>\n<parameter=location>\nTokyo, Japan\n</parameter>\n</function>\n</tool_call> ",
+    tools=WEATHER_LOC,
+    tools_from_source=False,
+    content="I need to check the weather for Tokyo and Paris as well. Let me get that information for you.\n\n",
+    tool_calls=[call("get_current_weather", location="Tokyo, Japan")],
+    ambiguous=WS_BEFORE_CALL + " " + WS_AFTER_CALL,
+)
+
+case(
+    "xml_rapidmlx_value_ends_in_quote",
+    "xml",
+    model="Qwen3.6-27B-8bit (Rapid-MLX)",
+    source="https://github.com/raullenchai/Rapid-MLX/issues/1542",
+    provenance="Python repr of output.text in the issue; escapes resolved.",
+    note='A string value that ends without its trailing newline, right after a double quote (`return "`), then `</parameter>`.',
+    text='<tool_call>\n<function=write_file>\n<parameter=path>\n/tmp/a.py\n</parameter>\n<parameter=content>\ndef f():\n    return "</parameter>\n</function>\n</tool_call>',
+    tools=[fn("write_file", {"path": S, "content": S}, ["path", "content"])],
+    tools_from_source=False,
+    tool_calls=[call("write_file", path="/tmp/a.py", content='def f():\n    return "')],
+)
+
+OLLAMA_MCP_TOOLS = [
+    fn("read_file", {"path": S, "start_line": I, "end_line": I}, ["path"]),
+    fn("edit_file", {"path": S, "old_text": S, "new_text": S}, ["path", "old_text", "new_text"]),
+    fn("write_file", {"path": S, "content": S}, ["path", "content"]),
+    fn("grep", {"pattern": S, "glob": S, "max_results": I}, ["pattern"]),
+    fn("list_files", {"path": S}),
+    fn("finish", {"status": {"type": "string", "enum": ["done", "escalate"]}, "summary": S}, ["status", "summary"]),
+]
+case(
+    "xml_ollama_mcp_bare_function_typed_ints",
+    "xml",
+    model="qwen3-coder:30b (Ollama)",
+    source="Rikiza89/ollama_mcp tests/test_toolcalls_xml.py @ 3f7ab8276e8a7a94e9d1eb6fe33a9c3ff5feee4c",
+    provenance="Python string literal in the test, described as verbatim qwen3-coder:30b output. Tool schemas from src/ollama_mcp/localtools.py (schemas()) of the same repository.",
+    note="Prose, bare `<function=` without opener, orphan `</tool_call>`; integer parameters typed by the schema.",
+    text="I'll call the read_file function to examine the specified section.\n\n<function=read_file>\n<parameter=path>\nservice/feature_gate.py\n</parameter>\n<parameter=start_line>\n45\n</parameter>\n<parameter=end_line>\n60\n</parameter>\n</function>\n</tool_call>",
+    tools=OLLAMA_MCP_TOOLS,
+    tools_from_source=True,
+    content="I'll call the read_file function to examine the specified section.\n\n",
+    tool_calls=[call("read_file", path="service/feature_gate.py", start_line=45, end_line=60)],
+    ambiguous=WS_BEFORE_CALL,
+)
+
+case(
+    "xml_escape_intent_prose_newline_call",
+    "xml",
+    model="Qwen3-Coder-30B-A3B-Instruct",
+    source="xiaohan2012/escape-intent-probes tests/test_tools.py @ 1732b30a5634d356a7e843da6a0f3d9a14146b6e",
+    provenance="Python string literal in the test, described as verbatim model output.",
+    note="Prose and a single newline before `<tool_call>`; a shell pipeline with quotes and parentheses in the value.",
+    text='I\'ll help implement the requested feature. Let me first explore the repository structure.\n<tool_call>\n<function=bash>\n<parameter=cmd>\nfind . -type f -name "*.py" | grep -E "(settings|middleware)" | head -20\n</parameter>\n</function>\n</tool_call>',
+    tools=[fn("bash", {"cmd": S}, ["cmd"]), fn("submit", {})],
+    tools_from_source=False,
+    content="I'll help implement the requested feature. Let me first explore the repository structure.\n",
+    tool_calls=[call("bash", cmd='find . -type f -name "*.py" | grep -E "(settings|middleware)" | head -20')],
+    ambiguous=WS_BEFORE_CALL,
+)
+
+case(
+    "xml_ollama16686_glob_bare_function",
+    "xml",
+    model="qwen3-coder:30b (Ollama, Claude Code client)",
+    source="https://github.com/ollama/ollama/issues/16686",
+    provenance="Issue text: the model output that Ollama returned as plain text.",
+    note="Prose, bare `<function=Glob>` without opener, orphan `</tool_call>`.",
+    text="I'll use the Glob tool to list all markdown files in the current directory.\n\n<function=Glob>\n<parameter=pattern>\n*.md\n</parameter>\n</function>\n</tool_call>",
+    tools=[fn("Glob", {"pattern": S, "path": S}, ["pattern"])],
+    tools_from_source=False,
+    content="I'll use the Glob tool to list all markdown files in the current directory.\n\n",
+    tool_calls=[call("Glob", pattern="*.md")],
+    ambiguous=WS_BEFORE_CALL,
+)
+
+case(
+    "xml_dotllm_think_close_then_call_cut_at_stop",
+    "xml",
+    model="Qwen3.6-35B-A3B (Ornith build, dotLLM)",
+    source="jamesburton/dotLLM tests/DotLLM.Tests.Unit/Tokenizers/ToolCallParsers/QwenXmlToolCallParserTests.cs @ bdc75c001e9d61e7791bde186bde7d0f2ea41927",
+    provenance="C# string literal in the test, marked as a real capture; generation stopped at the `</tool_call>` stop string, so the closing tag is absent.",
+    note="Template pre-filled `<think>`; the model closes an empty reasoning block, then one call without its closing `</tool_call>`.",
+    text="</think>\n\n<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n</function>\n",
+    tools=[fn("get_weather", {"city": S}, ["city"])],
+    tools_from_source=False,
+    reasoning_open=True,
+    tags=["reasoning"],
+    content="\n\n",
+    tool_calls=[call("get_weather", city="Paris")],
+    ambiguous="The blank line between `</think>` and `<tool_call>` is outside any markup, so it is content (an empty content would be defensible too).",
+)
+
+case(
+    "xml_zerv_reasoning_then_call",
+    "xml",
+    model="Qwen3.8-27B (llama-server)",
+    source="birdayz/zerv tests/tools.zig @ 61ace142506844d7dbbc2352c9c863c8179cbc96",
+    provenance="Zig string literal in the test, described as observed llama-server output (docs/research/tool-calling.md of the same repository).",
+    note="Pre-filled `<think>`: reasoning, `</think>`, blank line, canonical call.",
+    text="The user wants the date.\n</think>\n\n<tool_call>\n<function=bash>\n<parameter=command>\ndate\n</parameter>\n</function>\n</tool_call>",
+    tools=[fn("bash", {"command": S}, ["command"])],
+    tools_from_source=False,
+    reasoning_open=True,
+    tags=["reasoning"],
+    reasoning="The user wants the date.\n",
+    tool_calls=[call("bash", command="date")],
+    content="\n\n",
+    ambiguous="The newline before `</think>` is kept in reasoning (text inside the block is reasoning verbatim); the blank line after it is outside any markup, so it is content (an empty content would be defensible too).",
+)
+
+case(
+    "xml_roocode_plain_answer",
+    "xml",
+    model="Qwen3-Coder-30B-A3B-Instruct",
+    source="https://github.com/RooCodeInc/Roo-Code/issues/7247",
+    provenance="Issue text: the content the server returned for a request with tools (tool schema from the issue).",
+    note="No call at all although tools were offered: plain content must pass through untouched.",
+    text="The capital of France is Paris.",
+    tools=[fn("get_weather", {"location": S}, ["location"])],
+    tools_from_source=True,
+    content="The capital of France is Paris.",
+)
+
+DEMIDO_SRC = (
+    "elpideus/demido-studio src-tauri/src/providers/reasoning_channel.rs @ 138db5d3bc41c02aaa2c87f36c407bcec6e01a3c"
+)
+DEMIDO_PROV = (
+    "Rust string literal in the test module: reasoning_content captured verbatim from Qwen3.5-9B-Q4_K_M on llama.cpp. "
+    "The chat template opens `<think>` in the prompt and the model hit EOS without `</think>`, so this is the whole "
+    "generated text after the pre-filled tag (as llama.cpp reported it; llama.cpp may trim surrounding whitespace)."
+)
+DEMIDO_TOOLS = [
+    fn("wfm_search_items", {"query": S, "language": S, "limit": I}),
+    fn("wfm_get_top_orders", {"slug": S}),
+]
+for suffix, prose, query in [
+    ("greed", "Overguard isn't tradable. Let me search for a different maxed mod.", "Greed"),
+    ("overload", "Overguard has 0 matches. Trying a different maxed mod.", "Overload"),
+    ("amplify", "Overguard not tradable. Pick tradable maxed mod. Search for Amplify Damage.", "Amplify Damage"),
+]:
+    case(
+        f"xml_demido_call_inside_reasoning_{suffix}",
+        "xml",
+        model="Qwen3.5-9B-Q4_K_M (llama.cpp)",
+        source=DEMIDO_SRC,
+        provenance=DEMIDO_PROV,
+        note="Output starts inside pre-filled reasoning and never closes it; the `<tool_call>` follows reasoning prose and must end reasoning implicitly.",
+        text=f"{prose}\n\n<tool_call>\n<function=wfm_search_items>\n<parameter=language>\nen\n</parameter>\n<parameter=query>\n{query}\n</parameter>\n</function>\n</tool_call>",
+        tools=DEMIDO_TOOLS,
+        tools_from_source=False,
+        reasoning_open=True,
+        tags=["reasoning"],
+        reasoning=prose + "\n\n",
+        tool_calls=[call("wfm_search_items", language="en", query=query)],
+        ambiguous="The blank line between the reasoning prose and `<tool_call>` stays in reasoning: the call tag ends reasoning, the whitespace before it was still inside (trimming it would be defensible too).",
+    )
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Hermes / Qwen JSON in <tool_call>
+# ---------------------------------------------------------------------------------------------------------------------
+
+case(
+    "hermes_gpustack_square",
+    "hermes",
+    model="Qwen3-Coder-30B-A3B (vLLM 0.10.0 / llama-box, gpustack)",
+    source="https://github.com/gpustack/gpustack/issues/2660",
+    provenance='The message content of the server response, JSON-escaped in the issue; \\n and \\" unescaped here. Tool schema from the request in the issue.',
+    note="Qwen3-Coder answering in the Hermes JSON form (not its XML form); number argument.",
+    text='<tool_call>\n{"name": "square_the_number", "arguments": {"input_num": 1024}}\n</tool_call>',
+    tools=[fn("square_the_number", {"input_num": N}, ["input_num"])],
+    tools_from_source=True,
+    tool_calls=[call("square_the_number", input_num=1024)],
+)
+
+MLX_TOOLS = [fn("multiply", {"a": N, "b": N}, ["a", "b"])]
+case(
+    "hermes_mlx_multiply_big_ints",
+    "hermes",
+    model="Qwen2.5 (mlx_lm)",
+    source="https://github.com/ml-explore/mlx-examples/pull/1316",
+    provenance="PR description: the model's generated text, JSON-escaped; \\n and \\\" unescaped here.",
+    note="Canonical Hermes call with an 11-digit integer.",
+    text='<tool_call>\n{"name": "multiply", "arguments": {"a": 12234585, "b": 48838483920}}\n</tool_call>',
+    tools=MLX_TOOLS,
+    tools_from_source=False,
+    tool_calls=[call("multiply", a=12234585, b=48838483920)],
+)
+
+case(
+    "hermes_mlx_final_answer",
+    "hermes",
+    model="Qwen2.5 (mlx_lm)",
+    source="https://github.com/ml-explore/mlx-examples/pull/1316",
+    provenance="PR description: the model's answer after the tool result.",
+    note="Plain final answer with digits; no call.",
+    text="The product of 12234585 and 48838483920 is 597518582790373200.",
+    tools=MLX_TOOLS,
+    tools_from_source=False,
+    content="The product of 12234585 and 48838483920 is 597518582790373200.",
+)
+
+CHAT2API = '<tool_call>\n[\n{"tool_name": "exec", "properties": {"command": "pwd && ls -la test.txt", "timeout_ms": 10000, "yield_ms": 0}}\n]\n</tool_call>'
+case(
+    "hermes_chat2api_array_tool_name_properties",
+    "hermes",
+    model="unknown (Chat2API proxy user report)",
+    source="https://github.com/xiaoY233/Chat2API/issues/38 (comment by nufeng1999, 2026-04-07)",
+    provenance='Issue comment: the text the client received; JSON-escaped in the comment, \\n and \\" unescaped here.',
+    note="A JSON array of one object with keys `tool_name` and `properties` instead of `name` and `arguments`.",
+    text=CHAT2API,
+    tools=[fn("exec", {"command": S, "timeout_ms": I, "yield_ms": I}, ["command"])],
+    tools_from_source=False,
+    content=CHAT2API,
+    ambiguous="A reader sees exec{command, timeout_ms, yield_ms}, but `tool_name`/`properties` are not the Hermes keys; mapping them is a guess, so the expected result is the text as content.",
+)
+
+case(
+    "hermes_unikorn_name_json_body",
+    "hermes",
+    model="LongCat (user report)",
+    source=UNIKORN_SRC,
+    provenance=UNIKORN_PROV,
+    note="`NAME {json}` inside `<tool_call>` (not a JSON call object); two blocks glued together.",
+    text='<tool_call>read_file {"path": "package.json"}</tool_call><tool_call>read_file {"path": "README.md"}</tool_call>',
+    tools=[fn("read_file", {"path": S}, ["path"])],
+    tools_from_source=False,
+    tool_calls=[call("read_file", path="package.json"), call("read_file", path="README.md")],
+    ambiguous="`NAME {json}` is listed in DESIGN for the LongCat wrapper; read the same way inside `<tool_call>`.",
+)
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Other shapes real models produced
+# ---------------------------------------------------------------------------------------------------------------------
+
+case(
+    "other_next_function_calls_array",
+    "other",
+    model="LongCat-Next",
+    source=NEXT_SRC,
+    provenance=NEXT_PROV,
+    note="Claude-imitation `<function_calls>[{name, parameters}]</function_calls>`, no LongCat tag at all.",
+    text='<function_calls>[{"name": "get_weather", "parameters": {"city": "Tokyo"}}]</function_calls>',
+    tools=NEXT_TOOLS,
+    tools_from_source=True,
+    tool_calls=[call("get_weather", city="Tokyo")],
+    ambiguous="Not one of the four dialects of DESIGN section 3; a reader sees get_weather{city: Tokyo}. A server that does not read this wrapper returns the text as content.",
+)
+
+case(
+    "other_ollama16383_terminal_command_tag",
+    "other",
+    model="qwen3.6:27b (Ollama)",
+    source="https://github.com/ollama/ollama/issues/16383 (report by Noellui)",
+    provenance="Issue text: the model output shown as plain text; the issue does not show the request's tool list.",
+    note="Invented `<terminal_command>` tag; not a call format of any dialect, must stay content.",
+    text="<terminal_command>\nls -la\n</terminal_command>",
+    tools=[],
+    tools_from_source=False,
+    content="<terminal_command>\nls -la\n</terminal_command>",
+)
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Reasoning only
+# ---------------------------------------------------------------------------------------------------------------------
+
+case(
+    "reasoning_aprender_stray_think_close",
+    "reasoning",
+    model="Qwen3-1.7B (raw decode, aprender)",
+    source="https://github.com/paiml/aprender/issues/3930",
+    provenance="Issue text: raw decoded output; the prompt already ended with `<think>\\n</think>\\n` (thinking disabled).",
+    note="Reasoning was closed in the prompt, yet the model emits another `</think>` before answering.",
+    text="</think>\n\nThe capital of France is Paris.",
+    tools=[],
+    tools_from_source=False,
+    tags=["reasoning"],
+    content="\n\nThe capital of France is Paris.",
+    ambiguous="The stray `</think>` is markup; the blank line after it is outside markup, so it stays in content (a server that trims it would be defensible too).",
+)
+
+case(
+    "reasoning_demido_answer_stranded_in_reasoning",
+    "reasoning",
+    model="Qwen3.5-9B-Q4_K_M (llama.cpp)",
+    source=DEMIDO_SRC,
+    provenance="Rust string literal in the test module: the verbatim reasoning_content of a turn in which `</think>` never arrived (template pre-filled `<think>`).",
+    note="The final answer is written inside the never-closed reasoning block.",
+    text="Got top sell orders for Assault Mode mod. Prices: 1, 1, 2, 2, 2 platinum. Average = 7/5 = 1.4 platinum. No buy orders available.\n\nAverage sell price = **1.4 platinum** (from 5 in-game sellers).",
+    tools=DEMIDO_TOOLS,
+    tools_from_source=False,
+    reasoning_open=True,
+    tags=["reasoning"],
+    reasoning="Got top sell orders for Assault Mode mod. Prices: 1, 1, 2, 2, 2 platinum. Average = 7/5 = 1.4 platinum. No buy orders available.\n\nAverage sell price = **1.4 platinum** (from 5 in-game sellers).",
+    ambiguous="Everything is reasoning because `</think>` never came; promoting it to content is a client decision, not the parser's.",
+)
+
+
+def main() -> None:
+    out = sys.argv[1] if len(sys.argv) > 1 else "tests/real/cases.jsonl"
+    with open(out, "w", encoding="utf-8") as f:
+        for c in CASES:
+            f.write(json.dumps(c, ensure_ascii=False) + "\n")
+    counts: dict[str, int] = {}
+    for c in CASES:
+        counts[c["dialect"]] = counts.get(c["dialect"], 0) + 1
+    print(f"{len(CASES)} cases -> {out}: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
+
+
+if __name__ == "__main__":
+    main()
