@@ -8,8 +8,9 @@ from typing import Protocol
 class CallHost(Protocol):
     """The parser, as seen by the reader of one call block."""
 
-    def start_call(self, name: str) -> int:
-        """Announce a call; returns its index. From here on the block's markup is consumed, not shown."""
+    def start_call(self, name: str) -> int | None:
+        """Announce a call; returns its index, or None when ``name`` names no tool of the request (then the block
+        is not a call: the reader fails). From here on the block's markup is consumed, not shown."""
         ...
 
     def call_args(self, index: int, text: str) -> None:

@@ -174,6 +174,9 @@ class JsonCallReader:
                 self._fail(0)
                 return
             self._index = self._host.start_call(name.strip())
+            if self._index is None:
+                self._fail(0)
+                return
             if self._args_early:
                 self._host.call_args(self._index, "".join(self._args_early))
                 self._args_early.clear()

@@ -31,6 +31,7 @@ from typing import Final
 
 from . import tags as T
 from .host import CallHost
+from .names import resolve_tool_name
 from .schema import ToolSchemas, convert_value, is_string_schema
 from .stray import WHITESPACE, WhitespaceRun, stray_end, whitespace_end
 
@@ -150,9 +151,13 @@ class _MarkupCall:
     def _close_pending(self) -> None:
         """The call ends while markup of a parameter is unfinished (a reader finishes it here if it can)."""
 
-    def _start(self, name: str) -> None:
-        self._tool = name
+    def _start(self, name: str) -> bool:
+        """Announce the call; False when its name names no tool (the reader then fails)."""
         self._index = self._host.start_call(name)
+        self._tool = resolve_tool_name(name, self._schemas, bool(self._schemas)) or name
+        if self._index is None:
+            self.failed = True
+        return self._index is not None
 
     def _begin_param(self, name: str, terminators: T.TagSet, strip_newlines: bool, markup: str) -> None:
         """A parameter's value begins; ``markup`` is the raw text that opened it."""

@@ -18,3 +18,6 @@ class ParserOptions:
     reasoning_open: bool = False
     #: Call id for a call index; default ``call_<24 hex digits>``.
     id_factory: Callable[[int], str] | None = None
+    #: When the request declares tools, a block whose name resolves to none of them is content (and logged); with
+    #: this, it is a call anyway, under the name as written (for harnesses that answer unknown calls themselves).
+    emit_unknown_calls: bool = False

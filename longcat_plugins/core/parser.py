@@ -28,6 +28,7 @@ from .json_call import JsonCallReader
 from .machine import ORIGIN, Action, Mode, Trigger, next_move
 from .markup_call import KvCallReader, XmlCallReader
 from .message import ParsedToolCall
+from .names import is_identifier, resolve_tool_name
 from .options import ParserOptions
 from .schema import ToolSchemas
 from .stray import CALL_START, WHITESPACE, WhitespaceRun, stray_end, whitespace_end
@@ -69,6 +70,7 @@ class StreamParser:
         opts = options or ParserOptions()
         self._schemas = ToolSchemas(tools)
         self._new_id: Callable[[int], str] = opts.id_factory or default_call_id
+        self._emit_unknown = opts.emit_unknown_calls
         self._content_tags = _CONTENT_TAGS if opts.reasoning else _CONTENT_TAGS_NO_REASONING
         self._after_block_tags = _AFTER_BLOCK_TAGS if opts.reasoning else _AFTER_BLOCK_TAGS_NO_REASONING
         # Without tool parsing, call blocks are still read (so that markup inside their values is not taken for
@@ -163,7 +165,17 @@ class StreamParser:
 
     # -- the host interface for call readers -----------------------------------------------------------------
 
-    def start_call(self, name: str) -> int:
+    def start_call(self, written: str) -> int | None:
+        name = resolve_tool_name(written, self._schemas, bool(self._schemas))
+        if name is None and self._passthrough:
+            return None
+        if name is None:
+            tools = ", ".join(self._schemas.names) or "none"
+            if not (self._emit_unknown and is_identifier(written)):
+                logger.warning("a call names no tool of the request (%r; tools: %s): content", written[:100], tools)
+                return None
+            logger.warning("model called unknown tool %r (request tools: %s)", written, tools)
+            name = written
         self._announced = True
         self._block_calls += 1
         self._origin = Mode.CONTENT  # a call ends reasoning
@@ -171,8 +183,6 @@ class StreamParser:
             return 0
         call_id = self._new_id(len(self._log))
         index = self._log.start(call_id, name)
-        if self._schemas and name not in self._schemas:
-            logger.warning("model called unknown tool %r (request tools: %s)", name, ", ".join(self._schemas.names))
         self._flush_text()
         self._events.append(ToolCallStart(index, call_id, name))
         return index

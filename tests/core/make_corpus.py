@@ -136,6 +136,7 @@ case(
     "lc_json_reversed_keys_name_inside_arguments",
     "An argument called 'name' inside arguments that come first must not be taken for the tool name.",
     tc('\n{"arguments": {"name": "inner", "x": {"name": "deeper"}}, "name": "outer"}\n'),
+    tools=None,
     calls=[("outer", {"name": "inner", "x": {"name": "deeper"}})],
 )
 case(
@@ -314,10 +315,18 @@ case(
 )
 case(
     "hermes_unknown_tool",
-    "A tool not among the request's tools is still emitted as a call (the harness answers it) and logged.",
+    "A block naming no tool of the request is no call: it comes back as content, verbatim (and is logged).",
+    tc('\n{"name": "delete_everything", "arguments": {"really": true}}\n'),
+    tools=ALL,
+    content=tc('\n{"name": "delete_everything", "arguments": {"really": true}}\n'),
+)
+case(
+    "hermes_unknown_tool_emitted",
+    "With emit_unknown_calls, a tool not among the request's tools is emitted as a call (the harness answers it).",
     tc('\n{"name": "delete_everything", "arguments": {"really": true}}\n'),
     tools=ALL,
     calls=[("delete_everything", {"really": True})],
+    emit_unknown_calls=True,
 )
 case(
     "hermes_no_tools_in_request",
@@ -541,6 +550,7 @@ case(
     "<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n"
     "<parameter=example_parameter_2>\nThis is the value for the second parameter\nthat can span\nmultiple lines\n"
     "</parameter>\n</function>\n</tool_call>",
+    tools=None,
     calls=[
         (
             "example_function_name",
@@ -694,10 +704,11 @@ case(
 )
 case(
     "xml_unknown_tool_untyped",
-    "Unknown tool: still a call; with no schema every value is a string (no guessing).",
+    "Unknown tool emitted anyway (emit_unknown_calls): with no schema every value is a string (no guessing).",
     "<tool_call>\n<function=launch>\n<parameter=count>\n5\n</parameter>\n<parameter=flag>\ntrue\n</parameter>\n"
     "</function>\n</tool_call>",
     calls=[("launch", {"count": "5", "flag": "true"})],
+    emit_unknown_calls=True,
 )
 case(
     "xml_huge_value",
@@ -1028,6 +1039,7 @@ case(
     "<tool_call>\n<function=bulk>\n"
     + "".join(f"<parameter=p{i}>\nv{i}\n</parameter>\n" for i in range(2000))
     + "</function>\n</tool_call>",
+    tools=None,
     calls=[("bulk", {f"p{i}": f"v{i}" for i in range(2000)})],
 )
 case(
@@ -1064,6 +1076,7 @@ case(
     "thinking" + tc('{"name": "get_time", "arguments": {}}') + "<function=get_time>\n</function>",
     reasoning="thinking",
     content=tc('{"name": "get_time", "arguments": {}}') + "<function=get_time>\n</function>",
+    tools=[TIME],
     reasoning_open=True,
     opt_tools=False,
 )

@@ -341,11 +341,52 @@ def test_default_ids_are_openai_style_and_unique() -> None:
     assert len(set(ids)) == 3 and all(i.startswith("call_") for i in ids)
 
 
-def test_unknown_tool_is_emitted_and_logged(caplog: pytest.LogCaptureFixture) -> None:
+def test_unknown_tool_is_content_and_logged(caplog: pytest.LogCaptureFixture) -> None:
+    text = '<tool_call>{"name": "rm_rf", "arguments": {"path": "/"}}</tool_call>'
     with caplog.at_level(logging.WARNING, logger="longcat_plugins"):
-        message = parse('<tool_call>{"name": "rm_rf", "arguments": {"path": "/"}}</tool_call>', TOOLS)
+        message = parse(text, TOOLS)
+    assert calls_of(message) == []
+    assert message.content == text
+    assert "rm_rf" in caplog.text
+
+
+def test_unknown_tool_is_emitted_and_logged_when_asked(caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.WARNING, logger="longcat_plugins"):
+        message = parse(
+            '<tool_call>{"name": "rm_rf", "arguments": {"path": "/"}}</tool_call>',
+            TOOLS,
+            ParserOptions(emit_unknown_calls=True),
+        )
     assert calls_of(message) == [("rm_rf", {"path": "/"})]
     assert "rm_rf" in caplog.text
+
+
+@pytest.mark.parametrize(
+    ("written", "resolved"),
+    [("get_weather", "get_weather"), ("functions.get_weather", "get_weather"), ("tools.get_weather", "get_weather")],
+)
+def test_a_namespace_prefix_resolves_to_the_declared_tool(written: str, resolved: str) -> None:
+    for text in (
+        f'<tool_call>{{"name": "{written}", "arguments": {{"city": "Oslo"}}}}</tool_call>',
+        f"<function={written}><parameter=city>Oslo</parameter></function>",
+        f"<longcat_tool_call>{written}\n<longcat_arg_key>city</longcat_arg_key>"
+        "<longcat_arg_value>Oslo</longcat_arg_value></longcat_tool_call>",
+    ):
+        assert calls_of(parse(text, TOOLS)) == [(resolved, {"city": "Oslo"})]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "See <function=example_function_name> in the prompt.",
+        "<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n</function>",
+        "<longcat_tool_call>Step 5 - Write daily memory:<longcat_tool_call>Bash</longcat_tool_call>",
+    ],
+)
+def test_a_name_that_is_no_declared_tool_is_content(text: str) -> None:
+    message = parse(text, TOOLS)
+    assert calls_of(message) == []
+    assert message.content == text
 
 
 def test_finish_is_idempotent_and_feed_after_finish_is_ignored() -> None:
