@@ -2,6 +2,14 @@
 
 A value whose schema admits a string (or that has no schema) is a string, streamed as it arrives. Any other value is
 read whole and converted by its schema when it closes; when the conversion fails the raw text is kept as a string.
+
+Converted values are strict JSON (what ``JSON.parse`` and serde_json accept):
+
+* a number outside the range of a double (``1e999``, an integer of 400 digits), anywhere in a value, fails the
+  conversion to that type, so ``[1e999]`` for an array parameter is kept as the string ``"[1e999]"``; NaN and Infinity
+  are never produced;
+* a surrogate code point without its other half (``{"a": "\\ud83d"}``) becomes U+FFFD, in converted values and in raw
+  text kept as a string alike; a pair written as two code points (a Python literal) is joined.
 """
 
 from __future__ import annotations
@@ -9,13 +17,15 @@ from __future__ import annotations
 import ast
 import json
 import math
+import re
 import warnings
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, Final
 
 Schema = Mapping[str, Any]
 
 _MAX_LITERAL_EVAL = 100_000  # Python-literal fallback only for values of reasonable size
+_INVALID: Any = object()
 
 
 class ToolSchemas:
@@ -134,7 +144,7 @@ def convert_value(raw: str, schema: Schema | None) -> Any:
         ok, value = _convert_as(text, t, schema)
         if ok:
             return coerce(value, _branch_for(schema, t))
-    return raw
+    return _clean_text(raw)
 
 
 def _branch_for(schema: Schema | None, json_type: str) -> Schema | None:
@@ -179,16 +189,17 @@ def _coerce_member(value: Any, schema: Any) -> Any:
 def _convert_as(text: str, json_type: str, schema: Schema | None) -> tuple[bool, Any]:
     if json_type == "integer":
         try:
-            return True, int(text)
+            integer = int(text)
         except ValueError:
             number = _parse_json(text)
-            if isinstance(number, float) and number.is_integer():
-                return True, int(number)
-            return False, None
+            if not (isinstance(number, float) and number.is_integer()):
+                return False, None
+            integer = int(number)
+        return (True, integer) if _fits_double(integer) else (False, None)
     if json_type == "number":
         number = _parse_json(text)
-        if isinstance(number, (int, float)) and not isinstance(number, bool) and math.isfinite(number):
-            return True, number
+        if isinstance(number, (int, float)) and not isinstance(number, bool):
+            return True, number  # finite: the JSON reader rejects what is not
         try:
             value = float(text)
         except ValueError:
@@ -202,28 +213,61 @@ def _convert_as(text: str, json_type: str, schema: Schema | None) -> tuple[bool,
     if json_type == "null":
         return (True, None) if text.lower() in ("null", "none") else (False, None)
     if json_type in ("object", "array"):
+        expected = dict if json_type == "object" else list
         value = _parse_json(text)
         if value is _INVALID:
             value = _parse_python_literal(text)
-        expected = dict if json_type == "object" else list
+            # the type is checked before tuples become lists: "(1, 2)" is not an array
+            value = _strict_value(value) if isinstance(value, expected) else _INVALID
         return (True, value) if isinstance(value, expected) else (False, None)
     if json_type == "string":
-        return True, text
+        return True, _clean_text(text)
     return False, None
 
 
-_INVALID: Any = object()
+# -- strict JSON values -------------------------------------------------------------------------------------------
+
+_SURROGATE: Final = re.compile("[\ud800-\udfff]")
+_SURROGATE_OR_ESCAPE: Final = re.compile(r"[\ud800-\udfff]|\\u[dD][89a-fA-F]")
+_MAX_DOUBLE_DIGITS: Final = 308  # an integer with no more digits is always within the range of a double
 
 
 def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
-def _parse_json(text: str) -> Any:
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text} is out of range")
+    return value
+
+
+def _bounded_int(text: str) -> int:
+    value = int(text)
+    if len(text) > _MAX_DOUBLE_DIGITS and not _fits_double(value):
+        raise ValueError("integer out of range")
+    return value
+
+
+def _fits_double(value: int) -> bool:
+    """Whether a JSON reader that reads numbers as doubles gets a finite number from this integer."""
     try:
-        return json.loads(text, parse_constant=_reject_constant)
+        float(value)
+    except OverflowError:
+        return False
+    return True
+
+
+def _parse_json(text: str) -> Any:
+    """The value of a JSON text, _INVALID unless it is strict JSON; a lone surrogate in it becomes U+FFFD."""
+    try:
+        value = json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float, parse_int=_bounded_int)
     except (ValueError, RecursionError):
         return _INVALID
+    if _SURROGATE_OR_ESCAPE.search(text):
+        value = _strict_value(value)
+    return value
 
 
 def _parse_python_literal(text: str) -> Any:
@@ -232,11 +276,78 @@ def _parse_python_literal(text: str) -> Any:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # e.g. invalid escape sequences in the model's text
-            value = ast.literal_eval(text)
-        json.dumps(value)  # only values that JSON can carry
+            return ast.literal_eval(text)
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
         return _INVALID
-    return value
+
+
+def strict_json_dumps(value: Any) -> str | None:
+    """``value`` as JSON text that strict readers accept (lone surrogates replaced as above), or None when it holds
+    what they refuse or JSON cannot carry (a number out of range, NaN, a set...)."""
+    value = _strict_value(value)
+    if value is _INVALID:
+        return None
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (ValueError, RecursionError):
+        return None
+
+
+def _clean_text(text: str) -> str:
+    """``text`` with each surrogate code point that has no other half replaced by U+FFFD (a pair is joined)."""
+    if _SURROGATE.search(text) is None:
+        return text
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+
+
+def _strict_value(value: Any) -> Any:
+    """``value`` as a JSON value that strict readers accept (text cleaned, tuples as lists, keys as JSON writes
+    them), or _INVALID when it holds something JSON cannot carry: a number out of range, a set, bytes... Walks the
+    value with an explicit stack, so any depth is fine."""
+    top: list[Any] = [None]
+    stack: list[tuple[Any, Any, Any]] = [(value, top, 0)]
+    while stack:
+        item, parent, slot = stack.pop()
+        if isinstance(item, str):
+            item = _clean_text(item)
+        elif isinstance(item, bool) or item is None:
+            pass
+        elif isinstance(item, int):
+            if not _fits_double(item):
+                return _INVALID
+        elif isinstance(item, float):
+            if not math.isfinite(item):
+                return _INVALID
+        elif isinstance(item, (list, tuple)):
+            items = item
+            item = [None] * len(items)
+            stack.extend((member, item, i) for i, member in enumerate(items))
+        elif isinstance(item, dict):
+            members = item
+            item = {}
+            for key, member in members.items():
+                name = _json_key(key)
+                if name is _INVALID:
+                    return _INVALID
+                item[name] = None  # keeps the order of the keys
+                stack.append((member, item, name))
+        else:
+            return _INVALID
+        parent[slot] = item
+    return top[0]
+
+
+def _json_key(key: Any) -> Any:
+    """A dict key as JSON writes it (``1`` -> ``"1"``, ``None`` -> ``"null"``), or _INVALID."""
+    if isinstance(key, str):
+        return _clean_text(key)
+    if key is None or isinstance(key, bool):
+        return json.dumps(key)
+    if isinstance(key, int):
+        return str(key) if _fits_double(key) else _INVALID
+    if isinstance(key, float):
+        return repr(key) if math.isfinite(key) else _INVALID
+    return _INVALID
 
 
 def _json_type(value: Any) -> str:
