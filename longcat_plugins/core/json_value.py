@@ -7,6 +7,11 @@ the input and wherever it stops:
   colon, a number or literal) is held back until the value after it begins, and dropped if the input ends first;
 * common model slips are repaired on the fly: raw control characters inside strings are escaped, an invalid escape
   becomes a literal backslash, trailing commas are dropped, Python's ``True``/``False``/``None`` become JSON literals;
+* what strict readers (``JSON.parse``, serde_json) refuse is never passed on: a number outside the range of a double
+  (``1e999``) becomes a string of its text; a surrogate without its other half (``\\uD83D`` followed by anything but a
+  low surrogate escape, a lone ``\\uDE00``, a raw surrogate code point) becomes ``\\ufffd``, and a high surrogate cut
+  off by the end of the output is dropped, like any unfinished escape. A high surrogate is held back until what
+  follows it decides, so nothing passed on is ever taken back;
 * anything else that is not JSON stops the reader with :attr:`JsonValueReader.failed` set, at the offending character,
   which is left unconsumed.
 
@@ -21,10 +26,13 @@ import re
 from collections.abc import Callable
 from typing import Final
 
-_STRING_SPECIAL: Final = re.compile(r'["\\\x00-\x1f]')
+_STRING_SPECIAL: Final = re.compile(r'["\\\x00-\x1f\ud800-\udfff]')
 # Python-style single-quoted strings are read too: they end at "'", and a '"' inside them is escaped.
-_SINGLE_QUOTED_SPECIAL: Final = re.compile(r'[\'"\\\x00-\x1f]')
-_STRING_CONTINUATION: Final = re.compile(r'(?:[^"\\\x00-\x1f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*')
+_SINGLE_QUOTED_SPECIAL: Final = re.compile(r'[\'"\\\x00-\x1f\ud800-\udfff]')
+# Text with nothing to decide: no quote, control character or surrogate, only complete escapes of other characters.
+_STRING_CONTINUATION: Final = re.compile(
+    r'(?:[^"\\\x00-\x1f\ud800-\udfff]|\\["\\/bfnrt]|\\u(?:[0-9a-cefA-CEF][0-9a-fA-F]{3}|[dD][0-7][0-9a-fA-F]{2}))*'
+)
 _AFTER_QUOTE: Final = re.compile(r"[ \t\r\n]*")
 _AFTER_STRING: Final = frozenset(",:}]<")
 _MAX_WHITESPACE_AFTER_QUOTE: Final = 64
@@ -33,6 +41,9 @@ _TOKEN_END: Final = re.compile(r'[\s,:\]}"\'\[{<]')
 _QUOTES: Final = frozenset("\"'")
 _NUMBER: Final = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
 _HEX4: Final = re.compile(r"[0-9a-fA-F]{4}")
+_LOW_SURROGATE_ESCAPE: Final = re.compile(r"\\u[dD][c-fC-F][0-9a-fA-F]{2}")
+_A_LOW_SURROGATE_ESCAPE: Final = "\\uDC00"
+_REPLACEMENT_ESCAPE: Final = "\\ufffd"
 _HEX_PREFIX: Final = re.compile(r"[0-9a-fA-F]{0,3}")
 _SIMPLE_ESCAPES: Final = frozenset('"\\/bfnrt')
 _LITERALS: Final = {"true": "true", "false": "false", "null": "null", "True": "true", "False": "false", "None": "null"}
@@ -58,17 +69,56 @@ _TOKEN: Final = 7  # inside a number or literal
 _DONE: Final = 8
 
 
-def _repair_number(token: str) -> str | None:
-    """A number JSON does not allow but whose value is clear (``03``, ``1.``, ``+2``), as JSON; else None."""
-    if len(token) > 64 or not _NUMBER_LIKE.fullmatch(token):
-        return None
-    try:
+def _number_text(token: str) -> str | None:
+    """The JSON text of a number token: the token itself; a number JSON does not allow but whose value is clear
+    (``03``, ``1.``, ``+2``) as JSON; one outside the range of a double (``1e999``) as a string of its text. None
+    when it is no number."""
+    if _NUMBER.fullmatch(token):
+        if len(token) < 16 and "e" not in token and "E" not in token:
+            return token  # within range: no need to read it
         value = float(token)
-    except ValueError:
+    elif len(token) > 64 or not _NUMBER_LIKE.fullmatch(token):
         return None
-    if not math.isfinite(value):
-        return None
-    return str(int(value)) if value.is_integer() and not any(c in token for c in ".eE") else repr(value)
+    else:
+        value = float(token)
+        if math.isfinite(value):
+            return str(int(value)) if value.is_integer() and not any(c in token for c in ".eE") else repr(value)
+    return token if math.isfinite(value) else f'"{token}"'
+
+
+def _unicode_escape(buf: str, at: int, final: bool, out: Callable[[str], None]) -> int:
+    """The ``\\uXXXX`` escape at ``buf[at]``: a surrogate is passed on only with its other half."""
+    code = int(buf[at + 2 : at + 6], 16)
+    after = at + 6
+    if not 0xD800 <= code <= 0xDFFF:
+        out(buf[at:after])
+        return after
+    if code >= 0xDC00:  # a low surrogate with no high one before it
+        out(_REPLACEMENT_ESCAPE)
+        return after
+    if _LOW_SURROGATE_ESCAPE.match(buf, after):
+        out(buf[at : after + 6])
+        return after + 6
+    rest = len(buf) - after
+    if rest < 6 and _LOW_SURROGATE_ESCAPE.fullmatch(buf[after:] + _A_LOW_SURROGATE_ESCAPE[rest:]):
+        return len(buf) if final else at  # what follows may still be the low half; cut off at the end: dropped
+    out(_REPLACEMENT_ESCAPE)
+    return after
+
+
+def _raw_surrogate(buf: str, at: int, final: bool, out: Callable[[str], None]) -> int:
+    """A surrogate code point in the text itself (not from a tokenizer's decoding, but possible in a Python str):
+    a high and a low one together are the character they encode; alone, U+FFFD (a high one at the end of the output
+    is dropped, as when it is escaped)."""
+    c = buf[at]
+    if c < "\udc00":
+        if at + 1 == len(buf):
+            return len(buf) if final else at
+        if "\udc00" <= buf[at + 1] <= "\udfff":
+            out(buf[at : at + 2].encode("utf-16-le", "surrogatepass").decode("utf-16-le"))
+            return at + 2
+    out("\ufffd")
+    return at + 1
 
 
 def _closes_string(buf: str, after: int, final: bool) -> bool | None:
@@ -142,6 +192,10 @@ class JsonValueReader:
                 elif c == '"':  # inside a single-quoted string
                     out('\\"')
                     pos = end + 1
+                elif c >= "\ud800":
+                    pos = _raw_surrogate(buf, end, final, out)
+                    if pos == end:
+                        return pos
                 else:
                     out(_CONTROL_ESCAPES[c])
                     pos = end + 1
@@ -257,8 +311,7 @@ class JsonValueReader:
             return at + 2
         if e == "u":
             if _HEX4.match(buf, at + 2):
-                out(buf[at : at + 6])
-                return at + 6
+                return _unicode_escape(buf, at, final, out)
             prefix = _HEX_PREFIX.match(buf, at + 2)
             if prefix is not None and prefix.end() == n:
                 return n if final else at  # cut off inside the escape: dropped at the end of the output
@@ -282,7 +335,7 @@ class JsonValueReader:
         self._token.clear()
         text = _LITERALS.get(token)
         if text is None:
-            text = token if _NUMBER.fullmatch(token) else _repair_number(token)
+            text = _number_text(token)
         if text is None:
             self.failed = True
             self._state = _DONE
