@@ -13,6 +13,7 @@ from typing import Any, Final
 
 from .host import CallHost
 from .json_value import JsonValueReader
+from .schema import strict_json_dumps
 
 logger = logging.getLogger("longcat_plugins")
 
@@ -223,7 +224,9 @@ def _arguments_from_value(value: Any) -> str:
     if isinstance(value, str):
         decoded = _loads(value)
         if isinstance(decoded, dict):
-            return json.dumps(decoded, ensure_ascii=False)
+            text = strict_json_dumps(decoded)
+            if text is not None:
+                return text
     if value is not None:
         logger.warning("tool call arguments are not an object; using {}: %.200r", value)
     return "{}"

@@ -37,7 +37,8 @@ from .stray import WHITESPACE, WhitespaceRun, stray_end, whitespace_end
 
 logger = logging.getLogger("longcat_plugins")
 
-_NEEDS_ESCAPE: Final = re.compile(r'["\\\x00-\x1f]')
+_NEEDS_ESCAPE: Final = re.compile(r'["\\\x00-\x1f\ud800-\udfff]')
+_SURROGATE: Final = re.compile(r"[\ud800-\udfff]")
 _HEADER_END: Final = re.compile(r"[<>\n]")
 _KV_NAME_END: Final = re.compile(r"[\s<>]")
 
@@ -46,7 +47,9 @@ def json_escape(text: str) -> str:
     """``text`` as the inside of a JSON string."""
     if _NEEDS_ESCAPE.search(text) is None:
         return text
-    return json.dumps(text, ensure_ascii=False)[1:-1]
+    # a surrogate code point cannot be written as UTF-8: each one (the engines' text never holds one) is U+FFFD,
+    # the same whatever the split
+    return json.dumps(_SURROGATE.sub("\ufffd", text), ensure_ascii=False)[1:-1]
 
 
 class PlainValue:

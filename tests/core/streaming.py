@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -16,6 +15,8 @@ from longcat_plugins.core import (
     ToolCallEnd,
     ToolCallStart,
 )
+
+from .strict_json import strict_json_loads
 
 
 def split_at(text: str, cuts: Iterable[int]) -> list[str]:
@@ -72,7 +73,7 @@ def check_event_stream(events: list[Event]) -> None:
             ended.add(e.index)
     assert ended == set(started), "every call is closed at the end"
     for index in started:
-        value = json.loads(args.get(index, ""))
+        value = strict_json_loads(args.get(index, ""))
         assert isinstance(value, dict), f"arguments of call {index} are not an object: {args.get(index)!r}"
 
 

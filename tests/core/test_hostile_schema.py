@@ -28,7 +28,7 @@ from longcat_plugins.core.schema import (
 )
 
 from .streaming import groups_of, stream, summary
-from .test_strict_json import strict_json_loads
+from .strict_json import strict_json_loads
 
 Values = dict[str, str]
 
