@@ -6,7 +6,8 @@ the input and wherever it stops:
 * the part of an object member or array element that could still turn out incomplete (a separator, a key, the
   colon, a number or literal) is held back until the value after it begins, and dropped if the input ends first;
 * common model slips are repaired on the fly: raw control characters inside strings are escaped, an invalid escape
-  becomes a literal backslash, trailing commas are dropped, Python's ``True``/``False``/``None`` become JSON literals;
+  becomes a literal backslash, trailing commas are dropped, Python's ``True``/``False``/``None`` become JSON literals,
+  unquoted (JavaScript) object keys are quoted;
 * what strict readers (``JSON.parse``, serde_json) refuse is never passed on: a number outside the range of a double
   (``1e999``) becomes a string of its text; a surrogate without its other half (``\\uD83D`` followed by anything but a
   low surrogate escape, a lone ``\\uDE00``, a raw surrogate code point) becomes ``\\ufffd``, and a high surrogate cut
@@ -48,6 +49,9 @@ _HEX_PREFIX: Final = re.compile(r"[0-9a-fA-F]{0,3}")
 _SIMPLE_ESCAPES: Final = frozenset('"\\/bfnrt')
 _LITERALS: Final = {"true": "true", "false": "false", "null": "null", "True": "true", "False": "false", "None": "null"}
 _TOKEN_START: Final = frozenset("+-0123456789tfnTFN")
+_IDENTIFIER_START: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_$")
+_IDENTIFIER: Final = re.compile(r"[A-Za-z_$][\w$]*", re.ASCII)
+_MAX_IDENTIFIER: Final = 256
 _WHITESPACE: Final = frozenset(" \t\n\r")
 _CONTROL_ESCAPES: Final = {chr(c): f"\\u{c:04x}" for c in range(0x20)} | {
     "\n": "\\n",
@@ -241,6 +245,17 @@ class JsonValueReader:
                     pos = self._close_container(pos)
                     if self.done:
                         return pos
+                elif c in _IDENTIFIER_START:  # a JavaScript object literal's unquoted key
+                    m = _IDENTIFIER.match(buf, pos, pos + _MAX_IDENTIFIER + 1)
+                    assert m is not None
+                    end = m.end()
+                    if end - pos > _MAX_IDENTIFIER:
+                        return self._fail(pos)
+                    if end == n and not final:
+                        return pos  # the key may go on
+                    self._held.append(f'"{m.group()}"')
+                    self._state = _COLON
+                    pos = end
                 else:
                     return self._fail(pos)
             elif state == _COLON:

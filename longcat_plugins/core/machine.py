@@ -128,6 +128,7 @@ TRANSITIONS: Final[dict[tuple[Mode, Trigger], tuple[Target, Action]]] = {
     (A, t.BLOCK_FOLLOWS): (C, a.DROP_WHITESPACE),
     (A, t.THINK_OPEN): (R, a.OPEN_REASONING),
     (A, t.THINK_CLOSE): (A, a.DROP_TAG),
+    (A, t.BLOCK_CLOSE): (A, a.DROP_TAG),  # a closing tag that closes nothing (Qwen3-Coder's bare <function=)
     (A, t.END_MARKER): (A, a.DROP_TAG),
     (A, t.END_OF_INPUT): (C, a.DROP_WHITESPACE),
 }

@@ -31,6 +31,7 @@ from typing import Final
 
 from . import tags as T
 from .host import CallHost
+from .json_value import JsonValueReader
 from .names import resolve_tool_name
 from .schema import ToolSchemas, convert_value, is_string_schema
 from .stray import WHITESPACE, WhitespaceRun, stray_end, whitespace_end
@@ -40,7 +41,7 @@ logger = logging.getLogger("longcat_plugins")
 _NEEDS_ESCAPE: Final = re.compile(r'["\\\x00-\x1f\ud800-\udfff]')
 _SURROGATE: Final = re.compile(r"[\ud800-\udfff]")
 _HEADER_END: Final = re.compile(r"[<>\n]")
-_KV_NAME_END: Final = re.compile(r"[\s<>]")
+_KV_NAME_END: Final = re.compile(r"[\s<>{(]")
 
 
 def json_escape(text: str) -> str:
@@ -123,6 +124,7 @@ class _MarkupCall:
         self._params = 0
         self._param_names: set[str] = set()
         self._repeat_closing = ""  # the closing tag of a repeated parameter, shown with it
+        self._whole_arguments = False  # the arguments came as one JSON object (no parameter can follow)
         self._value: PlainValue | None = None
         self._streaming_string = False  # the open value is a string, streamed as it arrives
         self._finish_value: Callable[[], None] | None = None
@@ -147,7 +149,8 @@ class _MarkupCall:
             return
         self._close_pending()
         self._end_param()
-        self._host.call_args(self._index, "}" if self._params else "{}")
+        if not self._whole_arguments:
+            self._host.call_args(self._index, "}" if self._params else "{}")
         self._host.end_call(self._index)
         self.done = True
 
@@ -167,7 +170,7 @@ class _MarkupCall:
         assert self._index is not None
         index = self._index
         host = self._host
-        if name in self._param_names:
+        if name in self._param_names or self._whole_arguments:
             logger.warning(
                 "tool %r: parameter %r given again; the first value is kept, the repeat is content", self._tool, name
             )
@@ -342,25 +345,45 @@ def _read_header(buf: str, start: int, final: bool) -> tuple[str | None, int]:
 
 
 _KV_VALUE_END: Final = T.TagSet(T.ARG_VALUE_CLOSE, T.ARG_KEY_OPEN, T.LONGCAT_CALL_CLOSE)
-_KV_BODY_TAGS: Final = T.TagSet(T.ARG_KEY_OPEN, T.LONGCAT_CALL_CLOSE, *T.WRAPPER_OPENS, *T.END_OF_SEQUENCE)
+_KV_BODY_TAGS: Final = T.TagSet(T.ARG_KEY_OPEN, *T.WRAPPER_CLOSES, *T.WRAPPER_OPENS, *T.END_OF_SEQUENCE)
 _KV_VALUE_OPEN: Final = T.TagSet(T.ARG_VALUE_OPEN)
+#: what may close the markup right after an arguments object written as JSON
+_KV_AFTER_JSON: Final = T.TagSet(T.ARG_KEY_CLOSE, T.ARG_VALUE_CLOSE)
+#: a block that begins with its name as a pair: ``<longcat_arg_key>name</longcat_arg_key><longcat_arg_value>NAME..``
+_NAME_PAIR: Final = re.compile(
+    r"<longcat_arg_key>\s*name\s*</longcat_arg_key>\s*<longcat_arg_value>\s*([^\s<>]{1,256})\s*</longcat_arg_value>"
+)
+_NAME_PAIR_BOUND: Final = 128 + T.MAX_NAME_LENGTH
 
 _NAME: Final = 4
 _AFTER_NAME: Final = 5
 _KEY: Final = 6
 _AFTER_KEY: Final = 7
+_NAME_PAIR_STATE: Final = 8
+_OPEN_PAREN: Final = 9  # after ``NAME(``
+_JSON_ARGS: Final = 10  # the whole arguments object, written as JSON (or a JavaScript object literal)
+_AFTER_JSON: Final = 11
 
 
 class KvCallReader(_MarkupCall):
-    """Reads ``NAME <longcat_arg_key>..`` up to (not including) ``</longcat_tool_call>``, starting at NAME."""
+    """Reads a LongCat key/value call up to (not including) the closing tag of its block, starting at NAME:
+
+    * ``NAME <longcat_arg_key>K</longcat_arg_key><longcat_arg_value>V</longcat_arg_value>...`` (the dialect);
+    * ``NAME {json object}`` and ``NAME({javascript object})``: the object is the arguments;
+    * ``NAME <longcat_arg_key>{json object}`` (a key holding all the arguments, often with no closing tags);
+    * ``<longcat_arg_key>name</longcat_arg_key><longcat_arg_value>NAME</longcat_arg_value>`` then an ``arguments``
+      key whose value is the arguments object (``name_pair=True``: the reader starts at that first key).
+    """
 
     _closing_tag = T.ARG_VALUE_CLOSE
 
-    def __init__(self, host: CallHost, schemas: ToolSchemas) -> None:
+    def __init__(self, host: CallHost, schemas: ToolSchemas, name_pair: bool = False) -> None:
         super().__init__(host, schemas)
-        self._state: int = _NAME
+        self._state: int = _NAME_PAIR_STATE if name_pair else _NAME
         self._name = ""
         self._key_markup = ""  # the raw ``<longcat_arg_key>K</longcat_arg_key>`` until its value begins
+        self._json: JsonValueReader | None = None
+        self._json_closers: T.TagSet | None = None
 
     def feed(self, buf: str, pos: int, final: bool) -> int:
         n = len(buf)
@@ -370,6 +393,32 @@ class KvCallReader(_MarkupCall):
                 pos = self._feed_value(buf, pos, final, T.ARG_VALUE_CLOSE)
                 if self._value is not None:
                     return pos
+                self._state = _BODY
+            elif state == _JSON_ARGS:
+                json_reader = self._json
+                assert json_reader is not None
+                pos = json_reader.feed(buf, pos, final)
+                if json_reader.failed:  # what follows the broken object is text
+                    json_reader.close()
+                    self._state = _BODY
+                elif json_reader.done:
+                    self._state = _AFTER_JSON
+                else:
+                    return pos
+            elif state == _AFTER_JSON:
+                end = whitespace_end(buf, pos)
+                if end == n and not final:
+                    return pos
+                if end < n and buf[end] == ")" and self._json_closers is None:
+                    pos = end + 1
+                    self._json_closers = _KV_AFTER_JSON  # (a paren is closed once)
+                    continue
+                tag = _KV_AFTER_JSON.match(buf, end, final) if end < n and buf[end] == "<" else None
+                if tag is T.NEED_MORE:
+                    return pos
+                if isinstance(tag, str):
+                    pos = end + len(tag)
+                    continue
                 self._state = _BODY
             elif state == _NAME:
                 m = _KV_NAME_END.search(buf, pos, pos + T.MAX_NAME_LENGTH + 1)
@@ -385,13 +434,50 @@ class KvCallReader(_MarkupCall):
                 if end > pos:
                     pos = end
                     continue
-                tag = _KV_BODY_TAGS.match(buf, pos, final) if buf[pos] == "<" else None
+                c = buf[pos]
+                if c in "{(":
+                    if not self._start(self._name):
+                        return pos
+                    if c == "{":
+                        self._begin_json()
+                    else:
+                        self._state = _OPEN_PAREN
+                        pos += 1
+                    continue
+                tag = _KV_BODY_TAGS.match(buf, pos, final) if c == "<" else None
                 if tag is T.NEED_MORE:
                     return pos
                 if tag is None:
                     return self._fail(pos)
-                self._start(self._name)
+                if not self._start(self._name):
+                    return pos
                 self._state = _BODY
+            elif state == _OPEN_PAREN:
+                end = whitespace_end(buf, pos)
+                if end == n:
+                    pos = end
+                    continue
+                if buf[end] == "{":
+                    self._begin_json()
+                    pos = end
+                elif buf[end] == ")":  # NAME(): no arguments
+                    self._state = _BODY
+                    pos = end + 1
+                else:
+                    self._state = _BODY
+            elif state == _NAME_PAIR_STATE:
+                close = buf.find(T.ARG_VALUE_CLOSE, pos, pos + _NAME_PAIR_BOUND)
+                if close < 0:
+                    if n - pos < _NAME_PAIR_BOUND and not final:
+                        return pos
+                    return self._fail(pos)
+                m = _NAME_PAIR.fullmatch(buf, pos, close + len(T.ARG_VALUE_CLOSE))
+                if m is None:
+                    return self._fail(pos)
+                if not self._start(m.group(1)):
+                    return pos
+                self._state = _BODY
+                pos = m.end()
             elif state == _BODY:
                 if buf[pos] != "<":
                     pos = self._body_text(buf, pos)
@@ -399,6 +485,9 @@ class KvCallReader(_MarkupCall):
                 tag = _KV_BODY_TAGS.match(buf, pos, final)
                 if tag is T.NEED_MORE:
                     return pos
+                if tag is None and final and _KV_BODY_TAGS.is_prefix(buf[pos:]):
+                    self._whitespace.drop()  # a closing tag cut off by the end of the output is markup
+                    return n
                 if tag is not None:
                     self._whitespace.drop()
                 if tag == T.ARG_KEY_OPEN:
@@ -410,6 +499,13 @@ class KvCallReader(_MarkupCall):
                     pos = self._stray(buf, pos)
             elif state == _KEY:
                 start = pos + len(T.ARG_KEY_OPEN)
+                first = whitespace_end(buf, start)
+                if first == n and not final:
+                    return pos
+                if first < n and buf[first] == "{" and self._takes_whole_arguments():
+                    self._begin_json()
+                    pos = first
+                    continue
                 end = buf.find(T.ARG_KEY_CLOSE, start, start + T.MAX_NAME_LENGTH + len(T.ARG_KEY_CLOSE))
                 if end < 0:
                     if n - start < T.MAX_NAME_LENGTH + len(T.ARG_KEY_CLOSE) and not final:
@@ -434,19 +530,46 @@ class KvCallReader(_MarkupCall):
                     self._host.stray(self._key_markup)
                     self._state = _BODY
                     continue
+                if self._name == "arguments" and self._takes_whole_arguments():
+                    after = whitespace_end(buf, pos + len(T.ARG_VALUE_OPEN))
+                    if after == n and not final:
+                        return pos
+                    if after < n and buf[after] == "{":  # the arguments object, as the value of "arguments"
+                        self._begin_json()
+                        pos = after
+                        continue
                 self._begin_param(self._name, _KV_VALUE_END, False, self._key_markup + T.ARG_VALUE_OPEN)
                 self._state = _VALUE
                 pos += len(T.ARG_VALUE_OPEN)
         if final and not self.done:
             if self._index is None:
-                if self._state in (_NAME, _AFTER_NAME):
+                if self._state in (_NAME, _AFTER_NAME, _NAME_PAIR_STATE):
                     self.failed = True
             elif self._state == _VALUE:
                 self._end_param()
                 self._state = _BODY
         return pos
 
+    def _takes_whole_arguments(self) -> bool:
+        """Whether a JSON object here can be the whole arguments: no parameter yet, and the tool has none named
+        ``arguments`` (whose value would be that object)."""
+        return not self._params and self._json is None and self._schemas.parameter(self._tool, "arguments") is None
+
+    def _begin_json(self) -> None:
+        assert self._index is not None
+        index = self._index
+        host = self._host
+
+        def out(text: str) -> None:
+            host.call_args(index, text)
+
+        self._json = JsonValueReader(out)
+        self._whole_arguments = True
+        self._state = _JSON_ARGS
+
     def _close_pending(self) -> None:
-        if self._state == _AFTER_KEY:  # the call ends after a key: its value is empty (as in XML)
+        if self._json is not None:
+            self._json.close()
+        elif self._state == _AFTER_KEY:  # the call ends after a key: its value is empty (as in XML)
             self._begin_param(self._name, _KV_VALUE_END, False, self._key_markup)
             self._state = _VALUE

@@ -35,8 +35,9 @@ from .stray import CALL_START, WHITESPACE, WhitespaceRun, stray_end, whitespace_
 
 logger = logging.getLogger("longcat_plugins")
 
-#: Tags that start something where text is shown, and what they trigger.
+#: Tags met where text is shown (or right after a block), and what they trigger.
 _TAG_TRIGGERS: Final = {
+    **dict.fromkeys(T.WRAPPER_CLOSES, Trigger.BLOCK_CLOSE),
     **dict.fromkeys(T.THINK_OPENS, Trigger.THINK_OPEN),
     **dict.fromkeys(T.THINK_CLOSES, Trigger.THINK_CLOSE),
     **dict.fromkeys(T.END_OF_SEQUENCE, Trigger.END_MARKER),
@@ -46,11 +47,14 @@ _TAG_TRIGGERS: Final = {
 _CONTENT_TAGS: Final = T.TagSet(*T.END_OF_SEQUENCE, *T.WRAPPER_OPENS, T.FUNCTION_OPEN, *T.THINK_OPENS, *T.THINK_CLOSES)
 _CONTENT_TAGS_NO_REASONING: Final = T.TagSet(*T.END_OF_SEQUENCE, *T.WRAPPER_OPENS, T.FUNCTION_OPEN)
 _REASONING_TAGS: Final = T.TagSet(*T.THINK_CLOSES, *T.WRAPPER_OPENS, *T.END_OF_SEQUENCE, *T.THINK_OPENS)
-_BLOCK_TAGS: Final = T.TagSet(T.FUNCTION_OPEN, *T.WRAPPER_CLOSES, *T.WRAPPER_OPENS, *T.END_OF_SEQUENCE)
+_BLOCK_TAGS: Final = T.TagSet(
+    T.FUNCTION_OPEN, T.ARG_KEY_OPEN, *T.WRAPPER_CLOSES, *T.WRAPPER_OPENS, *T.END_OF_SEQUENCE
+)
 #: after a call block, what makes the whitespace before it markup
 _NEXT_BLOCKS: Final = (*T.WRAPPER_OPENS, T.FUNCTION_OPEN)
-_AFTER_BLOCK_TAGS: Final = T.TagSet(*_NEXT_BLOCKS, *T.END_OF_SEQUENCE, *T.THINK_OPENS, *T.THINK_CLOSES)
-_AFTER_BLOCK_TAGS_NO_REASONING: Final = T.TagSet(*_NEXT_BLOCKS, *T.END_OF_SEQUENCE)
+_AFTER_BLOCK_MARKUP: Final = (*_NEXT_BLOCKS, *T.WRAPPER_CLOSES, *T.END_OF_SEQUENCE)
+_AFTER_BLOCK_TAGS: Final = T.TagSet(*_AFTER_BLOCK_MARKUP, *T.THINK_OPENS, *T.THINK_CLOSES)
+_AFTER_BLOCK_TAGS_NO_REASONING: Final = T.TagSet(*_AFTER_BLOCK_MARKUP)
 _NOT_A_NAME_START: Final = frozenset(" \t\r\n<>{}[]\"'")
 _CALL_MODES: Final = frozenset((Mode.CALL, Mode.BARE_CALL))
 _BLOCK_MODES: Final = frozenset((Mode.BLOCK, Mode.CALL, Mode.BARE_CALL))
@@ -292,8 +296,9 @@ class StreamParser:
             return end, None
         if tag is None:
             return end, Trigger.TEXT_FOLLOWS
-        if tag in _NEXT_BLOCKS:
-            # without tool parsing, the whitespace before the next block is left for the tool stage to decide
+        if tag in _NEXT_BLOCKS or (tag in T.WRAPPER_CLOSES and self._passthrough):
+            # without tool parsing, the whitespace before the next block (and a closing tag that closes nothing,
+            # shown verbatim) is left for the tool stage to decide
             return end, Trigger.TEXT_FOLLOWS if self._passthrough else Trigger.BLOCK_FOLLOWS
         assert isinstance(tag, str)
         self._tag = tag
@@ -316,6 +321,11 @@ class StreamParser:
             if tag == T.FUNCTION_OPEN:
                 self._next_reader = XmlCallReader(self, self._schemas)
                 return pos, Trigger.CALL_BEGINS
+            if tag == T.ARG_KEY_OPEN:  # a key/value call that gives its name as a pair, or stray markup
+                if not calls:
+                    self._next_reader = KvCallReader(self, self._schemas, name_pair=True)
+                    return pos, Trigger.CALL_BEGINS
+                tag = None
             if tag is not None:  # whitespace before markup is markup (before stray text, it is text)
                 self._whitespace.drop()
             if isinstance(tag, str) and calls:
@@ -326,7 +336,7 @@ class StreamParser:
                     return pos, Trigger.BLOCK_CLOSE
                 self._tag = tag
                 return pos, Trigger.END_MARKER
-        elif self._wrapper == T.LONGCAT_CALL_OPEN and not calls and c not in _NOT_A_NAME_START:
+        elif not calls and c not in _NOT_A_NAME_START:  # NAME, then key/value pairs or an object
             self._next_reader = KvCallReader(self, self._schemas)
             return pos, Trigger.CALL_BEGINS
         if not calls:  # the block holds no call: it was text

@@ -58,6 +58,10 @@ class TagSet:
     def __contains__(self, tag: object) -> bool:
         return tag in self.tags
 
+    def is_prefix(self, text: str) -> bool:
+        """Whether ``text`` is a proper prefix of one of the tags."""
+        return text in self._prefixes
+
     def match(self, buf: str, pos: int, final: bool) -> str | _NeedMore | None:
         """Which tag starts at ``buf[pos]`` (which is ``<``).
 

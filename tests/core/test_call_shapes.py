@@ -1,0 +1,90 @@
+"""The call shapes real models write besides the canonical dialects (tests/real/ holds the outputs themselves):
+each read at every split, and text that is not such a call left as it was."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from longcat_plugins.core import ParserOptions, parse
+
+from .streaming import groups_of, stream, summary
+
+TOOLS = [
+    {
+        "type": "function",
+        "function": {
+            "name": "get_weather",
+            "parameters": {
+                "type": "object",
+                "properties": {"city": {"type": "string"}, "days": {"type": "integer"}},
+            },
+        },
+    }
+]
+
+
+def _read(text: str, options: ParserOptions | None = None) -> tuple[str, list[tuple[str, Any]]]:
+    whole = summary(parse(text, TOOLS, options))
+    for pieces in ([text], list(text), groups_of(text, 3), groups_of(text, 8)):
+        assert summary(stream(pieces, TOOLS, options)[0]) == whole, pieces
+    return whole[0], [(name, json.loads(arguments)) for name, arguments in whole[2]]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '<longcat_tool_call>get_weather {"city": "Oslo", "days": 2}</longcat_tool_call>',
+        '<tool_call>get_weather {"city": "Oslo", "days": 2}</tool_call>',
+        "<longcat_tool_call>functions.get_weather({city: 'Oslo', days: 2})</longcat_tool_call>",
+        "<longcat_tool_call>get_weather\n<longcat_arg_key>{city: \"Oslo\", days: 2}</longcat_arg_key>\n"
+        "</longcat_tool_call>",
+        '<longcat_tool_call>get_weather\n<longcat_arg_key>{"city": "Oslo", "days": 2} </longcat',
+        "<longcat_tool_call><longcat_arg_key>name</longcat_arg_key><longcat_arg_value>get_weather"
+        "</longcat_arg_value><longcat_arg_key>arguments</longcat_arg_key><longcat_arg_value>"
+        '{"city": "Oslo", "days": 2}</longcat_arg_value></longcat_tool_call>',
+    ],
+)
+def test_an_object_after_the_name_is_the_arguments(text: str) -> None:
+    assert _read(text) == ("", [("get_weather", {"city": "Oslo", "days": 2})])
+
+
+def test_an_empty_call_and_text_after_the_object() -> None:
+    assert _read("<longcat_tool_call>get_weather()</longcat_tool_call>") == ("", [("get_weather", {})])
+    content, calls = _read('<longcat_tool_call>get_weather {"city": "Oslo"} and more</longcat_tool_call>')
+    assert (content, calls) == (" and more", [("get_weather", {"city": "Oslo"})])
+
+
+def test_key_value_pairs_after_the_object_are_content_not_a_second_object() -> None:
+    text = (
+        '<longcat_tool_call>get_weather {"city": "Oslo"}\n<longcat_arg_key>days</longcat_arg_key>'
+        "<longcat_arg_value>3</longcat_arg_value></longcat_tool_call>"
+    )
+    content, calls = _read(text)
+    assert calls == [("get_weather", {"city": "Oslo"})]
+    assert "<longcat_arg_key>days</longcat_arg_key>" in content and "3" in content
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Use <tool_call>get_weather with a city.",
+        "<longcat_tool_call>get_weather is the tool",
+        "<longcat_tool_call>unknown_tool {\"city\": \"Oslo\"}</longcat_tool_call>",
+        "<longcat_tool_call><longcat_arg_key>city</longcat_arg_key><longcat_arg_value>Oslo</longcat_arg_value>",
+    ],
+)
+def test_what_is_no_such_call_stays_text(text: str) -> None:
+    assert _read(text) == (text, [])
+
+
+def test_an_orphan_closing_tag_after_a_bare_function_is_markup() -> None:
+    text = "Checking.\n\n<function=get_weather>\n<parameter=city>\nOslo\n</parameter>\n</function>\n</tool_call>"
+    assert _read(text) == ("Checking.\n\n", [("get_weather", {"city": "Oslo"})])
+    assert parse(text, TOOLS, ParserOptions(tools=False)).content == text  # shown as written without tool parsing
+
+
+def test_a_closing_tag_in_prose_is_text() -> None:
+    assert _read("Write </tool_call> to close.") == ("Write </tool_call> to close.", [])
