@@ -33,7 +33,7 @@ from . import tags as T
 from .host import CallHost
 from .json_value import JsonValueReader
 from .names import resolve_tool_name
-from .schema import ToolSchemas, convert_value, is_string_schema
+from .schema import ToolSchemas, convert_value, is_string_schema, schema_types
 from .stray import WHITESPACE, WhitespaceRun, stray_end, whitespace_end
 
 logger = logging.getLogger("longcat_plugins")
@@ -42,6 +42,8 @@ _NEEDS_ESCAPE: Final = re.compile(r'["\\\x00-\x1f\ud800-\udfff]')
 _SURROGATE: Final = re.compile(r"[\ud800-\udfff]")
 _HEADER_END: Final = re.compile(r"[<>\n]")
 _KV_NAME_END: Final = re.compile(r"[\s<>{(]")
+_MAX_WHITESPACE_AFTER_CLOSE: Final = 256
+_MAX_NULL_TEXT: Final = 16  # how much of a nullable string value is held back while it may read as null
 
 
 def json_escape(text: str) -> str:
@@ -54,12 +56,24 @@ def json_escape(text: str) -> str:
 
 
 class PlainValue:
-    """Reads one plain-text value up to (not including) the first of its terminator tags."""
+    """Reads one plain-text value up to (not including) the first of its terminator tags.
 
-    __slots__ = ("_out", "_started", "_strip_newlines", "_terminators", "done", "terminator")
+    A terminator listed in ``confirmed_by`` ends the value only where what follows it (after whitespace) confirms
+    that: one of the given tags, or the end of the output. Elsewhere it is text of the value (a model writing an XML
+    file writes ``</function>`` in a value); only that undecided tail is held back.
+    """
 
-    def __init__(self, terminators: T.TagSet, strip_newlines: bool, out: Callable[[str], None]) -> None:
+    __slots__ = ("_confirmed_by", "_out", "_started", "_strip_newlines", "_terminators", "done", "terminator")
+
+    def __init__(
+        self,
+        terminators: T.TagSet,
+        strip_newlines: bool,
+        out: Callable[[str], None],
+        confirmed_by: dict[str, T.TagSet] | None = None,
+    ) -> None:
         self._terminators = terminators
+        self._confirmed_by = confirmed_by or {}
         self._strip_newlines = strip_newlines
         self._out = out
         self._started = not strip_newlines
@@ -86,6 +100,9 @@ class PlainValue:
                 return end
             # at the end of the output, a cut-off closing tag still ends the value (it is not value text)
             tag = self._terminators.match(buf, i, False)
+            if isinstance(tag, str) and tag in self._confirmed_by:
+                verdict = _confirms(buf, i + len(tag), final, self._confirmed_by[tag])
+                tag = tag if verdict else None if verdict is False else T.NEED_MORE
             if tag is None:
                 out(buf[pos : i + 1])
                 pos = i + 1
@@ -111,10 +128,24 @@ class PlainValue:
         return self._started and "<" not in text and not (self._strip_newlines and text[-1] == "\n")
 
 
+def _confirms(buf: str, after: int, final: bool, tags: T.TagSet) -> bool | None:
+    """Whether what follows a closing tag (ending at ``after``) confirms it; None: not known yet."""
+    end = whitespace_end(buf, after)
+    if end - after > _MAX_WHITESPACE_AFTER_CLOSE:
+        return True
+    if end == len(buf):
+        return True if final else None
+    if buf[end] != "<":
+        return False
+    tag = tags.match(buf, end, final)
+    return None if tag is T.NEED_MORE else tag is not None
+
+
 class _MarkupCall:
     """What the XML and key/value readers share: parameters, their typing and the arguments object they form."""
 
     _closing_tag: str  # the tag that closes a value
+    _confirmations: dict[str, T.TagSet] | None = None  # see PlainValue
 
     def __init__(self, host: CallHost, schemas: ToolSchemas) -> None:
         self._host = host
@@ -176,7 +207,7 @@ class _MarkupCall:
             )
             host.stray(self._whitespace.release() + markup)
             self._streaming_string = False
-            self._value = PlainValue(terminators, False, host.stray)
+            self._value = PlainValue(terminators, False, host.stray, self._confirmations)
             self._finish_value = None
             self._repeat_closing = self._closing_tag
             return
@@ -186,7 +217,9 @@ class _MarkupCall:
         schema = self._schemas.parameter(self._tool, name)
         out: Callable[[str], None]
         self._streaming_string = is_string_schema(schema)
-        if self._streaming_string:
+        if self._streaming_string and "null" in schema_types(schema):
+            out, finish = self._nullable_string(index, prefix)
+        elif self._streaming_string:
             host.call_args(index, prefix + '"')
 
             def out(text: str) -> None:
@@ -203,8 +236,38 @@ class _MarkupCall:
                 value = convert_value("".join(raw), schema)
                 host.call_args(index, prefix + json.dumps(value, ensure_ascii=False))
 
-        self._value = PlainValue(terminators, strip_newlines, out)
+        self._value = PlainValue(terminators, strip_newlines, out, self._confirmations)
         self._finish_value = finish
+
+    def _nullable_string(self, index: int, prefix: str) -> tuple[Callable[[str], None], Callable[[], None]]:
+        """A string value that may be ``null``: held back while it still reads as null (a few characters), then
+        streamed as a string; JSON null if it is exactly that."""
+        host = self._host
+        host.call_args(index, prefix)
+        held: list[str] = []  # the value's text while undecided
+        decided = False
+        self._streaming_string = False  # (no fast path while undecided)
+
+        def out(text: str) -> None:
+            nonlocal decided
+            if decided:
+                host.call_args(index, json_escape(text))
+                return
+            held.append(text)
+            so_far = "".join(held)
+            if len(so_far) <= _MAX_NULL_TEXT and "null".startswith(so_far.strip()):
+                return
+            decided = self._streaming_string = True
+            host.call_args(index, '"' + json_escape(so_far))
+
+        def finish() -> None:
+            if decided:
+                host.call_args(index, '"')
+                return
+            so_far = "".join(held)
+            host.call_args(index, "null" if so_far.strip() == "null" else '"' + json_escape(so_far) + '"')
+
+        return out, finish
 
     def _end_param(self) -> None:
         if self._finish_value is not None:
@@ -248,6 +311,11 @@ class _MarkupCall:
 
 
 _XML_VALUE_END: Final = T.TagSet(T.PARAMETER_CLOSE, T.PARAMETER_OPEN, T.FUNCTION_CLOSE)
+#: ``</function>`` inside a value ends it (and the call) only before the end of its block, another call or block, an
+#: end marker, or the end of the output
+_XML_VALUE_CONFIRMATIONS: Final = {
+    T.FUNCTION_CLOSE: T.TagSet(*T.WRAPPER_CLOSES, *T.WRAPPER_OPENS, T.FUNCTION_OPEN, *T.END_OF_SEQUENCE)
+}
 # Besides its own tags, a function body ends where its block closes, where the next call or block opens (a model
 # that forgot a closing tag) or at an end-of-sequence marker; those tags are left for the parser.
 _XML_BODY_TAGS: Final = T.TagSet(
@@ -269,6 +337,7 @@ class XmlCallReader(_MarkupCall):
     """Reads ``<function=NAME>...</function>``, starting at ``<function=``."""
 
     _closing_tag = T.PARAMETER_CLOSE
+    _confirmations = _XML_VALUE_CONFIRMATIONS
 
     def __init__(self, host: CallHost, schemas: ToolSchemas) -> None:
         super().__init__(host, schemas)

@@ -88,3 +88,61 @@ def test_an_orphan_closing_tag_after_a_bare_function_is_markup() -> None:
 
 def test_a_closing_tag_in_prose_is_text() -> None:
     assert _read("Write </tool_call> to close.") == ("Write </tool_call> to close.", [])
+
+
+WRITE = [
+    {
+        "type": "function",
+        "function": {
+            "name": "write_file",
+            "parameters": {
+                "type": "object",
+                "properties": {"path": {"type": "string"}, "note": {"type": ["string", "null"]}},
+            },
+        },
+    }
+]
+
+
+def _read_with(tools: Any, text: str) -> tuple[str, list[tuple[str, Any]]]:
+    whole = summary(parse(text, tools))
+    for pieces in ([text], list(text), groups_of(text, 3)):
+        assert summary(stream(pieces, tools)[0]) == whole, pieces
+    return whole[0], [(name, json.loads(arguments)) for name, arguments in whole[2]]
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [("null", None), ("\nnull\n", None), (" null ", None), ("nullable", "nullable"), ("nul", "nul"), ("", "")],
+)
+def test_a_nullable_string_parameter_reads_null_as_json_null(value: str, expected: Any) -> None:
+    xml = f"<function=write_file><parameter=note>{value}</parameter></function>"
+    kv = (
+        "<longcat_tool_call>write_file<longcat_arg_key>note</longcat_arg_key>"
+        f"<longcat_arg_value>{value}</longcat_arg_value></longcat_tool_call>"
+    )
+    assert _read_with(WRITE, xml)[1] == [("write_file", {"note": expected})]
+    if value.strip() == value or expected is None:
+        assert _read_with(WRITE, kv)[1] == [("write_file", {"note": expected})]
+
+
+@pytest.mark.parametrize(
+    ("inner", "after"),
+    [
+        ("a </function> b", "</tool_call>"),
+        ("ends with </function>", "</tool_call>"),
+        ("<function=f>\n</function>\nmore", "</tool_call>"),
+        ("</tool_call> in text", ""),
+    ],
+)
+def test_a_closing_tag_in_a_value_ends_the_call_only_where_what_follows_confirms_it(inner: str, after: str) -> None:
+    text = f"<tool_call>\n<function=write_file>\n<parameter=path>\n{inner}\n</parameter>\n</function>\n{after}"
+    assert _read_with(WRITE, text) == ("", [("write_file", {"path": inner})])
+
+
+@pytest.mark.parametrize("follows", ["", "\n</tool_call>", "\n<function=write_file>\n</function>", "\n<|im_end|>"])
+def test_a_function_closing_tag_with_a_confirmation_still_ends_an_unclosed_value(follows: str) -> None:
+    text = f"<function=write_file>\n<parameter=path>\na.txt\n</function>{follows}"
+    content, calls = _read_with(WRITE, text)
+    assert calls[0] == ("write_file", {"path": "a.txt"})
+    assert content == ""
