@@ -44,6 +44,7 @@ _HEADER_END: Final = re.compile(r"[<>\n]")
 _KV_NAME_END: Final = re.compile(r"[\s<>{(]")
 _MAX_WHITESPACE_AFTER_CLOSE: Final = 256
 _MAX_NULL_TEXT: Final = 16  # how much of a nullable string value is held back while it may read as null
+_LINE_BREAK_OR_TAG: Final = re.compile("[\n<]")
 
 
 def json_escape(text: str) -> str:
@@ -128,6 +129,98 @@ class PlainValue:
         return self._started and "<" not in text and not (self._strip_newlines and text[-1] == "\n")
 
 
+#: ``KEY:`` at the start of a line of a key/value body written as ``key: value`` lines
+_LINE_KEY: Final = re.compile(r"[ \t]*([A-Za-z_][\w\-]*)[ \t]*(:)?")
+_LINE_KEY_BOUND: Final = 64 + T.MAX_NAME_LENGTH
+
+
+def line_key(buf: str, pos: int, final: bool, accept: Callable[[str], bool]) -> tuple[str, int] | T._NeedMore | None:
+    """The key of a ``KEY: value`` line starting at ``pos`` and where its value starts, None when there is none
+    (or ``accept`` refuses the key), NEED_MORE when the buffer ends before that is known."""
+    m = _LINE_KEY.match(buf, pos, pos + _LINE_KEY_BOUND)
+    if m is None:
+        return None if final or len(buf) - pos >= _LINE_KEY_BOUND or buf[pos:].strip(" \t") else T.NEED_MORE
+    if m.group(2) is None:
+        if m.end() == len(buf) and not final and m.end() - pos < _LINE_KEY_BOUND:
+            return T.NEED_MORE
+        return None
+    if not accept(m.group(1)):
+        return None
+    end = m.end()
+    while end < len(buf) and buf[end] in " \t":
+        end += 1
+    if end == len(buf) and not final:
+        return T.NEED_MORE  # (the spaces before the value are not part of it)
+    return m.group(1), end
+
+
+class LineValue:
+    """Reads the value of a ``KEY: value`` line. It goes on over the next lines until a line starts with another
+    accepted ``KEY:`` or with markup of the body (which ends the value and is not read); the newline before what
+    ends it is not part of it."""
+
+    __slots__ = ("_accept", "_out", "done", "terminator")
+
+    def __init__(self, out: Callable[[str], None], accept: Callable[[str], bool]) -> None:
+        self._out = out
+        self._accept = accept
+        self.done = False
+        self.terminator: str | None = None
+
+    def feed(self, buf: str, pos: int, final: bool) -> int:
+        n = len(buf)
+        out = self._out
+        while pos < n:
+            m = _LINE_BREAK_OR_TAG.search(buf, pos)
+            if m is None:
+                out(buf[pos:])
+                return n
+            i = m.start()
+            if buf[i] == "<":
+                tag = _KV_BODY_TAGS.match(buf, i, final)
+                if tag is None:
+                    out(buf[pos : i + 1])
+                    pos = i + 1
+                    continue
+                if i > pos:
+                    out(buf[pos:i])
+                if tag is T.NEED_MORE:
+                    return i
+                self.done = True
+                return i
+            # a newline: the next line decides
+            if i > pos:
+                out(buf[pos:i])
+            j = whitespace_end(buf, i + 1)
+            if j == n:
+                if not final:
+                    return i
+                self.done = True
+                return i
+            if buf[j] == "<":
+                tag = _KV_BODY_TAGS.match(buf, j, final)
+                if tag is T.NEED_MORE:
+                    return i
+                if tag is not None:
+                    self.done = True
+                    return i
+            key = line_key(buf, i + 1, final, self._accept)
+            if key is T.NEED_MORE:
+                return i
+            if key is not None:
+                self.done = True
+                return i
+            out("\n")
+            pos = i + 1
+        return pos
+
+    def close(self) -> None:
+        self.done = True
+
+    def continues(self, text: str) -> bool:
+        return "<" not in text and "\n" not in text
+
+
 def _confirms(buf: str, after: int, final: bool, tags: T.TagSet) -> bool | None:
     """Whether what follows a closing tag (ending at ``after``) confirms it; None: not known yet."""
     end = whitespace_end(buf, after)
@@ -156,7 +249,7 @@ class _MarkupCall:
         self._param_names: set[str] = set()
         self._repeat_closing = ""  # the closing tag of a repeated parameter, shown with it
         self._whole_arguments = False  # the arguments came as one JSON object (no parameter can follow)
-        self._value: PlainValue | None = None
+        self._value: PlainValue | LineValue | None = None
         self._streaming_string = False  # the open value is a string, streamed as it arrives
         self._finish_value: Callable[[], None] | None = None
         self._whitespace = WhitespaceRun()
@@ -196,8 +289,10 @@ class _MarkupCall:
             self.failed = True
         return self._index is not None
 
-    def _begin_param(self, name: str, terminators: T.TagSet, strip_newlines: bool, markup: str) -> None:
-        """A parameter's value begins; ``markup`` is the raw text that opened it."""
+    def _begin_param(
+        self, name: str, terminators: T.TagSet, strip_newlines: bool, markup: str, line: bool = False
+    ) -> None:
+        """A parameter's value begins; ``markup`` is the raw text that opened it; ``line``: a ``KEY: value`` line."""
         assert self._index is not None
         index = self._index
         host = self._host
@@ -207,7 +302,11 @@ class _MarkupCall:
             )
             host.stray(self._whitespace.release() + markup)
             self._streaming_string = False
-            self._value = PlainValue(terminators, False, host.stray, self._confirmations)
+            self._value = (
+                LineValue(host.stray, self._accepts_line_key)
+                if line
+                else PlainValue(terminators, False, host.stray, self._confirmations)
+            )
             self._finish_value = None
             self._repeat_closing = self._closing_tag
             return
@@ -236,8 +335,18 @@ class _MarkupCall:
                 value = convert_value("".join(raw), schema)
                 host.call_args(index, prefix + json.dumps(value, ensure_ascii=False))
 
-        self._value = PlainValue(terminators, strip_newlines, out, self._confirmations)
+        if line:
+            self._value = LineValue(out, self._accepts_line_key)
+        else:
+            self._value = PlainValue(terminators, strip_newlines, out, self._confirmations)
         self._finish_value = finish
+
+    def _accepts_line_key(self, key: str) -> bool:
+        """Whether ``KEY:`` at the start of a line names a parameter (of the tool, when the request declares it)."""
+        tool = resolve_tool_name(self._tool, self._schemas, bool(self._schemas)) or self._tool
+        if tool in self._schemas:
+            return self._schemas.parameter(tool, key) is not None
+        return not self._schemas
 
     def _nullable_string(self, index: int, prefix: str) -> tuple[Callable[[str], None], Callable[[], None]]:
         """A string value that may be ``null``: held back while it still reads as null (a few characters), then
@@ -432,6 +541,7 @@ _NAME_PAIR_STATE: Final = 8
 _OPEN_PAREN: Final = 9  # after ``NAME(``
 _JSON_ARGS: Final = 10  # the whole arguments object, written as JSON (or a JavaScript object literal)
 _AFTER_JSON: Final = 11
+_LINES: Final = 12  # between ``KEY: value`` lines
 
 
 class KvCallReader(_MarkupCall):
@@ -459,9 +569,27 @@ class KvCallReader(_MarkupCall):
         while pos < n and not (self.done or self.failed):
             state = self._state
             if state == _VALUE:
+                line = isinstance(self._value, LineValue)
                 pos = self._feed_value(buf, pos, final, T.ARG_VALUE_CLOSE)
                 if self._value is not None:
                     return pos
+                self._state = _LINES if line else _BODY
+            elif state == _LINES:
+                if buf[pos] in WHITESPACE:
+                    pos = self._whitespace.take(buf, pos)
+                    continue
+                if buf[pos] == "<":
+                    self._state = _BODY
+                    continue
+                key = line_key(buf, pos, final, self._accepts_line_key)
+                if key is T.NEED_MORE:
+                    return pos
+                if isinstance(key, tuple):
+                    self._whitespace.drop()
+                    self._begin_param(key[0], _KV_VALUE_END, False, buf[pos : key[1]], line=True)
+                    self._state = _VALUE
+                    pos = key[1]
+                    continue
                 self._state = _BODY
             elif state == _JSON_ARGS:
                 json_reader = self._json
@@ -513,7 +641,18 @@ class KvCallReader(_MarkupCall):
                         self._state = _OPEN_PAREN
                         pos += 1
                     continue
-                tag = _KV_BODY_TAGS.match(buf, pos, final) if c == "<" else None
+                if c != "<":  # ``KEY: value`` lines, when KEY is a parameter of the tool
+                    self._tool = self._name
+                    key = line_key(buf, pos, final, self._accepts_line_key)
+                    if key is T.NEED_MORE:
+                        return pos
+                    if not isinstance(key, tuple) or not self._start(self._name):
+                        return self._fail(pos)
+                    self._begin_param(key[0], _KV_VALUE_END, False, buf[pos : key[1]], line=True)
+                    self._state = _VALUE
+                    pos = key[1]
+                    continue
+                tag = _KV_BODY_TAGS.match(buf, pos, final)
                 if tag is T.NEED_MORE:
                     return pos
                 if tag is None:

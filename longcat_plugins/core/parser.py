@@ -56,6 +56,7 @@ _AFTER_BLOCK_MARKUP: Final = (*_NEXT_BLOCKS, *T.WRAPPER_CLOSES, *T.END_OF_SEQUEN
 _AFTER_BLOCK_TAGS: Final = T.TagSet(*_AFTER_BLOCK_MARKUP, *T.THINK_OPENS, *T.THINK_CLOSES)
 _AFTER_BLOCK_TAGS_NO_REASONING: Final = T.TagSet(*_AFTER_BLOCK_MARKUP)
 _NOT_A_NAME_START: Final = frozenset(" \t\r\n<>{}[]\"'")
+_CALL_LIST_MARKUP: Final = ("[", ",]")  # (before the first call, after one)
 _CALL_MODES: Final = frozenset((Mode.CALL, Mode.BARE_CALL))
 _BLOCK_MODES: Final = frozenset((Mode.BLOCK, Mode.CALL, Mode.BARE_CALL))
 
@@ -314,6 +315,9 @@ class StreamParser:
         if c == "{":
             self._next_reader = JsonCallReader(self)
             return pos, Trigger.CALL_BEGINS
+        if self._wrapper == T.CALL_LIST_OPEN and c in _CALL_LIST_MARKUP[bool(calls)]:
+            self._whitespace.drop()
+            return pos + 1, None  # the array around the calls and the commas between them
         if c == "<":
             tag = _BLOCK_TAGS.match(buf, pos, final)
             if tag is T.NEED_MORE:

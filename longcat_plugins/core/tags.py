@@ -9,6 +9,9 @@ LONGCAT_CALL_OPEN: Final = "<longcat_tool_call>"
 LONGCAT_CALL_CLOSE: Final = "</longcat_tool_call>"
 HERMES_CALL_OPEN: Final = "<tool_call>"
 HERMES_CALL_CLOSE: Final = "</tool_call>"
+#: a JSON array of calls (``[{"name": ..., "parameters": {...}}, ...]``), seen from LongCat-Next
+CALL_LIST_OPEN: Final = "<function_calls>"
+CALL_LIST_CLOSE: Final = "</function_calls>"
 FUNCTION_OPEN: Final = "<function="
 FUNCTION_CLOSE: Final = "</function>"
 PARAMETER_OPEN: Final = "<parameter="
@@ -22,8 +25,8 @@ THINK_OPENS: Final = ("<think>", "<longcat_think>")
 THINK_CLOSES: Final = ("</think>", "</longcat_think>")
 END_OF_SEQUENCE: Final = ("</longcat_s>", "<|im_end|>")
 
-WRAPPER_OPENS: Final = (LONGCAT_CALL_OPEN, HERMES_CALL_OPEN)
-WRAPPER_CLOSES: Final = (LONGCAT_CALL_CLOSE, HERMES_CALL_CLOSE)
+WRAPPER_OPENS: Final = (LONGCAT_CALL_OPEN, HERMES_CALL_OPEN, CALL_LIST_OPEN)
+WRAPPER_CLOSES: Final = (LONGCAT_CALL_CLOSE, HERMES_CALL_CLOSE, CALL_LIST_CLOSE)
 
 #: Longest name accepted in ``<function=NAME>`` / ``<parameter=NAME>`` / a key/value call name or key. Bounds how much
 #: text is held back while a header is undecided.
