@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Final
+
+EMIT_UNKNOWN_CALLS_ENV: Final = "LONGCAT_EMIT_UNKNOWN_CALLS"
+_TRUE: Final = ("1", "true", "yes", "on")
+_FALSE: Final = ("", "0", "false", "no", "off")
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,3 +27,14 @@ class ParserOptions:
     #: When the request declares tools, a block whose name resolves to none of them is content (and logged); with
     #: this, it is a call anyway, under the name as written (for harnesses that answer unknown calls themselves).
     emit_unknown_calls: bool = False
+
+
+def emit_unknown_calls_from_env() -> bool:
+    """``LONGCAT_EMIT_UNKNOWN_CALLS`` (how the engine adapters set :attr:`ParserOptions.emit_unknown_calls`); a value
+    that is neither true nor false is an error."""
+    value = os.environ.get(EMIT_UNKNOWN_CALLS_ENV, "").strip().lower()
+    if value in _TRUE:
+        return True
+    if value in _FALSE:
+        return False
+    raise ValueError(f"{EMIT_UNKNOWN_CALLS_ENV}={value!r}: expected one of {', '.join(_TRUE + _FALSE[1:])}")

@@ -24,11 +24,11 @@ from longcat_plugins.core import (
     parse,
 )
 from longcat_plugins.core import tags as T
+from longcat_plugins.core.options import emit_unknown_calls_from_env
 
 from .dialect import Dialect, dialect_from_env
 from .structural import build_structural_tag
 
-_OPTIONS = ParserOptions(reasoning=False)
 _CALL_OPENS = (*T.WRAPPER_OPENS, T.FUNCTION_OPEN)
 
 
@@ -42,6 +42,7 @@ class LongcatDetector(BaseFormatDetector):
         self.eot_token = next((tag for tag in T.WRAPPER_CLOSES if self.dialect.end.endswith(tag)), "")
         self._parser: StreamParser | None = None
         self._log = CallLog()
+        self._options = ParserOptions(reasoning=False, emit_unknown_calls=emit_unknown_calls_from_env())
 
     @classmethod
     def parses_without_tools(cls) -> bool:
@@ -55,7 +56,7 @@ class LongcatDetector(BaseFormatDetector):
         return any(tag in text for tag in _CALL_OPENS)
 
     def detect_and_parse(self, text: str, tools: Sequence[Any]) -> StreamingParseResult:
-        message = parse(text, tools, _OPTIONS)
+        message = parse(text, tools, self._options)
         calls = [ToolCallItem(tool_index=c.index, name=c.name, parameters=c.arguments) for c in message.tool_calls]
         return StreamingParseResult(normal_text=message.content, calls=calls)
 
@@ -63,7 +64,7 @@ class LongcatDetector(BaseFormatDetector):
 
     def parse_streaming_increment(self, new_text: str, tools: Sequence[Any]) -> StreamingParseResult:
         if self._parser is None:
-            self._parser = StreamParser(tools, _OPTIONS)
+            self._parser = StreamParser(tools, self._options)
         return self._result(self._parser.feed(new_text))
 
     def finish(self, tools: Sequence[Any]) -> StreamingParseResult:

@@ -23,6 +23,7 @@ from vllm.tool_parsers.abstract_tool_parser import Tool, ToolParser
 from vllm.tool_parsers.tool_strict_level import ToolStrictLevel
 
 from longcat_plugins.core import CallLog, ParserOptions, StreamParser, parse
+from longcat_plugins.core.options import emit_unknown_calls_from_env
 
 from .deltas import events_to_delta
 from .names import STRUCTURAL_TAG_MODELS
@@ -36,8 +37,10 @@ def _new_call_id(index: int) -> str:
 # Non-streaming input is content with the reasoning already taken out. A stream also carries what follows the
 # first piece of content, where a later <think> block may still appear: that is reasoning unless vLLM runs without
 # a reasoning parser (then it sets ``skip_reasoning_parsing`` and reasoning markup is plain content).
-_WHOLE = ParserOptions(reasoning=False, tools=True, id_factory=_new_call_id)
-_STREAM = ParserOptions(reasoning=True, tools=True, id_factory=_new_call_id)
+def _options(reasoning: bool) -> ParserOptions:
+    return ParserOptions(
+        reasoning=reasoning, tools=True, id_factory=_new_call_id, emit_unknown_calls=emit_unknown_calls_from_env()
+    )
 
 
 def tool_dicts(tools: Sequence[Any] | None) -> list[dict[str, Any]] | None:
@@ -75,6 +78,8 @@ class LongcatToolParser(ToolParser):
         self._stream: StreamParser | None = None
         self._finished = False
         self._log = CallLog()
+        self._whole = _options(reasoning=False)
+        self._stream_options = _options(reasoning=True)
 
     # vLLM reads these two at the end of a stream to send "arguments parsed but not streamed yet"; both are
     # views of what was actually streamed, so that difference is always empty.
@@ -118,7 +123,7 @@ class LongcatToolParser(ToolParser):
         return super().get_structural_tag(request, reasoning=reasoning, strict_level=strict_level)
 
     def extract_tool_calls(self, model_output: str, request: ChatCompletionRequest) -> ExtractedToolCallInformation:
-        message = parse(model_output, self._tools(request), _WHOLE)
+        message = parse(model_output, self._tools(request), self._whole)
         calls = [
             ToolCall(id=call.id, function=FunctionCall(id=call.id, name=call.name, arguments=call.arguments))
             for call in message.tool_calls
@@ -137,7 +142,7 @@ class LongcatToolParser(ToolParser):
     ) -> DeltaMessage | None:
         stream = self._stream
         if stream is None:
-            options = _WHOLE if self.skip_reasoning_parsing else _STREAM
+            options = self._whole if self.skip_reasoning_parsing else self._stream_options
             stream = self._stream = StreamParser(self._tools(request), options)
         if self._finished or not delta_text:
             return None
