@@ -8,6 +8,9 @@ and tool calls: the same results the core gives and the vLLM adapter is held to.
 from __future__ import annotations
 
 import json
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +19,8 @@ from sglang.srt.entrypoints.openai.protocol import Tool
 from sglang.srt.function_call.function_call_parser import FunctionCallParser
 from sglang.srt.parser.reasoning_parser import ReasoningParser
 from sglang_support import Folded, chunks
+
+from longcat_plugins.core.options import EMIT_UNKNOWN_CALLS_ENV
 
 pytestmark = pytest.mark.sglang
 
@@ -31,11 +36,7 @@ SPLITS = [1, 4, 13, None]
 
 #: Where SGLang's two-stage chain (reasoning detector, then tool-call detector on its normal text) cannot give the
 #: core's one-pass result.
-SGLANG_CHAIN_GAPS: dict[str, str] = {
-    # Once the reasoning stage removed the think section between two calls, the tool stage sees two blocks with only
-    # whitespace between them, which is markup: the newlines next to the think tags are dropped (whitespace only).
-    "reasoning_interleaved_with_calls": "newlines around a think section between two calls are dropped",
-}
+SGLANG_CHAIN_GAPS: dict[str, str] = {}
 
 
 def _params() -> list[Any]:
@@ -51,6 +52,27 @@ def _params() -> list[Any]:
 
 def _parsers(case: dict[str, Any]) -> tuple[ReasoningParser | None, FunctionCallParser | None]:
     options = case.get("options", {})
+    with _emit_unknown_calls(options.get("emit_unknown_calls", False)):
+        return _make_parsers(case, options)
+
+
+@contextmanager
+def _emit_unknown_calls(on: bool) -> Iterator[None]:
+    """The server-wide setting a case's ``emit_unknown_calls`` option stands for (read when a detector is made)."""
+    old = os.environ.pop(EMIT_UNKNOWN_CALLS_ENV, None)
+    if on:
+        os.environ[EMIT_UNKNOWN_CALLS_ENV] = "1"
+    try:
+        yield
+    finally:
+        os.environ.pop(EMIT_UNKNOWN_CALLS_ENV, None)
+        if old is not None:
+            os.environ[EMIT_UNKNOWN_CALLS_ENV] = old
+
+
+def _make_parsers(
+    case: dict[str, Any], options: dict[str, Any]
+) -> tuple[ReasoningParser | None, FunctionCallParser | None]:
     reasoning = (
         ReasoningParser("longcat", force_reasoning=options.get("reasoning_open", False))
         if options.get("reasoning", True)
