@@ -25,7 +25,7 @@ class Mode(Enum):
     BLOCK = "block"
     #: a call reader is reading a call of a block
     CALL = "call"
-    #: a call reader is reading a ``<function=...>`` with no block around it
+    #: a call reader is reading a ``<function=...>`` (or a named key/value call) with no block around it
     BARE_CALL = "bare call"
     #: after a call block, with nothing since but whitespace and markup that is dropped (end markers, reasoning):
     #: the whitespace is markup if another block or the end follows
@@ -38,6 +38,8 @@ class Trigger(Enum):
     END_MARKER = "end-of-sequence marker"
     BLOCK_OPEN = "<longcat_tool_call> / <tool_call>"
     BARE_FUNCTION = "<function= outside a block"
+    #: a declared tool's name, then ``<longcat_arg_key>``, outside a block (the model left the opening tag out)
+    NAMED_CALL = "NAME<longcat_arg_key> outside a block"
     BLOCK_CLOSE = "</longcat_tool_call> / </tool_call>"
     #: a block holding a call opens before the previous one closed
     BLOCK_REOPEN = "block opens inside a block"
@@ -64,6 +66,7 @@ class Action(Enum):
     OPEN_REASONING = "open reasoning"
     OPEN_BLOCK = "open a block, recording it"
     OPEN_BARE_CALL = "start an XML call reader, recording it"
+    OPEN_NAMED_CALL = "start a key/value call reader for the name, recording it"
     START_READER = "start the call reader for what follows"
     CLOSE_BLOCK = "close the block"
     RETURN_RECORDING = "return the recorded text, as text of the next mode"
@@ -105,6 +108,7 @@ TRANSITIONS: Final[dict[tuple[Mode, Trigger], tuple[Target, Action]]] = {
     (C, t.END_MARKER): (C, a.DROP_TAG),
     (C, t.BLOCK_OPEN): (B, a.OPEN_BLOCK),
     (C, t.BARE_FUNCTION): (F, a.OPEN_BARE_CALL),
+    (C, t.NAMED_CALL): (F, a.OPEN_NAMED_CALL),
     (C, t.END_OF_INPUT): (C, a.NONE),
     (R, t.THINK_OPEN): (R, a.DROP_TAG),  # a template that opened reasoning and a model that opens it again
     (R, t.THINK_CLOSE): (BEFORE_REASONING, a.DROP_TAG),

@@ -556,10 +556,13 @@ class KvCallReader(_MarkupCall):
 
     _closing_tag = T.ARG_VALUE_CLOSE
 
-    def __init__(self, host: CallHost, schemas: ToolSchemas, name_pair: bool = False) -> None:
+    def __init__(
+        self, host: CallHost, schemas: ToolSchemas, name_pair: bool = False, given_name: str = "", bare: bool = False
+    ) -> None:
         super().__init__(host, schemas)
-        self._state: int = _NAME_PAIR_STATE if name_pair else _NAME
-        self._name = ""
+        self._state: int = _AFTER_NAME if given_name else _NAME_PAIR_STATE if name_pair else _NAME
+        self._name = given_name
+        self._bare = bare  # no block around the call: it ends where its key/value pairs end
         self._key_markup = ""  # the raw ``<longcat_arg_key>K</longcat_arg_key>`` until its value begins
         self._json: JsonValueReader | None = None
         self._json_closers: T.TagSet | None = None
@@ -686,6 +689,19 @@ class KvCallReader(_MarkupCall):
                     return pos
                 self._state = _BODY
                 pos = m.end()
+            elif state == _BODY and self._bare:
+                end = whitespace_end(buf, pos)
+                if end == n and not final and end - pos <= _MAX_WHITESPACE_AFTER_CLOSE:
+                    return pos
+                tag = _KV_BODY_TAGS.match(buf, end, final) if end < n and buf[end] == "<" else None
+                if tag is T.NEED_MORE:
+                    return pos
+                if tag == T.ARG_KEY_OPEN:
+                    self._state = _KEY
+                    pos = end
+                    continue
+                self.close()  # anything else ends the call, before the whitespace
+                return pos
             elif state == _BODY:
                 if buf[pos] != "<":
                     pos = self._body_text(buf, pos)

@@ -25,6 +25,7 @@ from .calls import CallLog
 from .events import Content, Event, Reasoning, ToolCallArgs, ToolCallEnd, ToolCallStart
 from .host import CallReader
 from .json_call import JsonCallReader
+from .lookout import WORD_CHARS, NameLookout
 from .machine import ORIGIN, Action, Mode, Trigger, next_move
 from .markup_call import KvCallReader, XmlCallReader
 from .message import ParsedToolCall
@@ -46,6 +47,9 @@ _TAG_TRIGGERS: Final = {
 }
 _CONTENT_TAGS: Final = T.TagSet(*T.END_OF_SEQUENCE, *T.WRAPPER_OPENS, T.FUNCTION_OPEN, *T.THINK_OPENS, *T.THINK_CLOSES)
 _CONTENT_TAGS_NO_REASONING: Final = T.TagSet(*T.END_OF_SEQUENCE, *T.WRAPPER_OPENS, T.FUNCTION_OPEN)
+#: with declared tools, ``NAME<longcat_arg_key>`` is a call that lacks its opening tag
+_CONTENT_KEY_TAGS: Final = T.TagSet(*_CONTENT_TAGS.tags, T.ARG_KEY_OPEN)
+_CONTENT_KEY_TAGS_NO_REASONING: Final = T.TagSet(*_CONTENT_TAGS_NO_REASONING.tags, T.ARG_KEY_OPEN)
 _REASONING_TAGS: Final = T.TagSet(*T.THINK_CLOSES, *T.WRAPPER_OPENS, *T.END_OF_SEQUENCE, *T.THINK_OPENS)
 _BLOCK_TAGS: Final = T.TagSet(
     T.FUNCTION_OPEN, T.ARG_KEY_OPEN, *T.WRAPPER_CLOSES, *T.WRAPPER_OPENS, *T.END_OF_SEQUENCE
@@ -76,7 +80,15 @@ class StreamParser:
         self._schemas = ToolSchemas(tools)
         self._new_id: Callable[[int], str] = opts.id_factory or default_call_id
         self._emit_unknown = opts.emit_unknown_calls
+        # names written without their opening tag are looked for only where they can be decided: with declared
+        # tools, in content, when calls are read
+        self._lookout = NameLookout(self._schemas.names) if self._schemas and opts.tools else None
+        self._word_tail = False  # the content so far ends in a word character
+        self._pending_name = ""  # a name written before its call's markup
+        self._pending_markup = ""  # that name as written, with the whitespace after it
+        self._block_name = ""  # the name written before the open block
         self._content_tags = _CONTENT_TAGS if opts.reasoning else _CONTENT_TAGS_NO_REASONING
+        self._content_tags_with_keys = _CONTENT_KEY_TAGS if opts.reasoning else _CONTENT_KEY_TAGS_NO_REASONING
         self._after_block_tags = _AFTER_BLOCK_TAGS if opts.reasoning else _AFTER_BLOCK_TAGS_NO_REASONING
         # Without tool parsing, call blocks are still read (so that markup inside their values is not taken for
         # reasoning tags, and so that a block inside reasoning is known to be a call) but shown verbatim, as content:
@@ -96,6 +108,7 @@ class StreamParser:
             Action.OPEN_REASONING: self._open_reasoning,
             Action.OPEN_BLOCK: self._open_block,
             Action.OPEN_BARE_CALL: self._open_bare_call,
+            Action.OPEN_NAMED_CALL: self._open_named_call,
             Action.START_READER: self._start_reader,
             Action.CLOSE_BLOCK: self._close_block,
             Action.RETURN_RECORDING: self._return_recording,
@@ -264,6 +277,8 @@ class StreamParser:
     # -- scanners: one per mode ------------------------------------------------------------------------------
 
     def _scan_text(self, buf: str, pos: int, final: bool) -> _Step:
+        if self._lookout is not None and self._mode is Mode.CONTENT:
+            return self._scan_content_for_names(buf, pos, final, self._lookout)
         reasoning = self._mode is Mode.REASONING
         kind = Reasoning if reasoning else Content
         i = buf.find("<", pos)
@@ -285,6 +300,39 @@ class StreamParser:
         assert isinstance(tag, str)
         self._tag = tag
         return i, _TAG_TRIGGERS[tag]
+
+    def _scan_content_for_names(self, buf: str, pos: int, final: bool, lookout: NameLookout) -> _Step:
+        """Content when the request declares tools: as :meth:`_scan_text`, but a declared name right before
+        ``<longcat_arg_key>`` or ``<longcat_tool_call>`` belongs to the call (see ``core/lookout.py``), and text that
+        may still become one is held back."""
+        i = buf.find("<", pos)
+        end = len(buf) if i < 0 else i
+        tag = None if i < 0 else self._content_tags_with_keys.match(buf, i, final)
+        if i < 0 or tag is T.NEED_MORE:
+            stop = end if final else lookout.hold_from(buf, pos, end, self._word_before(buf, pos))
+            self._emit(Content, buf[pos:stop])
+            return stop, None
+        named = None
+        if tag == T.ARG_KEY_OPEN or tag == T.LONGCAT_CALL_OPEN:
+            named = lookout.name_before(buf, pos, i, self._word_before(buf, pos))
+        if named is not None:
+            start, name = named
+            self._emit(Content, buf[pos:start])
+            self._pending_name = name
+            self._pending_markup = buf[start:i]
+            self._tag = T.ARG_KEY_OPEN if tag == T.ARG_KEY_OPEN else T.LONGCAT_CALL_OPEN
+            return i, Trigger.NAMED_CALL if tag == T.ARG_KEY_OPEN else Trigger.BLOCK_OPEN
+        self._emit(Content, buf[pos:i])
+        if tag is None or tag == T.ARG_KEY_OPEN:
+            self._emit(Content, "<")
+            return i + 1, None
+        assert isinstance(tag, str)
+        self._tag = tag
+        return i, _TAG_TRIGGERS[tag]
+
+    def _word_before(self, buf: str, pos: int) -> bool:
+        """Whether the content right before ``buf[pos]`` ends in a word character (a name cannot start there)."""
+        return buf[pos - 1] in WORD_CHARS if pos > 0 else self._word_tail
 
     def _scan_after_block(self, buf: str, pos: int, final: bool) -> _Step:
         end = self._after_block.take(buf, pos)
@@ -327,7 +375,8 @@ class StreamParser:
                 return pos, Trigger.CALL_BEGINS
             if tag == T.ARG_KEY_OPEN:  # a key/value call that gives its name as a pair, or stray markup
                 if not calls:
-                    self._next_reader = KvCallReader(self, self._schemas, name_pair=True)
+                    name = self._block_name
+                    self._next_reader = KvCallReader(self, self._schemas, name_pair=not name, given_name=name)
                     return pos, Trigger.CALL_BEGINS
                 tag = None
             if tag is not None:  # whitespace before markup is markup (before stray text, it is text)
@@ -373,8 +422,19 @@ class StreamParser:
         self._origin = origin
         self._wrapper = self._tag
         self._block_calls = 0
-        self._recording = [self._tag]
+        self._recording = [self._pending_markup, self._tag]
+        self._block_name = self._pending_name  # a name written before the block, for a block that has none
+        self._pending_name = self._pending_markup = ""
         return len(self._tag)
+
+    def _open_named_call(self, origin: Mode) -> int:
+        self._origin = origin
+        self._wrapper = None
+        self._block_calls = 0
+        self._recording = [self._pending_markup]
+        self._reader = KvCallReader(self, self._schemas, given_name=self._pending_name, bare=True)
+        self._pending_name = self._pending_markup = ""
+        return 0
 
     def _open_bare_call(self, origin: Mode) -> int:
         self._origin = origin
@@ -454,6 +514,8 @@ class StreamParser:
 
     def _emit(self, kind: type[Content] | type[Reasoning], text: str) -> None:
         if text:
+            if kind is Content:
+                self._word_tail = text[-1] in WORD_CHARS
             self._append_text(kind, -1, text)
 
     def _append_text(self, kind: type[Content] | type[Reasoning] | type[ToolCallArgs], index: int, text: str) -> None:

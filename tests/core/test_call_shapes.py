@@ -7,10 +7,12 @@ import json
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from longcat_plugins.core import ParserOptions, parse
+from longcat_plugins.core import Content, ParserOptions, StreamParser, parse
 
-from .streaming import groups_of, stream, summary
+from .streaming import groups_of, split_at, stream, summary
 
 TOOLS = [
     {
@@ -39,7 +41,7 @@ def _read(text: str, options: ParserOptions | None = None) -> tuple[str, list[tu
         '<longcat_tool_call>get_weather {"city": "Oslo", "days": 2}</longcat_tool_call>',
         '<tool_call>get_weather {"city": "Oslo", "days": 2}</tool_call>',
         "<longcat_tool_call>functions.get_weather({city: 'Oslo', days: 2})</longcat_tool_call>",
-        "<longcat_tool_call>get_weather\n<longcat_arg_key>{city: \"Oslo\", days: 2}</longcat_arg_key>\n"
+        '<longcat_tool_call>get_weather\n<longcat_arg_key>{city: "Oslo", days: 2}</longcat_arg_key>\n'
         "</longcat_tool_call>",
         '<longcat_tool_call>get_weather\n<longcat_arg_key>{"city": "Oslo", "days": 2} </longcat',
         "<longcat_tool_call><longcat_arg_key>name</longcat_arg_key><longcat_arg_value>get_weather"
@@ -72,7 +74,7 @@ def test_key_value_pairs_after_the_object_are_content_not_a_second_object() -> N
     [
         "Use <tool_call>get_weather with a city.",
         "<longcat_tool_call>get_weather is the tool",
-        "<longcat_tool_call>unknown_tool {\"city\": \"Oslo\"}</longcat_tool_call>",
+        '<longcat_tool_call>unknown_tool {"city": "Oslo"}</longcat_tool_call>',
         "<longcat_tool_call><longcat_arg_key>city</longcat_arg_key><longcat_arg_value>Oslo</longcat_arg_value>",
     ],
 )
@@ -146,3 +148,72 @@ def test_a_function_closing_tag_with_a_confirmation_still_ends_an_unclosed_value
     content, calls = _read_with(WRITE, text)
     assert calls[0] == ("write_file", {"path": "a.txt"})
     assert content == ""
+
+
+KV_PAIR = "<longcat_arg_key>city</longcat_arg_key>\n<longcat_arg_value>Oslo</longcat_arg_value>"
+
+
+@pytest.mark.parametrize(
+    ("text", "content"),
+    [
+        (f"Let me check.\nget_weather\n{KV_PAIR}\n</longcat_tool_call>", "Let me check.\n"),
+        (f"functions.get_weather\n{KV_PAIR}", ""),
+        (f"Checking.get_weather<longcat_tool_call>\n{KV_PAIR}</longcat_tool_call> done", "Checking. done"),
+        (f"get_weather\n{KV_PAIR}\nThat is all.", "\nThat is all."),
+    ],
+)
+def test_a_declared_name_before_key_value_markup_is_the_call_without_its_opening_tag(text: str, content: str) -> None:
+    assert _read(text) == (content, [("get_weather", {"city": "Oslo"})])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"my_get_weather\n{KV_PAIR}",
+        f"get_weather is the tool:\n{KV_PAIR}",
+        "get_weather is a tool; get_weather",
+        "get_weather",
+        "Call get_weat",
+    ],
+)
+def test_a_name_that_is_not_right_before_the_markup_stays_content(text: str) -> None:
+    assert _read(text) == (text, [])
+
+
+def test_a_possible_name_is_held_back_only_while_it_may_be_one() -> None:
+    parser = StreamParser(TOOLS)
+    assert [e.text for e in parser.feed("Using get_wea") if isinstance(e, Content)] == ["Using "]
+    assert [e.text for e in parser.feed("ther now") if isinstance(e, Content)] == ["get_weather now"]
+
+
+NAME_SOUP = st.lists(
+    st.sampled_from(
+        [
+            "get_weather",
+            "functions.",
+            "get_wea",
+            ".",
+            " ",
+            "\n",
+            "x",
+            "Checking",
+            KV_PAIR,
+            "<longcat_arg_key>",
+            "<longcat_tool_call>",
+            "</longcat_tool_call>",
+            "<",
+            "ther",
+            "<longcat_arg_value>v</longcat_arg_value>",
+        ]
+    ),
+    max_size=12,
+).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=NAME_SOUP, data=st.data())
+def test_names_without_tags_are_read_the_same_at_any_split(text: str, data: st.DataObject) -> None:
+    whole = summary(parse(text, TOOLS))
+    cuts = data.draw(st.lists(st.integers(0, len(text)), max_size=8))
+    assert summary(stream(split_at(text, cuts), TOOLS)[0]) == whole
+    assert summary(stream(list(text), TOOLS)[0]) == whole

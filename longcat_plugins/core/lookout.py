@@ -1,0 +1,77 @@
+"""Call names written outside any call tag.
+
+Real LongCat outputs sometimes leave the opening tag out (the name on its own line, then ``<longcat_arg_key>``) or
+write the name before it (``NAME<longcat_tool_call><longcat_arg_key>...``). The request's declared tools are what
+make this decidable while streaming: content that could still be such a name (``NAME`` or ``functions.NAME``, a
+whole word, with at most a little whitespace after it) is held back, never more than the longest name, and released
+as soon as it cannot be one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Final
+
+NAMESPACES: Final = ("", "functions.")
+IDENTIFIER_CHARS: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$.-/")
+#: a name cannot start right after one of these (after a '.', it can: a name glued to the end of a sentence)
+WORD_CHARS: Final = IDENTIFIER_CHARS - {"."}
+_MAX_GAP: Final = 8  # whitespace between the name and its markup
+_GAP: Final = frozenset(" \t\r\n")
+
+
+class NameLookout:
+    """Finds a declared tool's name at the end of a stretch of content."""
+
+    __slots__ = ("_longest", "_names", "_prefixes")
+
+    def __init__(self, declared: Iterable[str]) -> None:
+        written = {space + name for name in declared for space in NAMESPACES if name}
+        self._names: Final = frozenset(written)
+        self._prefixes: Final = frozenset(w[:k] for w in written for k in range(1, len(w) + 1))
+        self._longest: Final = max(map(len, written), default=0)
+
+    def _word(self, buf: str, pos: int, end: int, word_before: bool) -> tuple[int, int, bool] | None:
+        """The last word of ``buf[pos:end]``, before at most a little whitespace: (start, end, whether it starts
+        at a word boundary), or None when there is no such word."""
+        k = end
+        while k > pos and buf[k - 1] in _GAP:
+            k -= 1
+        if end - k > _MAX_GAP:
+            return None
+        w = k
+        limit = k - self._longest - 1
+        while w > pos and w > limit and buf[w - 1] in IDENTIFIER_CHARS:
+            w -= 1
+        if w == k:
+            return None
+        whole = not (buf[w - 1] in IDENTIFIER_CHARS if w > pos else word_before)
+        return w, k, whole
+
+    def name_before(self, buf: str, pos: int, end: int, word_before: bool) -> tuple[int, str] | None:
+        """Where a declared name ends ``buf[pos:end]`` (up to a little whitespace), and the name as written."""
+        word = self._word(buf, pos, end, word_before)
+        if word is None:
+            return None
+        w = _name_start(buf, *word, self._names)
+        return None if w is None else (w, buf[w : word[1]])
+
+    def hold_from(self, buf: str, pos: int, end: int, word_before: bool) -> int:
+        """Where to stop releasing ``buf[pos:end]`` (the end of the text so far) because what follows may still
+        be a name with its markup: ``end`` when nothing need be held."""
+        word = self._word(buf, pos, end, word_before)
+        if word is None:
+            return end
+        w = _name_start(buf, *word, self._names if word[1] < end else self._prefixes)
+        return end if w is None else w
+
+
+def _name_start(buf: str, w: int, k: int, whole: bool, accepted: frozenset[str]) -> int | None:
+    """Where the accepted name in the word ``buf[w:k]`` starts: the whole word (when it starts at a boundary), or
+    the part after its last '.' (a name glued to the end of a sentence); None when neither is accepted."""
+    if whole and buf[w:k] in accepted:
+        return w
+    dot = buf.rfind(".", w, k)
+    if dot >= 0 and buf[dot + 1 : k] in accepted:
+        return dot + 1
+    return None
