@@ -20,7 +20,7 @@ from __future__ import annotations
 import logging
 import sys
 from types import ModuleType
-from typing import Any, Final
+from typing import Final
 
 from longcat_plugins.doctor.drift import Contract
 
@@ -59,25 +59,33 @@ STREAM_END: Final = Contract(
     "finish_streaming() at the end of a stream, which closes a truncated call and releases held-back text",
 )
 
+
 def register() -> None:
     """Register the ``longcat`` tool and reasoning parsers with vLLM. Idempotent; cheap after the first call."""
     try:
-        from vllm.reasoning.abs_reasoning_parsers import ReasoningParserManager
-        from vllm.tool_parsers.abstract_tool_parser import ToolParserManager
+        import vllm.reasoning.abs_reasoning_parsers
+        import vllm.tool_parsers.abstract_tool_parser  # noqa: F401
     except Exception as exc:  # nothing to register with: vLLM's own 'longcat' (if any) answers, doctor reports it
-        from longcat_plugins.doctor.drift import drift_message, log_once
-        from longcat_plugins.doctor.model import VLLM
-
-        problem = f"vLLM's parser registries do not import ({type(exc).__name__}: {exc})"
-        log_once(logging.ERROR, drift_message(VLLM, f"{_TOOL_FLAG} / {_REASONING_FLAG}", [problem]))
+        _log_unregistered(f"vLLM's parser registries do not import ({type(exc).__name__}: {exc})")
         return
     try:
-        _register(ToolParserManager, ReasoningParserManager)
+        _register()
     except Exception as exc:  # a failure here must not leave vLLM's built-in parser in our place
-        _install_stand_ins([f"registering raised {type(exc).__name__}: {exc}"])
+        problem = f"registering raised {type(exc).__name__}: {exc}"
+        try:
+            _install_stand_ins([problem])
+        except Exception as again:
+            _log_unregistered(f"{problem}, and registering a stand-in raised {type(again).__name__}: {again}")
 
 
-def _register(tool_manager: Any, reasoning_manager: Any) -> None:
+def _log_unregistered(problem: str) -> None:
+    from longcat_plugins.doctor.drift import drift_message, log_once
+    from longcat_plugins.doctor.model import VLLM
+
+    log_once(logging.ERROR, drift_message(VLLM, f"{_TOOL_FLAG} / {_REASONING_FLAG}", [problem]))
+
+
+def _register() -> None:
     from longcat_plugins.doctor import drift
     from longcat_plugins.doctor.model import VLLM
     from longcat_plugins.sglang._post_import import when_imported
@@ -95,9 +103,7 @@ def _register(tool_manager: Any, reasoning_manager: Any) -> None:
     _install(tool, reasoning)
     _register_chat_template_fallbacks()
     when_imported(STREAM_END.target.split(":")[0], _check_stream_end)
-    _warn_untested(
-        tool_manager.get_tool_parser(TOOL_PARSER_NAME), reasoning_manager.get_reasoning_parser(REASONING_PARSER_NAME)
-    )
+    _warn_untested()
 
 
 def _tool_parser() -> type:
@@ -134,11 +140,10 @@ def _install(tool: type, reasoning: type) -> None:
 
     ToolParserManager.register_module(name=TOOL_PARSER_NAME, module=tool, force=True)
     ReasoningParserManager.register_module(name=REASONING_PARSER_NAME, module=reasoning, force=True)
-    for flag, registered, lookup in (
-        (_TOOL_FLAG, tool, ToolParserManager.get_tool_parser),
-        (_REASONING_FLAG, reasoning, ReasoningParserManager.get_reasoning_parser),
+    for flag, registered, found in (
+        (_TOOL_FLAG, tool, ToolParserManager.get_tool_parser(TOOL_PARSER_NAME)),
+        (_REASONING_FLAG, reasoning, ReasoningParserManager.get_reasoning_parser(REASONING_PARSER_NAME)),
     ):
-        found = lookup("longcat")
         if found is not registered:  # vLLM's lookup order changed: nothing more a plugin can do, say it loudly
             where = f"{found.__module__}.{found.__qualname__}"
             problem = f"after registration vLLM still resolves 'longcat' to {where}"
@@ -164,10 +169,17 @@ def _check_stream_end(module: ModuleType) -> None:
         logger.error("checking %s failed: %r", STREAM_END.name, exc)
 
 
-def _warn_untested(*registered: type) -> None:
+def _warn_untested() -> None:
+    from vllm.reasoning.abs_reasoning_parsers import ReasoningParserManager
+    from vllm.tool_parsers.abstract_tool_parser import ToolParserManager
+
     from longcat_plugins.doctor.drift import log_once, stand_in_message, untested_warning
     from longcat_plugins.doctor.model import VLLM
 
+    registered = (
+        ToolParserManager.get_tool_parser(TOOL_PARSER_NAME),
+        ReasoningParserManager.get_reasoning_parser(REASONING_PARSER_NAME),
+    )
     if any(stand_in_message(cls) for cls in registered):
         return
     warning = untested_warning(VLLM)
