@@ -8,6 +8,7 @@ import importlib.metadata
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 from sglang_support import subprocess_env
@@ -114,3 +115,39 @@ def test_an_untested_version_with_every_contract_keeps_our_parsers_and_warns() -
         stderr
     )
     assert stderr.count("is outside the range") == 1
+
+
+def test_a_client_gets_the_message_from_sglangs_chat_serving() -> None:
+    """Through ``OpenAIServingChat`` (as tests/sglang/test_sglang_serving_chat.py drives it): the request with tools
+    fails with the message; SGLang does not answer it with the call left as text."""
+    code = (
+        textwrap.dedent(TOOL_DETECTOR_LOSES_FINISH)
+        + textwrap.dedent(
+            """
+            import json, pathlib, sys, tempfile
+            sys.path.insert(0, {here!r})
+            from sglang.srt.plugins import load_plugins
+            load_plugins()
+            import test_sglang_serving_chat as serving
+            from sglang.srt.runtime_context import publish
+            from sglang.srt.server_args import ServerArgs
+
+            model = serving._model_dir(pathlib.Path(tempfile.mkdtemp()), serving.build_tokenizer())
+            args = ServerArgs(model_path=str(model), device="cpu", tool_call_parser="longcat")
+            publish(args, role="test")
+            manager = serving.ScriptedTokenizerManager(args, serving.build_tokenizer())
+            manager.script(["Checking. " + serving.CALL_JSON])
+            response = serving.chat(serving._serving_chat(manager), stream=False)
+            print("RESPONSE", response.status_code, json.loads(response.body)["message"])
+            """
+        ).format(here=str(Path(__file__).parent))
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=subprocess_env(), timeout=600, check=False
+    )
+    assert result.returncode == 0, result.stderr[-4000:]
+    line = next(line for line in result.stdout.splitlines() if line.startswith("RESPONSE "))
+    status, message = line[len("RESPONSE ") :].split(" ", 1)
+    assert status == "500"
+    assert "--tool-call-parser longcat is unavailable: " in message
+    assert_names_the_versions(message)
