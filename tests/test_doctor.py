@@ -16,11 +16,12 @@ from typing import Any
 import pytest
 
 from longcat_plugins.cli import main
-from longcat_plugins.doctor import ENGINES, Status, run_checks
+from longcat_plugins.doctor import ENGINES, Status, drift, run_checks
 from longcat_plugins.doctor import runner as doctor_runner
 from longcat_plugins.doctor import template_checks as doctor_templates
 from longcat_plugins.doctor.metadata_checks import allow_list_check, dialect_check, entry_point_check
 from longcat_plugins.doctor.model import SGLANG, VLLM
+from longcat_plugins.doctor.probe_util import resolution_check
 from longcat_plugins.doctor.versions import satisfies
 
 REPO = Path(__file__).resolve().parent.parent
@@ -219,3 +220,64 @@ def test_a_probe_that_crashes_is_a_failure_not_a_traceback(monkeypatch: pytest.M
     probe = next(c for c in checks if c.name == "probe")
     assert probe.status is Status.FAIL
     assert "checking vLLM raised ImportError: No module named 'vllm.tool_parsers'" in probe.detail
+
+
+# -- engine drift: the stand-in an adapter registers when an engine contract is missing --------------------
+
+
+def test_missing_names_what_the_engine_lacks() -> None:
+    contracts = [
+        drift.Contract("textwrap:dedent", "present"),
+        drift.Contract("textwrap:no_such_function", "a moved function"),
+        drift.Contract("no_such_module_for_longcat:thing", "a moved module"),
+        drift.Contract("textwrap:dedent", "options", keywords=("text", "width")),
+        drift.Contract("json:dumps", "options (takes **kwargs)", keywords=("anything",)),
+    ]
+    assert drift.missing(contracts) == [
+        "textwrap.no_such_function (a moved function) is missing: AttributeError: "
+        "module 'textwrap' has no attribute 'no_such_function'",
+        "no_such_module_for_longcat.thing (a moved module) is missing: ModuleNotFoundError: "
+        "No module named 'no_such_module_for_longcat'",
+        "textwrap.dedent (options) does not take width",
+    ]
+
+
+def test_a_stand_in_raises_its_message_when_built() -> None:
+    class Base:
+        def __init__(self, tokenizer: Any) -> None:
+            self.tokenizer = tokenizer
+
+    cls = drift.stand_in(Base, "--tool-call-parser longcat is unavailable: because")
+    assert issubclass(cls, Base) and drift.stand_in_message(cls) == "--tool-call-parser longcat is unavailable: because"
+    assert drift.stand_in_message(Base) is None
+    with pytest.raises(drift.EngineDriftError, match=r"^--tool-call-parser longcat is unavailable: because$"):
+        cls("tokenizer")
+
+
+def test_drift_message_names_both_versions(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(drift.md, "version", lambda name: {"vllm": "0.34.1"}[name])
+    message = drift.drift_message(VLLM, "--tool-call-parser", ["X is missing", "Y does not take z"])
+    assert message.startswith(
+        "--tool-call-parser longcat is unavailable: longcat-plugins 0.1.0 needs vLLM interfaces that vLLM 0.34.1 "
+        "lacks (tested with vllm>=0.33,<0.34): X is missing; Y does not take z. "
+    )
+    assert "pip install 'longcat-plugins[vllm]'" in message
+
+
+@pytest.mark.parametrize(("version", "warns"), [("0.5.23", False), ("0.5.30", False), ("0.6.0", True)])
+def test_untested_version_warning(monkeypatch: pytest.MonkeyPatch, version: str, warns: bool) -> None:
+    monkeypatch.setattr(drift.md, "version", lambda name: version)
+    warning = drift.untested_warning(SGLANG)
+    assert (warning is not None) is warns
+    if warning is not None:
+        assert warning.startswith(f"SGLang {version} is outside the range longcat-plugins 0.1.0 is tested with")
+
+
+def test_doctor_reports_a_stand_in_as_a_failure_with_its_message() -> None:
+    message = "--reasoning-parser longcat is unavailable: longcat-plugins 0.1.0 needs ..."
+    check = resolution_check(
+        "sglang", "reasoning parser", "lookup", lambda: drift.stand_in(object, message), "builtin", "not loaded"
+    )
+    assert check.status is Status.FAIL
+    assert check.detail == f"lookup -> a stand-in that fails: {message}"
+    assert check.fix.startswith("pip install 'longcat-plugins[sglang]'")

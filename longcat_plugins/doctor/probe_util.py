@@ -8,7 +8,8 @@ import traceback
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from .model import Check, Status
+from .drift import stand_in_message
+from .model import ENGINES, Check, Status
 
 OURS = "longcat_plugins."
 
@@ -57,6 +58,11 @@ def failure(section: str, name: str, what: str, exc: BaseException, fix: str) ->
     return Check(section, name, Status.FAIL, f"{what} raised {type(exc).__name__}: {short(exc)}{at}", fix)
 
 
+def _drift_fix(section: str) -> str:
+    engine = next(e for e in ENGINES if e.key == section)
+    return f"{engine.install_hint}, or a longcat-plugins release that supports this {engine.label} version"
+
+
 def resolution_check(
     section: str,
     name: str,
@@ -86,6 +92,9 @@ def resolution_check(
             f"{lookup}: no parser named 'longcat' is registered; longcat-plugins did not register it",
             not_loaded_fix,
         )
+    drift = stand_in_message(cls)
+    if drift is not None:
+        return Check(section, name, Status.FAIL, f"{lookup} -> a stand-in that fails: {drift}", _drift_fix(section))
     if is_ours(cls):
         return Check(section, name, Status.OK, f"{lookup} -> {qualname(cls)}")
     return Check(

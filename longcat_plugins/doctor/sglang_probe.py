@@ -44,6 +44,10 @@ def probe(not_loaded_fix: str) -> list[Check]:
     except Exception as exc:
         checks.append(failure(S, "import", "importing SGLang's parser registries", exc, "reinstall sglang"))
         return checks
+    try:
+        import sglang.srt.entrypoints.openai.serving_chat  # noqa: F401  (the HTTP server's: the adapter checks it)
+    except Exception as exc:
+        checks.append(failure(S, "import", "importing SGLang's chat serving", exc, "reinstall sglang"))
     tool = resolution_check(
         S,
         "tool parser",

@@ -32,6 +32,10 @@ def probe(not_loaded_fix: str) -> list[Check]:
     else:
         checks = [Check(S, "plugin loading", Status.OK, "vllm.plugins.load_general_plugins() ran")]
 
+    try:
+        import vllm.parser.abstract_parser  # noqa: F401  (the API server's parser layer: the adapter checks it)
+    except Exception as exc:
+        checks.append(failure(S, "import", "import vllm.parser.abstract_parser", exc, "reinstall vllm"))
     from vllm.reasoning.abs_reasoning_parsers import ReasoningParserManager
     from vllm.tool_parsers.abstract_tool_parser import ToolParserManager
 

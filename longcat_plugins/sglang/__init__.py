@@ -4,16 +4,65 @@
 is parsed, so it stays cheap: it adds ``longcat`` to SGLang's dependency-free name lists at once, and puts the
 detector classes into ``FunctionCallParser.ToolCallParserEnum`` / ``ReasoningParser.DetectorMap`` right away when
 those (heavy) modules are already imported, or else the moment they are.
+
+When SGLang's chat serving is imported, it is told to keep special tokens in the text of requests served with
+``--reasoning-parser longcat`` (it does so on its own only for requests with tools and for the reasoning parsers it
+knows by name): think tags are often special tokens and must reach the reasoning detector.
+
+The detectors rely on SGLang internals (:data:`TOOL_CONTRACTS`, :data:`REASONING_CONTRACTS`, :data:`SERVING`), each
+checked as its module is imported. When one is missing, ``longcat`` is registered to a stand-in that fails with a
+message naming the versions (see :mod:`longcat_plugins.doctor.drift`) instead of half working. Nothing here raises
+into SGLang: the callbacks run inside SGLang's own imports.
 """
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any, Final
+
+from longcat_plugins.doctor.drift import Contract
+
 PARSER_NAME = "longcat"
+
+logger = logging.getLogger("longcat_plugins")
 
 _TOOL_NAMES_MODULE = "sglang.srt.function_call.parser_names"
 _REASONING_NAMES_MODULE = "sglang.srt.parser.reasoning_parser_names"
 _TOOL_REGISTRY_MODULE = "sglang.srt.function_call.function_call_parser"
 _REASONING_REGISTRY_MODULE = "sglang.srt.parser.reasoning_parser"
+_SERVING_MODULE = "sglang.srt.entrypoints.openai.serving_chat"
+_TOOL_FLAG: Final = "--tool-call-parser"
+_REASONING_FLAG: Final = "--reasoning-parser"
+
+_DETECTOR = "sglang.srt.function_call.base_format_detector:BaseFormatDetector"
+_REASONING_DETECTOR = f"{_REASONING_REGISTRY_MODULE}:BaseReasoningFormatDetector"
+TOOL_CONTRACTS: Final = (
+    Contract(f"{_TOOL_REGISTRY_MODULE}:FunctionCallParser.parse_stream_end", "the end-of-stream call"),
+    Contract(f"{_DETECTOR}.finish", "the detector's end of stream: closes a truncated call, releases held-back text"),
+    Contract(f"{_DETECTOR}.parses_without_tools", "a call in a request without tools is parsed, not left as markup"),
+)
+REASONING_CONTRACTS: Final = (
+    Contract(
+        f"{_REASONING_DETECTOR}.__init__",
+        "the reasoning detector's options",
+        keywords=(
+            "think_excluded_tokens",
+            "force_reasoning",
+            "stream_reasoning",
+            "continue_final_message",
+            "previous_content",
+            "force_nonempty_content",
+            "reasoning_default",
+        ),
+    ),
+    Contract(f"{_REASONING_REGISTRY_MODULE}:ReasoningParser.parse_stream_end", "the end-of-stream call"),
+)
+SERVING: Final = Contract(
+    f"{_SERVING_MODULE}:OpenAIServingChat._patch_reasoning_skip_special_tokens",
+    "keeping think tags that are special tokens in the text of a request without tools",
+)
 
 
 def register() -> None:
@@ -26,12 +75,16 @@ def register() -> None:
         (_TOOL_NAMES_MODULE, "TOOL_CALL_PARSER_NAMES"),
         (_REASONING_NAMES_MODULE, "REASONING_PARSER_NAMES"),
     ):
-        names = getattr(importlib.import_module(module_name), list_name)
-        if PARSER_NAME not in names:
-            names.append(PARSER_NAME)
+        try:
+            names = getattr(importlib.import_module(module_name), list_name)
+            if PARSER_NAME not in names:
+                names.append(PARSER_NAME)
+        except Exception as exc:  # SGLang's command line then rejects 'longcat': say why
+            _log_drift(f"{_TOOL_FLAG} / {_REASONING_FLAG}", f"{module_name}.{list_name} is missing ({exc!r})")
 
-    when_imported(_TOOL_REGISTRY_MODULE, _register_tool_parser)
-    when_imported(_REASONING_REGISTRY_MODULE, _register_reasoning_parser)
+    when_imported(_TOOL_REGISTRY_MODULE, _on_tool_registry)
+    when_imported(_REASONING_REGISTRY_MODULE, _on_reasoning_registry)
+    when_imported(_SERVING_MODULE, _on_serving)
     _check_dialect_setting()
 
 
@@ -43,21 +96,120 @@ def _check_dialect_setting() -> None:
     try:
         dialect_override()
     except ValueError as e:
-        import logging
-
-        logging.getLogger("longcat_plugins").error("%s; every request with tools will fail until it is fixed", e)
+        logger.error("%s; every request with tools will fail until it is fixed", e)
 
 
-def _register_tool_parser(module: object) -> None:
+def _guarded(callback: Callable[[ModuleType], None]) -> Callable[[ModuleType], None]:
+    """The callbacks run inside SGLang's import of the module: an exception must not break that import."""
+
+    def run(module: ModuleType) -> None:
+        try:
+            callback(module)
+        except Exception as exc:
+            _log_drift(f"{_TOOL_FLAG} / {_REASONING_FLAG}", f"registering in {module.__name__} raised {exc!r}")
+
+    run.__qualname__ = f"guarded({callback.__qualname__})"
+    return run
+
+
+def _register_tool_parser(module: Any) -> None:
+    from longcat_plugins.doctor.drift import parser_or_stand_in
+    from longcat_plugins.doctor.model import SGLANG
+
+    detector = parser_or_stand_in(
+        SGLANG,
+        _TOOL_FLAG,
+        TOOL_CONTRACTS,
+        _tool_detector,
+        _tool_base,
+        # as ours: SGLang then builds it for requests without tools too, so those fail loudly as well
+        parses_without_tools=classmethod(lambda cls: True),
+    )
+    module.FunctionCallParser.ToolCallParserEnum[PARSER_NAME] = detector
+    _warn_untested(detector)
+
+
+def _register_reasoning_parser(module: Any) -> None:
+    from longcat_plugins.doctor.drift import parser_or_stand_in
+    from longcat_plugins.doctor.model import SGLANG
+
+    detector = parser_or_stand_in(SGLANG, _REASONING_FLAG, REASONING_CONTRACTS, _reasoning_detector, _reasoning_base)
+    module.ReasoningParser.DetectorMap[PARSER_NAME] = detector
+    _warn_untested(detector)
+
+
+def _keep_reasoning_markup(module: Any) -> None:
+    """``--reasoning-parser longcat``: keep special tokens in the text (SGLang's hook for its own parsers)."""
+    import functools
+
+    from longcat_plugins.doctor.drift import broken, missing
+    from longcat_plugins.doctor.model import SGLANG
+
+    problems = missing([SERVING])
+    if problems:  # think tags that are special tokens would vanish before the detector sees them
+        import sglang.srt.parser.reasoning_parser as registry
+
+        registry.ReasoningParser.DetectorMap[PARSER_NAME] = broken(SGLANG, _REASONING_FLAG, problems, _reasoning_base)
+        return
+    serving = module.OpenAIServingChat
+    original = serving._patch_reasoning_skip_special_tokens
+    if getattr(original, "_longcat_keeps_special_tokens", False):
+        return
+
+    @functools.wraps(original)
+    def patch(self: Any, request: Any) -> None:
+        original(self, request)
+        if self.reasoning_parser == PARSER_NAME:
+            request.skip_special_tokens = False
+
+    patch._longcat_keeps_special_tokens = True  # type: ignore[attr-defined]
+    serving._patch_reasoning_skip_special_tokens = patch
+
+
+def _tool_detector() -> type:
     from .detector import LongcatDetector
 
-    module.FunctionCallParser.ToolCallParserEnum[PARSER_NAME] = LongcatDetector  # type: ignore[attr-defined]
+    return LongcatDetector
 
 
-def _register_reasoning_parser(module: object) -> None:
+def _reasoning_detector() -> type:
     from .reasoning import LongcatReasoningDetector
 
-    module.ReasoningParser.DetectorMap[PARSER_NAME] = LongcatReasoningDetector  # type: ignore[attr-defined]
+    return LongcatReasoningDetector
 
 
-__all__ = ["PARSER_NAME", "register"]
+def _tool_base() -> type:
+    from sglang.srt.function_call.base_format_detector import BaseFormatDetector
+
+    return BaseFormatDetector
+
+
+def _reasoning_base() -> type:
+    from sglang.srt.parser.reasoning_parser import BaseReasoningFormatDetector
+
+    return BaseReasoningFormatDetector
+
+
+def _log_drift(flag: str, problem: str) -> None:
+    from longcat_plugins.doctor.drift import drift_message, log_once
+    from longcat_plugins.doctor.model import SGLANG
+
+    log_once(logging.ERROR, drift_message(SGLANG, flag, [problem]))
+
+
+def _warn_untested(registered: type) -> None:
+    from longcat_plugins.doctor.drift import log_once, stand_in_message, untested_warning
+    from longcat_plugins.doctor.model import SGLANG
+
+    if stand_in_message(registered) is None:
+        warning = untested_warning(SGLANG)
+        if warning is not None:
+            log_once(logging.WARNING, warning)
+
+
+# one callable each, so that registering twice leaves one pending callback per module
+_on_tool_registry = _guarded(_register_tool_parser)
+_on_reasoning_registry = _guarded(_register_reasoning_parser)
+_on_serving = _guarded(_keep_reasoning_markup)
+
+__all__ = ["PARSER_NAME", "REASONING_CONTRACTS", "SERVING", "TOOL_CONTRACTS", "register"]

@@ -6,6 +6,7 @@ reasoning at a tool-call tag (the tag and the call stay in the normal text for t
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from sglang.srt.parser.reasoning_parser import BaseReasoningFormatDetector, StreamingParseResult
@@ -20,9 +21,10 @@ class LongcatReasoningDetector(BaseReasoningFormatDetector):
         stream_reasoning: bool = True,
         force_reasoning: bool = False,
         continue_final_message: bool = False,
-        previous_content: str = "",
+        previous_content: str | Sequence[Any] | None = "",
         force_nonempty_content: bool = False,
     ) -> None:
+        previous_content = _message_text(previous_content)
         super().__init__(
             T.THINK_OPENS[0],
             T.THINK_CLOSES[0],
@@ -94,3 +96,24 @@ class LongcatReasoningDetector(BaseReasoningFormatDetector):
         if self._force_nonempty_content and released:
             self._streamed.append(released)
         return StreamingParseResult(normal_text="".join(normal), reasoning_text=released)
+
+
+def _message_text(content: str | Sequence[Any] | None) -> str:
+    """The text of the assistant message being continued. SGLang hands over the message's content as the client
+    sent it: a string, or content parts, whose text parts it joins with a space into the prompt (other parts put no
+    text there)."""
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    texts: list[str] = []
+    for part in content:
+        text = _field(part, "text")
+        if _field(part, "type") in ("text", "input_text") and isinstance(text, str):
+            texts.append(text)
+    return " ".join(texts)
+
+
+def _field(part: Any, name: str) -> Any:
+    """A field of a content part: a dict, or one of SGLang's pydantic part models."""
+    return part.get(name) if isinstance(part, dict) else getattr(part, name, None)

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib.metadata
 import json
 import subprocess
 import sys
@@ -90,6 +91,36 @@ def test_doctor_fails_when_the_allow_list_excludes_longcat() -> None:
         assert rows[name]["status"] == "FAIL", rows[name]
         assert "see the allow-list row" in rows[name]["fix"]
     assert "launch_server would reject it" in rows["parser names"]["detail"]
+
+
+def test_doctor_fails_with_the_versions_when_an_sglang_contract_is_missing() -> None:
+    """An SGLang internal the adapter uses has moved (deleted here before the doctor runs): exit status 1, and the
+    tool parser row says what is missing and names both versions."""
+    drift = (
+        "import sglang.srt.function_call.base_format_detector as base\n"
+        "del base.BaseFormatDetector.finish\n"
+        "from longcat_plugins.cli import main\n"
+        "raise SystemExit(main(['doctor', '--json', '--engine', 'sglang']))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", drift],
+        capture_output=True,
+        text=True,
+        env=subprocess_env(),
+        timeout=600,
+        check=False,
+    )
+    report = json.loads(result.stdout)
+    rows = _sglang_rows(report)
+    assert result.returncode == 1 and report["ok"] is False
+    tool = rows["tool parser"]
+    assert tool["status"] == "FAIL", tool
+    assert "a stand-in that fails: --tool-call-parser longcat is unavailable" in tool["detail"]
+    assert "BaseFormatDetector.finish" in tool["detail"]
+    assert f"SGLang {importlib.metadata.version('sglang')} lacks (tested with sglang>=0.5.23,<0.6)" in tool["detail"]
+    assert tool["fix"].startswith("pip install 'longcat-plugins[sglang]'")
+    assert rows["reasoning parser"]["status"] == "ok"
+    assert "parse" not in rows  # nothing to parse with
 
 
 # -- the guide's `python3 -m sglang.launch_server` commands -----------------------------------------------

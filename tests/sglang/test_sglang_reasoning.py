@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 from sglang.srt.entrypoints.openai.protocol import Tool
@@ -85,6 +86,24 @@ def test_continue_final_message_inside_reasoning() -> None:
     detector = LongcatReasoningDetector(continue_final_message=True, previous_content="<think>so far")
     result = detector.detect_and_parse(" more</think>answer")
     assert (result.reasoning_text, result.normal_text) == (" more", "answer")
+
+
+@pytest.mark.parametrize(
+    ("previous", "opens"),
+    [
+        ([{"type": "text", "text": "<think>so far"}], True),
+        ([{"type": "text", "text": "<think>done"}, {"type": "text", "text": "</think>Ans"}], False),
+        ([{"type": "image_url", "image_url": {"url": "data:,"}}, {"type": "text", "text": "<think>"}], True),
+        ([{"type": "text", "text": "Ans"}], False),
+        (None, False),
+    ],
+    ids=["one-text-part", "closed-in-a-later-part", "image-then-text", "plain-text-part", "no-content"],
+)
+def test_continue_final_message_with_content_parts(previous: list[dict[str, Any]] | None, opens: bool) -> None:
+    """SGLang passes the continued message's content as the client sent it (here as dicts)."""
+    detector = LongcatReasoningDetector(continue_final_message=True, previous_content=previous)
+    result = detector.detect_and_parse("more")
+    assert (result.reasoning_text, result.normal_text) == (("more", "") if opens else ("", "more"))
 
 
 def test_not_forced_by_default() -> None:

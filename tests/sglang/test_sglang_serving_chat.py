@@ -7,6 +7,7 @@ The SSE chunks a client receives are checked.
 from __future__ import annotations
 
 import asyncio
+import copy
 import json
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -84,6 +85,7 @@ class ScriptedTokenizerManager:
         self.served_model_name = "longcat-test"
         self.request_logger = RequestLogger(False, 0, "text", None)
         self.steps: list[dict[str, Any]] = []
+        self.token_steps: list[list[int]] | None = None
         self.requests: list[Any] = []
 
     def config_value(self, name: str) -> Any:
@@ -91,11 +93,21 @@ class ScriptedTokenizerManager:
 
     def script(self, pieces: list[str], finish: str = "stop") -> None:
         """Generation steps as SGLang's default (non-incremental) streaming reports them: the text so far."""
-        self.steps, text = [], ""
+        self.token_steps = None
+        self.steps = self._steps(pieces, finish)
+
+    def script_tokens(self, text: str, tokens_per_step: int) -> None:
+        """Generate the tokens of ``text``, ``tokens_per_step`` at a time, detokenized per request as SGLang's
+        detokenizer does it: special tokens are dropped unless the request's sampling params keep them."""
+        ids = self.tokenizer.encode(text, add_special_tokens=False)
+        self.token_steps = [ids[i : i + tokens_per_step] for i in range(0, len(ids), tokens_per_step)]
+
+    def _steps(self, pieces: list[str], finish: str) -> list[dict[str, Any]]:
+        steps, text = [], ""
         for i, piece in enumerate(pieces):
             text += piece
             last = i == len(pieces) - 1
-            self.steps.append(
+            steps.append(
                 {
                     "text": text,
                     "index": 0,
@@ -109,10 +121,26 @@ class ScriptedTokenizerManager:
                     },
                 }
             )
+        return steps
+
+    def _detokenized_steps(self, obj: Any) -> list[dict[str, Any]]:
+        assert self.token_steps is not None
+        skip = obj.sampling_params.get("skip_special_tokens", True)
+        ids: list[int] = []
+        pieces, text = [], ""
+        for step in self.token_steps:
+            ids += step
+            new_text = self.tokenizer.decode(ids, skip_special_tokens=skip)
+            assert new_text.startswith(text), "the scripted text must decode incrementally (ASCII)"
+            pieces.append(new_text[len(text) :])
+            text = new_text
+        return self._steps(pieces, "stop")
 
     def generate_request(self, obj: Any, request: Any = None) -> AsyncIterator[dict[str, Any]]:
         self.requests.append(obj)
-        steps = list(self.steps)
+        steps = list(self.steps) if self.token_steps is None else self._detokenized_steps(obj)
+        if not obj.stream:  # a non-streaming generation reports once, at the end
+            steps = steps[-1:]
 
         async def replay() -> AsyncIterator[dict[str, Any]]:
             for step in steps:
@@ -159,14 +187,17 @@ def http_request() -> Request:
     )
 
 
-def chat(serving_chat: OpenAIServingChat, stream: bool, **extra: Any) -> Any:
-    request = ChatCompletionRequest(
-        model="longcat-test",
-        messages=[{"role": "user", "content": "What is the weather in Paris?"}],
-        tools=TOOLS,
-        stream=stream,
-        **extra,
-    )
+QUESTION = [{"role": "user", "content": "What is the weather in Paris?"}]
+
+
+def chat(
+    serving_chat: OpenAIServingChat,
+    stream: bool,
+    messages: list[dict[str, Any]] = QUESTION,
+    tools: list[dict[str, Any]] | None = TOOLS,
+    **extra: Any,
+) -> Any:
+    request = ChatCompletionRequest(model="longcat-test", messages=messages, tools=tools, stream=stream, **extra)
 
     async def run() -> Any:
         response = await serving_chat.handle_request(request, http_request())
@@ -298,3 +329,77 @@ def test_plain_answer_is_not_taken_for_reasoning(serving) -> None:
     result = fold_sse(chat(serving_chat, stream=True))
     assert (result["reasoning"], result["content"], result["calls"]) == ("", "Paris is sunny today.", [])
     assert result["finish_reason"] == "stop"
+
+
+# -- the reasoning parser's inputs: special-token think tags, continued assistant messages ---------------------
+
+
+@pytest.mark.parametrize("stream", [True, False], ids=["stream", "whole"])
+@pytest.mark.parametrize("tokens_per_step", [1, 3, 64])
+def test_think_tags_that_are_special_tokens_reach_the_reasoning_parser_without_tools(
+    serving, stream: bool, tokens_per_step: int
+) -> None:
+    """SGLang keeps special tokens for requests with tools and for the reasoning parsers it knows by name; a
+    reasoning-only request with ``--reasoning-parser longcat`` must keep them too, or ``</think>`` is lost."""
+    serving_chat, manager = serving
+    tokenizer = manager.tokenizer
+    assert len(tokenizer.encode("</think>", add_special_tokens=False)) == 1
+    manager.script_tokens("<think>The user greets me.</think>Hello there!", tokens_per_step)
+    response = chat(serving_chat, stream=stream, messages=[{"role": "user", "content": "Hi"}], tools=None)
+    assert manager.requests[-1].sampling_params["skip_special_tokens"] is False
+    if stream:
+        result = fold_sse(response)
+        assert (result["reasoning"], result["content"]) == ("The user greets me.", "Hello there!")
+    else:
+        message = response.choices[0].message
+        assert (message.reasoning_content, message.content) == ("The user greets me.", "Hello there!")
+
+
+def test_special_tokens_are_still_skipped_for_other_reasoning_parsers(server_args: ServerArgs) -> None:
+    """Only ``longcat`` is added to SGLang's list: a server with another reasoning parser keeps its behaviour."""
+    other = copy.copy(server_args)
+    other.reasoning_parser = "qwen3"
+    manager = ScriptedTokenizerManager(other, build_tokenizer())
+    serving_chat = _serving_chat(manager)
+    manager.script_tokens("<think>Greeting.</think>Hello!", 2)
+    chat(serving_chat, stream=True, messages=[{"role": "user", "content": "Hi"}], tools=None)
+    assert manager.requests[-1].sampling_params["skip_special_tokens"] is True
+
+
+@pytest.mark.parametrize("stream", [True, False], ids=["stream", "whole"])
+def test_continue_final_message_given_as_content_parts(serving, stream: bool) -> None:
+    """The assistant message being continued may come as content parts; its text opens reasoning here."""
+    serving_chat, manager = serving
+    messages = [
+        {"role": "user", "content": "Weather in Paris?"},
+        {"role": "assistant", "content": [{"type": "text", "text": "<think>The user wants"}]},
+    ]
+    manager.script(pieces_of(" the weather.</think>Checking.\n" + CALL_JSON, 5))
+    response = chat(serving_chat, stream=stream, messages=messages, continue_final_message=True)
+    prompt = manager.tokenizer.decode(manager.requests[-1].input_ids)
+    assert prompt.endswith("<|im_start|>assistant\n<think>The user wants")
+    if stream:
+        result = fold_sse(response)
+        assert (result["reasoning"], result["content"]) == (" the weather.", "Checking.\n")
+        assert [(c["name"], json.loads(c["arguments"])) for c in result["calls"]] == [
+            ("get_weather", {"city": "Paris", "days": 3})
+        ]
+    else:
+        message = response.choices[0].message
+        assert (message.reasoning_content, message.content) == (" the weather.", "Checking.\n")
+        assert [c.function.name for c in message.tool_calls] == ["get_weather"]
+
+
+def test_continue_final_message_given_as_several_content_parts(serving) -> None:
+    """Text parts are joined as SGLang joins them into the prompt; a part that closed reasoning counts."""
+    serving_chat, manager = serving
+    messages = [
+        {"role": "user", "content": "Hi"},
+        {
+            "role": "assistant",
+            "content": [{"type": "text", "text": "<think>A greeting."}, {"type": "text", "text": "</think>Hello"}],
+        },
+    ]
+    manager.script(pieces_of(", how can I help?", 4))
+    result = fold_sse(chat(serving_chat, stream=True, messages=messages, tools=None, continue_final_message=True))
+    assert (result["reasoning"], result["content"]) == ("", ", how can I help?")

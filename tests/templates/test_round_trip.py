@@ -60,12 +60,21 @@ def test_longcat_flash_chat(parse: Any) -> None:
 
 @pytest.mark.parametrize("parse", [_parse, _stream], ids=["parse", "stream"])
 def test_qwen3_tools_first(parse: Any) -> None:
-    # the Go template renders tool calls only for a message without content
     text = _generated("qwen3-tools-first", assistant(None, _calls()))
     assert text.startswith("<tool_call>\n{") and text.endswith("}\n</tool_call>")
     message = parse(text)
     _assert_same_calls(message)
     assert message.content.strip() == ""
+
+
+@pytest.mark.parametrize("parse", [_parse, _stream], ids=["parse", "stream"])
+def test_qwen3_tools_first_content_and_calls(parse: Any) -> None:
+    """Unlike seed 003's Go template, a turn with content keeps its calls (content first)."""
+    text = _generated("qwen3-tools-first", assistant("On it.", _calls()))
+    assert text.startswith("On it.\n<tool_call>\n{") and text.endswith("}\n</tool_call>")
+    message = parse(text)
+    _assert_same_calls(message)
+    assert message.content.strip() == "On it."
 
 
 @pytest.mark.parametrize("parse", [_parse, _stream], ids=["parse", "stream"])

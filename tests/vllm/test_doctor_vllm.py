@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
 import os
 import re
@@ -100,6 +101,137 @@ def test_doctor_quick_does_not_import_vllm() -> None:
     assert code == 0
     assert set(_vllm_rows(report)) == {"version", "entry point", "allow-list", "tool dialect"}
     assert "importing" not in stderr
+
+
+# -- version drift: a vLLM internal the adapter uses has moved ---------------------------------------------
+# Simulated in a fresh interpreter (deleting one, or a fake version) before vLLM's own plugin loading runs.
+
+VERSION = importlib.metadata.version("vllm")
+STREAM_END_MOVED = """
+import vllm.parser.abstract_parser as parser
+del parser.DelegatingParser._flush_engine_parsers
+"""
+TOOL_IMPORT_MOVED = """
+import vllm.parser.response_template  # vLLM's own users of the name (start-up imports them) import it first
+import vllm.renderers.chat_utils as chat_utils
+del chat_utils.make_tool_call_id
+"""
+FAKE_VERSION = """
+import importlib.metadata as md
+_version = md.version
+md.version = lambda name: "0.34.0" if name == "vllm" else _version(name)
+"""
+SERVER_LOOKUP = """
+from vllm.plugins import load_general_plugins
+load_general_plugins()
+from vllm.parser.parser_manager import ParserManager
+from vllm.reasoning import ReasoningParserManager
+from vllm.tool_parsers import ToolParserManager
+from longcat_plugins.replay.tokenizer import train_bpe_tokenizer
+
+tokenizer = train_bpe_tokenizer(["hello world"], ["<think>", "</think>"], vocab_size=300)
+lookups = {"tool": ToolParserManager.get_tool_parser, "reasoning": ReasoningParserManager.get_reasoning_parser}
+for name, lookup in lookups.items():
+    cls = lookup("longcat")
+    print(name, "resolves to", cls.__module__, cls.__name__)
+for flags in ({"tool_parser_name": "longcat", "enable_auto_tools": True}, {"reasoning_parser_name": "longcat"}):
+    try:  # what OpenAIServingChat does at start-up: compose the parsers and build them once with the tokenizer
+        ParserManager.get_parser(**flags, model_name="m", tokenizer=tokenizer)
+        print("start-up ok")
+    except Exception as exc:
+        print(f"start-up fails: {type(exc).__name__}: {exc}")
+"""
+
+
+def _server_lookup(drift: str) -> tuple[list[str], str]:
+    result = subprocess.run(
+        [sys.executable, "-c", drift + SERVER_LOOKUP],
+        capture_output=True,
+        text=True,
+        env={k: v for k, v in os.environ.items() if k != "VLLM_PLUGINS"},
+        timeout=600,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr[-4000:]
+    lines = [line for line in result.stdout.splitlines() if line.startswith(("tool ", "reasoning ", "start-up "))]
+    assert len(lines) == 4, result.stdout
+    return lines, result.stderr
+
+
+def _assert_names_the_versions(message: str, version: str = VERSION) -> None:
+    assert "longcat-plugins 0.1.0" in message
+    assert f"vLLM {version} lacks (tested with vllm>=0.33,<0.34)" in message
+    assert "pip install 'longcat-plugins[vllm]'" in message
+
+
+def test_without_drift_start_up_builds_our_parsers() -> None:
+    lines, stderr = _server_lookup("")
+    assert lines == [
+        "tool resolves to longcat_plugins.vllm.tool_parser LongcatToolParser",
+        "reasoning resolves to longcat_plugins.vllm.reasoning_parser LongcatReasoningParser",
+        "start-up ok",
+        "start-up ok",
+    ]
+    assert "unavailable" not in stderr and "outside the range" not in stderr
+
+
+def test_a_missing_stream_end_contract_fails_start_up_instead_of_the_builtin_parser() -> None:
+    lines, stderr = _server_lookup(STREAM_END_MOVED)
+    tool, reasoning, tool_start, reasoning_start = lines
+    # 'longcat' never resolves to vLLM's built-in (vllm.tool_parsers.longcat_tool_parser)
+    assert tool == "tool resolves to longcat_plugins.doctor.drift UnavailableToolParser"
+    assert reasoning == "reasoning resolves to longcat_plugins.doctor.drift UnavailableReasoningParser"
+    for line, flag in ((tool_start, "--tool-call-parser"), (reasoning_start, "--reasoning-parser")):
+        assert line.startswith(f"start-up fails: TypeError: {flag} longcat cannot be used with the tokenizer"), line
+        assert f"{flag} longcat is unavailable: " in line
+        assert "DelegatingParser._flush_engine_parsers (finish_streaming() at the end of a stream" in line
+        _assert_names_the_versions(line)
+    assert stderr.count("--tool-call-parser longcat is unavailable") == 1  # logged once, as the plugin loads
+
+
+def test_a_moved_import_disables_only_the_parser_that_needs_it() -> None:
+    lines, stderr = _server_lookup(TOOL_IMPORT_MOVED)
+    tool, reasoning, tool_start, reasoning_start = lines
+    assert tool == "tool resolves to longcat_plugins.doctor.drift UnavailableToolParser"
+    assert "cannot import name 'make_tool_call_id' from 'vllm.renderers.chat_utils'" in tool_start
+    _assert_names_the_versions(tool_start)
+    assert reasoning == "reasoning resolves to longcat_plugins.vllm.reasoning_parser LongcatReasoningParser"
+    assert reasoning_start == "start-up ok"
+    assert "Failed to load plugin" not in stderr  # vLLM's quiet fallback path is never taken
+
+
+def test_an_untested_version_with_every_contract_keeps_our_parsers_and_warns() -> None:
+    lines, stderr = _server_lookup(FAKE_VERSION)
+    assert lines[:2] == [
+        "tool resolves to longcat_plugins.vllm.tool_parser LongcatToolParser",
+        "reasoning resolves to longcat_plugins.vllm.reasoning_parser LongcatReasoningParser",
+    ]
+    assert lines[2:] == ["start-up ok", "start-up ok"]
+    assert "vLLM 0.34.0 is outside the range longcat-plugins 0.1.0 is tested with (vllm>=0.33,<0.34)" in stderr
+    assert stderr.count("is outside the range") == 1
+
+
+def test_doctor_fails_with_the_versions_when_a_vllm_contract_is_missing() -> None:
+    doctor = "from longcat_plugins.cli import main\nraise SystemExit(main(['doctor', '--json', '--engine', 'vllm']))\n"
+    result = subprocess.run(
+        [sys.executable, "-c", STREAM_END_MOVED + doctor],
+        capture_output=True,
+        text=True,
+        env={k: v for k, v in os.environ.items() if k != "VLLM_PLUGINS"},
+        timeout=600,
+        check=False,
+    )
+    report = json.loads(result.stdout)
+    rows = _vllm_rows(report)
+    assert result.returncode == 1 and report["ok"] is False, json.dumps(rows, indent=1)
+    for name, flag in (("tool parser", "--tool-call-parser"), ("reasoning parser", "--reasoning-parser")):
+        row = rows[name]
+        assert row["status"] == "FAIL", row
+        assert f"a stand-in that fails: {flag} longcat is unavailable" in row["detail"]
+        assert "DelegatingParser._flush_engine_parsers" in row["detail"]
+        _assert_names_the_versions(row["detail"])
+        assert row["fix"].startswith("pip install 'longcat-plugins[vllm]'")
+    assert "parse" not in rows and "reasoning" not in rows
 
 
 # -- the guide's `vllm serve` commands ----------------------------------------------------------------------
