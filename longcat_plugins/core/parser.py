@@ -87,6 +87,7 @@ class StreamParser:
         self._pending_name = ""  # a name written before its call's markup
         self._pending_markup = ""  # that name as written, with the whitespace after it
         self._block_name = ""  # the name written before the open block
+        self._block_name_markup = ""
         self._content_tags = _CONTENT_TAGS if opts.reasoning else _CONTENT_TAGS_NO_REASONING
         self._content_tags_with_keys = _CONTENT_KEY_TAGS if opts.reasoning else _CONTENT_KEY_TAGS_NO_REASONING
         self._after_block_tags = _AFTER_BLOCK_TAGS if opts.reasoning else _AFTER_BLOCK_TAGS_NO_REASONING
@@ -377,6 +378,7 @@ class StreamParser:
                 if not calls:
                     name = self._block_name
                     self._next_reader = KvCallReader(self, self._schemas, name_pair=not name, given_name=name)
+                    self._block_name_markup = ""
                     return pos, Trigger.CALL_BEGINS
                 tag = None
             if tag is not None:  # whitespace before markup is markup (before stray text, it is text)
@@ -424,6 +426,7 @@ class StreamParser:
         self._block_calls = 0
         self._recording = [self._pending_markup, self._tag]
         self._block_name = self._pending_name  # a name written before the block, for a block that has none
+        self._block_name_markup = self._pending_markup  # (content after all when the block names its call)
         self._pending_name = self._pending_markup = ""
         return len(self._tag)
 
@@ -462,6 +465,7 @@ class StreamParser:
     def _return_recording(self, _: Mode) -> int:
         recording = self._recording or []
         self._recording = None
+        self._block_name_markup = ""  # (it is in the recording)
         if self._mode is not Mode.BLOCK:
             self._wrapper = None
         if self._mode is Mode.REASONING:
@@ -498,6 +502,10 @@ class StreamParser:
         """A call was announced: the recording was markup (or, without tool parsing, content). When the call's
         block was opened in reasoning right after another block, the whitespace after that block was markup."""
         self._announced = False
+        if self._block_name_markup:  # the block named its call itself: the name before it was text
+            if not self._passthrough:
+                self._emit(Content, self._block_name_markup)
+            self._block_name_markup = ""
         if self._after_block:
             if self._passthrough:
                 self._emit(Content, self._after_block.release())
