@@ -1,26 +1,37 @@
 """vLLM ``ReasoningParser`` for ``<think>`` / ``<longcat_think>`` reasoning, driving the core with tools off.
 
-Reasoning ends at its closing tag or at a tool-call tag. Once the core emits the first piece of content, vLLM is told
-reasoning has ended (``has_engine_confirmed_reasoning_end``); it then flushes this parser (``finish_streaming``) and
-hands that content to the tool parser. Whether the output starts inside reasoning comes from the prompt (a pre-filled
-opening tag) or, when the prompt does not tell, from ``chat_template_kwargs["enable_thinking"]``.
+Reasoning ends at its closing tag or at a tool-call tag. Whether the output starts inside reasoning comes from the
+prompt (a pre-filled opening tag) or, when the prompt does not tell, from
+``chat_template_kwargs["enable_thinking"]``; otherwise it starts outside (vLLM's own default).
+
+Streaming: once the core emits the first piece of content, vLLM is told reasoning has ended
+(``has_engine_confirmed_reasoning_end``); it then flushes this parser (``finish_streaming``) and hands that content
+to the tool parser.
+
+Structured output: the engine core starts the grammar where these token-level hooks say reasoning ends. A call tag
+that ends reasoning is also the grammar's first token; vLLM's gate feeds such a token to the grammar (instead of
+starting after it) only for subclasses of ``ParserEngineReasoningAdapter``, so this parser derives from that class and
+overrides every method it implements (it has no parser engine: the adapter's ``__init__`` is skipped).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, Final
 
 from vllm.entrypoints.generate.base.protocol import DeltaMessage
+from vllm.parser.engine.adapters import ParserEngineReasoningAdapter
+from vllm.parser.engine.parser_engine import ReasoningEnd
 from vllm.reasoning.abs_reasoning_parsers import ReasoningParser
 
 from longcat_plugins.core import Content, Event, ParserOptions, StreamParser, parse
+from longcat_plugins.core import tags as T
 from longcat_plugins.core.prompt import prompt_opens_reasoning
 
 from .deltas import events_to_delta
 from .tokenizer_facts import tokenizer_facts
 
-_PROMPT_TAIL_TOKENS = 16
+_PROMPT_TAIL_TOKENS: Final = 16
 
 
 def thinking_hint(chat_template_kwargs: Any) -> bool | None:
@@ -34,14 +45,33 @@ def thinking_hint(chat_template_kwargs: Any) -> bool | None:
     return None
 
 
-class LongcatReasoningParser(ReasoningParser):
+def _single_token_ids(tokenizer: Any, tags: Iterable[str]) -> frozenset[int]:
+    """Ids of the ``tags`` that are one token in ``tokenizer``."""
+    ids: set[int] = set()
+    if tokenizer is None:
+        return frozenset()
+    for tag in tags:
+        try:
+            token_id = tokenizer.convert_tokens_to_ids(tag)
+            if isinstance(token_id, int) and tokenizer.convert_ids_to_tokens(token_id) == tag:
+                ids.add(token_id)
+        except Exception:
+            continue
+    return frozenset(ids)
+
+
+class LongcatReasoningParser(ParserEngineReasoningAdapter):
     """``--reasoning-parser longcat``."""
 
     engine_based_streaming = True
 
     def __init__(self, tokenizer: Any, *args: Any, **kwargs: Any) -> None:
-        super().__init__(tokenizer, *args, **kwargs)
-        self._facts = tokenizer_facts(tokenizer)
+        ReasoningParser.__init__(self, tokenizer, *args, **kwargs)
+        facts = tokenizer_facts(tokenizer)
+        self._facts = facts
+        self._call_open_ids = _single_token_ids(tokenizer, T.WRAPPER_OPENS)
+        self._call_close_ids = _single_token_ids(tokenizer, T.WRAPPER_CLOSES)
+        self._end_ids = facts.think_end_ids | self._call_open_ids
         self._thinking = thinking_hint(kwargs.get("chat_template_kwargs"))
         self._prompt_state: bool | None = None  # True: the prompt opened reasoning, False: closed it
         self._stream: StreamParser | None = None
@@ -94,34 +124,70 @@ class LongcatReasoningParser(ReasoningParser):
     def adjust_initial_state_from_prompt(self, prompt_token_ids: Sequence[int]) -> None:
         self.set_prompt_token_ids(prompt_token_ids)
 
+    # -- token-level hooks (the structured-output gate, usage) ---------------------------------------------------
+
     def is_reasoning_end(self, input_ids: Sequence[int]) -> bool:
+        """Whether a prompt leaves the output outside reasoning (the grammar then applies from the first token)."""
         state = self.prompt_state(input_ids)
         if state is None:
-            return self._thinking is False
+            return self._thinking is not True
         return not state
 
+    @property
+    def reasoning_end_token_ids(self) -> frozenset[int]:
+        return self._end_ids
+
+    @property
+    def implicit_reasoning_end_token_ids(self) -> frozenset[int]:
+        """Call tags: they end reasoning and are the first token of the content."""
+        return self._call_open_ids
+
+    def find_reasoning_end(self, token_ids: Sequence[int]) -> ReasoningEnd | None:
+        """Where reasoning ends in output tokens generated inside it, and whether that token is content."""
+        if not self._end_ids:
+            return None
+        for offset, token_id in enumerate(token_ids):
+            if token_id in self._end_ids:
+                return ReasoningEnd(offset, token_id in self._call_open_ids)
+        return ReasoningEnd(len(token_ids), False)
+
     def is_reasoning_end_streaming(self, input_ids: Sequence[int], delta_ids: Iterable[int]) -> bool:
-        ends = self._facts.think_end_ids
+        ends = self._end_ids
         return any(token_id in ends for token_id in delta_ids)
 
     def extract_content_ids(self, input_ids: list[int]) -> list[int]:
-        ends = self._facts.think_end_ids
-        for i in range(len(input_ids) - 1, -1, -1):
-            if input_ids[i] in ends:
+        for i, token_id in enumerate(input_ids):
+            if token_id in self._facts.think_end_ids:
                 return input_ids[i + 1 :]
+            if token_id in self._call_open_ids:
+                return input_ids[i:]
         return input_ids
 
     def count_reasoning_tokens(self, token_ids: Sequence[int]) -> int:
+        """Tokens inside reasoning, read as the core reads the text: reasoning starts as the prompt left it, opens
+        at a think tag outside calls, and ends at its closing tag or at a call tag."""
         facts = self._facts
-        depth = 1 if self.reasoning_open else 0
+        starts, ends = facts.think_start_ids, facts.think_end_ids
+        call_opens, call_closes = self._call_open_ids, self._call_close_ids
+        reasoning = self.reasoning_open
+        in_call = False
+        text = False  # reasoning text since reasoning opened: a think tag after it is text too
         count = 0
         for token_id in token_ids:
-            if token_id in facts.think_start_ids:
-                depth += 1
-            elif token_id in facts.think_end_ids:
-                depth = max(depth - 1, 0)
-            elif depth:
+            if in_call:
+                in_call = token_id not in call_closes
+            elif not reasoning:
+                if token_id in starts:
+                    reasoning, text = True, False
+                else:
+                    in_call = token_id in call_opens
+            elif token_id in ends:
+                reasoning = False
+            elif token_id in call_opens:
+                reasoning, in_call = False, True
+            elif text or token_id not in starts:
                 count += 1
+                text = True
         return count
 
     def adjust_request(self, request: Any) -> Any:
@@ -162,6 +228,9 @@ class LongcatReasoningParser(ReasoningParser):
             return None
         self._finished = True
         return self._delta(self._stream.finish())
+
+    def get_streaming_fallback_content(self, text: str, request: Any) -> str | None:
+        return None
 
     def _delta(self, events: list[Event]) -> DeltaMessage | None:
         if not self._ended and any(isinstance(e, Content) and e.text for e in events):
