@@ -1,7 +1,7 @@
 """vLLM ``ReasoningParser`` for ``<think>`` / ``<longcat_think>`` reasoning, driving the core with tools off.
 
 Reasoning ends at its closing tag or at a tool-call tag. Whether the output starts inside reasoning comes from the
-prompt (a pre-filled opening tag) or, when the prompt does not tell, from
+prompt (a pre-filled opening tag in the current turn) or, when the prompt does not tell, from
 ``chat_template_kwargs["enable_thinking"]``; otherwise it starts outside (vLLM's own default).
 
 Streaming: once the core emits the first piece of content, vLLM is told reasoning has ended
@@ -26,7 +26,7 @@ from vllm.reasoning.abs_reasoning_parsers import ReasoningParser
 
 from longcat_plugins.core import Content, Event, ParserOptions, StreamParser, parse
 from longcat_plugins.core import tags as T
-from longcat_plugins.core.prompt import prompt_opens_reasoning
+from longcat_plugins.core.prompt import TURN_BOUNDARIES, prompt_opens_reasoning
 
 from .deltas import events_to_delta
 from .tokenizer_facts import tokenizer_facts
@@ -69,6 +69,7 @@ class LongcatReasoningParser(ParserEngineReasoningAdapter):
         ReasoningParser.__init__(self, tokenizer, *args, **kwargs)
         facts = tokenizer_facts(tokenizer)
         self._facts = facts
+        self._think_marks = facts.think_start_ids | facts.think_end_ids
         self._call_open_ids = _single_token_ids(tokenizer, T.WRAPPER_OPENS)
         self._call_close_ids = _single_token_ids(tokenizer, T.WRAPPER_CLOSES)
         self._end_ids = facts.think_end_ids | self._call_open_ids
@@ -97,26 +98,36 @@ class LongcatReasoningParser(ParserEngineReasoningAdapter):
 
     def prompt_state(self, prompt_token_ids: Sequence[int]) -> bool | None:
         """True if the prompt's current turn leaves reasoning open, False if it closes it, None if it does not say."""
-        facts = self._facts
-        starts, ends, bounds = facts.think_start_ids, facts.think_end_ids, facts.boundary_ids
-        for token_id in reversed(prompt_token_ids):
-            if token_id in ends:
-                return False
-            if token_id in starts:
-                return True
-            if token_id in bounds:
+        bounds = self._facts.boundary_ids
+        marks = self._think_marks
+        start = max(len(prompt_token_ids) - _PROMPT_TAIL_TOKENS, 0)
+        for i in range(len(prompt_token_ids) - 1, -1, -1):
+            token_id = prompt_token_ids[i]
+            if token_id in marks:
+                start = i
                 break
-        return self._prompt_tail_state(prompt_token_ids)
+            if token_id in bounds:
+                start = max(start, i + 1)
+                break
+        # a think token may still belong to the user's text: not every turn boundary is one token (ASSISTANT:)
+        return self._turn_state(prompt_token_ids, start)
 
-    def _prompt_tail_state(self, prompt_token_ids: Sequence[int]) -> bool | None:
-        # a marker that is not a single token in this vocabulary: look at the end of the prompt's text
-        if self.model_tokenizer is None or not prompt_token_ids:
+    def _turn_state(self, prompt_token_ids: Sequence[int], start: int) -> bool | None:
+        """``prompt_opens_reasoning`` of the prompt's text from token ``start`` on. The text is decoded from the end
+        in growing windows, as only what follows its last turn boundary counts."""
+        if self.model_tokenizer is None or start >= len(prompt_token_ids):
             return None
-        try:
-            tail = self.model_tokenizer.decode(list(prompt_token_ids[-_PROMPT_TAIL_TOKENS:]))
-        except Exception:
-            return None
-        return prompt_opens_reasoning(tail)
+        end = len(prompt_token_ids)
+        size = _PROMPT_TAIL_TOKENS
+        while True:
+            low = max(start, end - size)
+            try:
+                text = self.model_tokenizer.decode(list(prompt_token_ids[low:]))
+            except Exception:
+                return None
+            if low == start or any(boundary in text for boundary in TURN_BOUNDARIES):
+                return prompt_opens_reasoning(text)
+            size *= 4
 
     def set_prompt_token_ids(self, prompt_token_ids: Sequence[int]) -> None:
         self._prompt_state = self.prompt_state(prompt_token_ids)
