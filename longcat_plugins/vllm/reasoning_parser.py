@@ -4,9 +4,13 @@ Reasoning ends at its closing tag or at a tool-call tag. Whether the output star
 prompt (a pre-filled opening tag in the current turn) or, when the prompt does not tell, from
 ``chat_template_kwargs["enable_thinking"]``; otherwise it starts outside (vLLM's own default).
 
-Streaming: once the core emits the first piece of content, vLLM is told reasoning has ended
-(``has_engine_confirmed_reasoning_end``); it then flushes this parser (``finish_streaming``) and hands that content
-to the tool parser.
+Streaming: vLLM hands the output over to the tool parser once this parser confirms the end of reasoning
+(``has_engine_confirmed_reasoning_end``); it then flushes this parser (``finish_streaming``) and gives the tool parser
+the *content* of that delta and of the flush (the flush's reasoning is dropped); the tool parser reads later think
+blocks itself. So the end is confirmed where the core stands in content. When reasoning opened again inside the delta
+of the first content, that content is held until the block closes (or the output ends), unless it holds a tool call:
+then it is handed over at once, followed by an opening think tag and what the core held back, so that the tool parser
+goes on inside the block.
 
 Structured output: the engine core starts the grammar where these token-level hooks say reasoning ends. A call tag
 that ends reasoning is also the grammar's first token; vLLM's gate feeds such a token to the grammar (instead of
@@ -24,11 +28,10 @@ from vllm.parser.engine.adapters import ParserEngineReasoningAdapter
 from vllm.parser.engine.parser_engine import ReasoningEnd
 from vllm.reasoning.abs_reasoning_parsers import ReasoningParser
 
-from longcat_plugins.core import Content, Event, ParserOptions, StreamParser, parse
+from longcat_plugins.core import Content, Event, ParserOptions, Reasoning, StreamParser, parse
 from longcat_plugins.core import tags as T
 from longcat_plugins.core.prompt import TURN_BOUNDARIES, prompt_opens_reasoning
 
-from .deltas import events_to_delta
 from .tokenizer_facts import tokenizer_facts
 
 _PROMPT_TAIL_TOKENS: Final = 16
@@ -76,7 +79,10 @@ class LongcatReasoningParser(ParserEngineReasoningAdapter):
         self._thinking = thinking_hint(kwargs.get("chat_template_kwargs"))
         self._prompt_state: bool | None = None  # True: the prompt opened reasoning, False: closed it
         self._stream: StreamParser | None = None
+        self._held: list[str] = []  # content not handed over yet
+        self._held_has_calls: bool | None = None  # (computed when needed)
         self._ended = False
+        self._handed_inside_reasoning = False
         self._finished = False
 
     @property
@@ -228,22 +234,59 @@ class LongcatReasoningParser(ParserEngineReasoningAdapter):
             return None
         if self._stream is None:
             self._stream = StreamParser(None, self._options())
-        return self._delta(self._stream.feed(delta_text))
+        stream = self._stream
+        events = stream.feed(delta_text)
+        self._hold(events)
+        content = ""
+        if self._held and (not stream.in_reasoning or self._calls_held()):
+            self._ended = True
+            self._handed_inside_reasoning = stream.in_reasoning
+            content = self._release()
+        return _delta(content, events)
 
     def has_engine_confirmed_reasoning_end(self) -> bool:
         return self._ended
 
     def finish_streaming(self) -> DeltaMessage | None:
-        """Flush what the core holds back (at the reasoning/content hand-over, or at the end of the stream)."""
+        """Flush what the core holds back: at the hand-over, or at the end of the stream."""
         if self._stream is None or self._finished:
             return None
         self._finished = True
-        return self._delta(self._stream.finish())
+        events = self._stream.finish()
+        if self._handed_inside_reasoning:
+            # the held-back text is undecided (a tag may still complete): the tool parser reads it inside the block
+            held_back = "".join(e.text for e in events if isinstance(e, Reasoning))
+            return DeltaMessage(content=T.THINK_OPENS[0] + held_back)
+        self._hold(events)
+        return _delta(self._release(), events)
 
     def get_streaming_fallback_content(self, text: str, request: Any) -> str | None:
         return None
 
-    def _delta(self, events: list[Event]) -> DeltaMessage | None:
-        if not self._ended and any(isinstance(e, Content) and e.text for e in events):
-            self._ended = True
-        return events_to_delta(events)
+    def _hold(self, events: list[Event]) -> None:
+        for event in events:
+            if isinstance(event, Content):
+                self._held.append(event.text)
+                self._held_has_calls = None
+
+    def _calls_held(self) -> bool:
+        """Whether the held content holds a tool call (that only the tool parser turns into a call)."""
+        if self._held_has_calls is None:
+            text = "".join(self._held)
+            self._held[:] = [text]
+            message = parse(text, None, ParserOptions(reasoning=False))
+            self._held_has_calls = bool(message.tool_calls) or message.content != text
+        return self._held_has_calls
+
+    def _release(self) -> str:
+        content = "".join(self._held)
+        self._held = []
+        self._held_has_calls = None
+        return content
+
+
+def _delta(content: str, events: list[Event]) -> DeltaMessage | None:
+    reasoning = "".join(e.text for e in events if isinstance(e, Reasoning))
+    if not (content or reasoning):
+        return None
+    return DeltaMessage(content=content or None, reasoning=reasoning or None)
