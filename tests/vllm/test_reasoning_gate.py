@@ -38,8 +38,8 @@ pytestmark = pytest.mark.vllm
 LONGCAT_TAGS = ["<longcat_tool_call>", "</longcat_tool_call>", "<longcat_think>", "</longcat_think>", "</longcat_s>"]
 QWEN_TAGS = ["<|im_start|>", "<|im_end|>", "<think>", "</think>", "<tool_call>", "</tool_call>"]
 
-# LongCat's turn format with the opening reasoning tag pre-filled after the assistant header, as thinking models'
-# templates do (the rest of longcat-flash-chat.jinja, system prompt and tools, is left out).
+# LongCat's turn format with the opening reasoning tag pre-filled after the assistant header (a template that starts
+# the answer inside reasoning; the rest of longcat-flash-chat.jinja, system prompt and tools, is left out).
 LONGCAT_THINKING_TEMPLATE = (
     "{%- for message in messages %}{%- if message['role'] == 'user' %}"
     "{{- '[Round ' ~ loop.index0 ~ '] USER:' ~ message['content'] ~ ' ' }}"

@@ -115,7 +115,7 @@ def test_streaming_equals_non_streaming_for_every_group_size(serving: Serving, n
     whole = _whole(serving, output)
     core = parse(output, TOOLS, ParserOptions(reasoning_open=True))
     assert whole.reasoning == core.reasoning
-    assert [name for name, _ in whole.calls] == [c.name for c in core.tool_calls]
+    assert [call_name for call_name, _ in whole.calls] == [c.name for c in core.tool_calls]
     differs = {}
     for group in GROUPS:
         streamed = _streamed(serving, output, group)
@@ -125,7 +125,8 @@ def test_streaming_equals_non_streaming_for_every_group_size(serving: Serving, n
 
 
 def test_reasoning_of_the_hand_over_delta_is_kept(serving: Serving) -> None:
-    """The issue's example in one delta and in two: nothing of the second thought is lost or shown as content."""
+    """Reasoning that reopens in the delta of the first content: nothing of it is lost or shown as content, whether
+    it closes in the same delta or in a later one."""
     output = OUTPUTS["reopened"]
     for group in (64, 8, 4):
         streamed = _streamed(serving, output, group)
