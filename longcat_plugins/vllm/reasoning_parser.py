@@ -1,26 +1,40 @@
 """vLLM ``ReasoningParser`` for ``<think>`` / ``<longcat_think>`` reasoning, driving the core with tools off.
 
-Reasoning ends at its closing tag or at a tool-call tag. Once the core emits the first piece of content, vLLM is told
-reasoning has ended (``has_engine_confirmed_reasoning_end``); it then flushes this parser (``finish_streaming``) and
-hands that content to the tool parser. Whether the output starts inside reasoning comes from the prompt (a pre-filled
-opening tag) or, when the prompt does not tell, from ``chat_template_kwargs["enable_thinking"]``.
+Reasoning ends at its closing tag or at a tool-call tag. Whether the output starts inside reasoning comes from the
+prompt (a pre-filled opening tag in the current turn) or, when the prompt does not tell, from
+``chat_template_kwargs["enable_thinking"]``; otherwise it starts outside (vLLM's own default).
+
+Streaming: vLLM hands the output over to the tool parser once this parser confirms the end of reasoning
+(``has_engine_confirmed_reasoning_end``); it then flushes this parser (``finish_streaming``) and gives the tool parser
+the *content* of that delta and of the flush (the flush's reasoning is dropped); the tool parser reads later think
+blocks itself. So the end is confirmed where the core stands in content. When reasoning opened again inside the delta
+of the first content, that content is held until the block closes (or the output ends), unless it holds a tool call:
+then it is handed over at once, followed by an opening think tag and what the core held back, so that the tool parser
+goes on inside the block.
+
+Structured output: the engine core starts the grammar where these token-level hooks say reasoning ends. A call tag
+that ends reasoning is also the grammar's first token; vLLM's gate feeds such a token to the grammar (instead of
+starting after it) only for subclasses of ``ParserEngineReasoningAdapter``, so this parser derives from that class and
+overrides every method it implements (it has no parser engine: the adapter's ``__init__`` is skipped).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, Final
 
 from vllm.entrypoints.generate.base.protocol import DeltaMessage
+from vllm.parser.engine.adapters import ParserEngineReasoningAdapter
+from vllm.parser.engine.parser_engine import ReasoningEnd
 from vllm.reasoning.abs_reasoning_parsers import ReasoningParser
 
-from longcat_plugins.core import Content, Event, ParserOptions, StreamParser, parse
-from longcat_plugins.core.prompt import prompt_opens_reasoning
+from longcat_plugins.core import Content, Event, ParserOptions, Reasoning, StreamParser, parse
+from longcat_plugins.core import tags as T
+from longcat_plugins.core.prompt import TURN_BOUNDARIES, prompt_opens_reasoning
 
-from .deltas import events_to_delta
 from .tokenizer_facts import tokenizer_facts
 
-_PROMPT_TAIL_TOKENS = 16
+_PROMPT_TAIL_TOKENS: Final = 16
 
 
 def thinking_hint(chat_template_kwargs: Any) -> bool | None:
@@ -34,18 +48,41 @@ def thinking_hint(chat_template_kwargs: Any) -> bool | None:
     return None
 
 
-class LongcatReasoningParser(ReasoningParser):
+def _single_token_ids(tokenizer: Any, tags: Iterable[str]) -> frozenset[int]:
+    """Ids of the ``tags`` that are one token in ``tokenizer``."""
+    ids: set[int] = set()
+    if tokenizer is None:
+        return frozenset()
+    for tag in tags:
+        try:
+            token_id = tokenizer.convert_tokens_to_ids(tag)
+            if isinstance(token_id, int) and tokenizer.convert_ids_to_tokens(token_id) == tag:
+                ids.add(token_id)
+        except Exception:
+            continue
+    return frozenset(ids)
+
+
+class LongcatReasoningParser(ParserEngineReasoningAdapter):
     """``--reasoning-parser longcat``."""
 
     engine_based_streaming = True
 
     def __init__(self, tokenizer: Any, *args: Any, **kwargs: Any) -> None:
-        super().__init__(tokenizer, *args, **kwargs)
-        self._facts = tokenizer_facts(tokenizer)
+        ReasoningParser.__init__(self, tokenizer, *args, **kwargs)
+        facts = tokenizer_facts(tokenizer)
+        self._facts = facts
+        self._think_marks = facts.think_start_ids | facts.think_end_ids
+        self._call_open_ids = _single_token_ids(tokenizer, T.WRAPPER_OPENS)
+        self._call_close_ids = _single_token_ids(tokenizer, T.WRAPPER_CLOSES)
+        self._end_ids = facts.think_end_ids | self._call_open_ids
         self._thinking = thinking_hint(kwargs.get("chat_template_kwargs"))
         self._prompt_state: bool | None = None  # True: the prompt opened reasoning, False: closed it
         self._stream: StreamParser | None = None
+        self._held: list[str] = []  # content not handed over yet
+        self._held_has_calls: bool | None = None  # (computed when needed)
         self._ended = False
+        self._handed_inside_reasoning = False
         self._finished = False
 
     @property
@@ -67,26 +104,36 @@ class LongcatReasoningParser(ReasoningParser):
 
     def prompt_state(self, prompt_token_ids: Sequence[int]) -> bool | None:
         """True if the prompt's current turn leaves reasoning open, False if it closes it, None if it does not say."""
-        facts = self._facts
-        starts, ends, bounds = facts.think_start_ids, facts.think_end_ids, facts.boundary_ids
-        for token_id in reversed(prompt_token_ids):
-            if token_id in ends:
-                return False
-            if token_id in starts:
-                return True
-            if token_id in bounds:
+        bounds = self._facts.boundary_ids
+        marks = self._think_marks
+        start = max(len(prompt_token_ids) - _PROMPT_TAIL_TOKENS, 0)
+        for i in range(len(prompt_token_ids) - 1, -1, -1):
+            token_id = prompt_token_ids[i]
+            if token_id in marks:
+                start = i
                 break
-        return self._prompt_tail_state(prompt_token_ids)
+            if token_id in bounds:
+                start = max(start, i + 1)
+                break
+        # a think token may still belong to the user's text: not every turn boundary is one token (ASSISTANT:)
+        return self._turn_state(prompt_token_ids, start)
 
-    def _prompt_tail_state(self, prompt_token_ids: Sequence[int]) -> bool | None:
-        # a marker that is not a single token in this vocabulary: look at the end of the prompt's text
-        if self.model_tokenizer is None or not prompt_token_ids:
+    def _turn_state(self, prompt_token_ids: Sequence[int], start: int) -> bool | None:
+        """``prompt_opens_reasoning`` of the prompt's text from token ``start`` on. The text is decoded from the end
+        in growing windows, as only what follows its last turn boundary counts."""
+        if self.model_tokenizer is None or start >= len(prompt_token_ids):
             return None
-        try:
-            tail = self.model_tokenizer.decode(list(prompt_token_ids[-_PROMPT_TAIL_TOKENS:]))
-        except Exception:
-            return None
-        return prompt_opens_reasoning(tail)
+        end = len(prompt_token_ids)
+        size = _PROMPT_TAIL_TOKENS
+        while True:
+            low = max(start, end - size)
+            try:
+                text = self.model_tokenizer.decode(list(prompt_token_ids[low:]))
+            except Exception:
+                return None
+            if low == start or any(boundary in text for boundary in TURN_BOUNDARIES):
+                return prompt_opens_reasoning(text)
+            size *= 4
 
     def set_prompt_token_ids(self, prompt_token_ids: Sequence[int]) -> None:
         self._prompt_state = self.prompt_state(prompt_token_ids)
@@ -94,34 +141,70 @@ class LongcatReasoningParser(ReasoningParser):
     def adjust_initial_state_from_prompt(self, prompt_token_ids: Sequence[int]) -> None:
         self.set_prompt_token_ids(prompt_token_ids)
 
+    # -- token-level hooks (the structured-output gate, usage) ---------------------------------------------------
+
     def is_reasoning_end(self, input_ids: Sequence[int]) -> bool:
+        """Whether a prompt leaves the output outside reasoning (the grammar then applies from the first token)."""
         state = self.prompt_state(input_ids)
         if state is None:
-            return self._thinking is False
+            return self._thinking is not True
         return not state
 
+    @property
+    def reasoning_end_token_ids(self) -> frozenset[int]:
+        return self._end_ids
+
+    @property
+    def implicit_reasoning_end_token_ids(self) -> frozenset[int]:
+        """Call tags: they end reasoning and are the first token of the content."""
+        return self._call_open_ids
+
+    def find_reasoning_end(self, token_ids: Sequence[int]) -> ReasoningEnd | None:
+        """Where reasoning ends in output tokens generated inside it, and whether that token is content."""
+        if not self._end_ids:
+            return None
+        for offset, token_id in enumerate(token_ids):
+            if token_id in self._end_ids:
+                return ReasoningEnd(offset, token_id in self._call_open_ids)
+        return ReasoningEnd(len(token_ids), False)
+
     def is_reasoning_end_streaming(self, input_ids: Sequence[int], delta_ids: Iterable[int]) -> bool:
-        ends = self._facts.think_end_ids
+        ends = self._end_ids
         return any(token_id in ends for token_id in delta_ids)
 
     def extract_content_ids(self, input_ids: list[int]) -> list[int]:
-        ends = self._facts.think_end_ids
-        for i in range(len(input_ids) - 1, -1, -1):
-            if input_ids[i] in ends:
+        for i, token_id in enumerate(input_ids):
+            if token_id in self._facts.think_end_ids:
                 return input_ids[i + 1 :]
+            if token_id in self._call_open_ids:
+                return input_ids[i:]
         return input_ids
 
     def count_reasoning_tokens(self, token_ids: Sequence[int]) -> int:
+        """Tokens inside reasoning, read as the core reads the text: reasoning starts as the prompt left it, opens
+        at a think tag outside calls, and ends at its closing tag or at a call tag."""
         facts = self._facts
-        depth = 1 if self.reasoning_open else 0
+        starts, ends = facts.think_start_ids, facts.think_end_ids
+        call_opens, call_closes = self._call_open_ids, self._call_close_ids
+        reasoning = self.reasoning_open
+        in_call = False
+        text = False  # reasoning text since reasoning opened: a think tag after it is text too
         count = 0
         for token_id in token_ids:
-            if token_id in facts.think_start_ids:
-                depth += 1
-            elif token_id in facts.think_end_ids:
-                depth = max(depth - 1, 0)
-            elif depth:
+            if in_call:
+                in_call = token_id not in call_closes
+            elif not reasoning:
+                if token_id in starts:
+                    reasoning, text = True, False
+                else:
+                    in_call = token_id in call_opens
+            elif token_id in ends:
+                reasoning = False
+            elif token_id in call_opens:
+                reasoning, in_call = False, True
+            elif text or token_id not in starts:
                 count += 1
+                text = True
         return count
 
     def adjust_request(self, request: Any) -> Any:
@@ -151,19 +234,59 @@ class LongcatReasoningParser(ReasoningParser):
             return None
         if self._stream is None:
             self._stream = StreamParser(None, self._options())
-        return self._delta(self._stream.feed(delta_text))
+        stream = self._stream
+        events = stream.feed(delta_text)
+        self._hold(events)
+        content = ""
+        if self._held and (not stream.in_reasoning or self._calls_held()):
+            self._ended = True
+            self._handed_inside_reasoning = stream.in_reasoning
+            content = self._release()
+        return _delta(content, events)
 
     def has_engine_confirmed_reasoning_end(self) -> bool:
         return self._ended
 
     def finish_streaming(self) -> DeltaMessage | None:
-        """Flush what the core holds back (at the reasoning/content hand-over, or at the end of the stream)."""
+        """Flush what the core holds back: at the hand-over, or at the end of the stream."""
         if self._stream is None or self._finished:
             return None
         self._finished = True
-        return self._delta(self._stream.finish())
+        events = self._stream.finish()
+        if self._handed_inside_reasoning:
+            # the held-back text is undecided (a tag may still complete): the tool parser reads it inside the block
+            held_back = "".join(e.text for e in events if isinstance(e, Reasoning))
+            return DeltaMessage(content=T.THINK_OPENS[0] + held_back)
+        self._hold(events)
+        return _delta(self._release(), events)
 
-    def _delta(self, events: list[Event]) -> DeltaMessage | None:
-        if not self._ended and any(isinstance(e, Content) and e.text for e in events):
-            self._ended = True
-        return events_to_delta(events)
+    def get_streaming_fallback_content(self, text: str, request: Any) -> str | None:
+        return None
+
+    def _hold(self, events: list[Event]) -> None:
+        for event in events:
+            if isinstance(event, Content):
+                self._held.append(event.text)
+                self._held_has_calls = None
+
+    def _calls_held(self) -> bool:
+        """Whether the held content holds a tool call (that only the tool parser turns into a call)."""
+        if self._held_has_calls is None:
+            text = "".join(self._held)
+            self._held[:] = [text]
+            message = parse(text, None, ParserOptions(reasoning=False))
+            self._held_has_calls = bool(message.tool_calls) or message.content != text
+        return self._held_has_calls
+
+    def _release(self) -> str:
+        content = "".join(self._held)
+        self._held = []
+        self._held_has_calls = None
+        return content
+
+
+def _delta(content: str, events: list[Event]) -> DeltaMessage | None:
+    reasoning = "".join(e.text for e in events if isinstance(e, Reasoning))
+    if not (content or reasoning):
+        return None
+    return DeltaMessage(content=content or None, reasoning=reasoning or None)

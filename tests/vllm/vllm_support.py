@@ -270,3 +270,176 @@ def assert_valid_arguments(result: Result) -> None:
     for name, arguments in result.calls:
         value = json.loads(arguments)
         assert isinstance(value, dict), (name, arguments)
+
+
+# -- vLLM's serving layer with a scripted engine --------------------------------------------------------------
+
+
+def use_cpu_platform() -> None:
+    """vLLM's config classes need a platform; this machine has no GPU."""
+    import sys
+
+    import vllm.platforms as platforms
+    from vllm.platforms.cpu import CpuPlatform
+
+    current = platforms._current_platform
+    if current is None or current.is_unspecified():
+        platforms._current_platform = CpuPlatform()
+        config_module = sys.modules.get("vllm.config.vllm")
+        if config_module is not None:
+            config_module.current_platform = platforms._current_platform
+
+
+@dataclass
+class EngineCall:
+    """What the serving layer handed the engine for one request."""
+
+    prompt_token_ids: list[int]
+    sampling_params: Any
+    kwargs: dict[str, Any]
+
+
+class RecordingEngine:
+    """An ``EngineClient`` stand-in: records each call and "generates" ``output``, ``group`` tokens per step (one
+    final output for non-streaming requests), as vLLM's engine does."""
+
+    errored = False
+    dead_error = RuntimeError("engine dead")
+
+    def __init__(self, model_config: Any, vllm_config: Any, renderer: Any) -> None:
+        self.model_config = model_config
+        self.vllm_config = vllm_config
+        self.renderer = renderer
+        self.input_processor = None
+        self.output = ""
+        self.group = 1
+        self.finish_reason = "stop"
+        self.calls: list[EngineCall] = []
+
+    def check_admission(self, n: int) -> None:
+        return None
+
+    async def generate(self, engine_input: Any, sampling_params: Any, request_id: str, **kwargs: Any) -> Any:
+        from vllm.outputs import CompletionOutput, RequestOutput
+        from vllm.sampling_params import RequestOutputKind
+
+        prompt_ids = list(engine_input["prompt_token_ids"])
+        self.calls.append(EngineCall(prompt_ids, sampling_params, kwargs))
+        tokenizer = self.renderer.tokenizer
+        token_ids = tokenizer.encode(self.output, add_special_tokens=False)
+        if sampling_params.output_kind == RequestOutputKind.DELTA:
+            pieces = chunks(tokenizer, token_ids, self.group)
+        else:
+            pieces = [(tokenizer.decode(token_ids, skip_special_tokens=False), token_ids)]
+        for i, (text, ids) in enumerate(pieces):
+            last = i == len(pieces) - 1
+            output = CompletionOutput(
+                index=0,
+                text=text,
+                token_ids=ids,
+                cumulative_logprob=None,
+                logprobs=None,
+                finish_reason=self.finish_reason if last else None,
+            )
+            yield RequestOutput(
+                request_id=request_id,
+                prompt=None,
+                prompt_token_ids=prompt_ids,
+                prompt_logprobs=None,
+                outputs=[output],
+                finished=last,
+            )
+
+
+@dataclass
+class Serving:
+    chat: Any  # OpenAIServingChat
+    engine: RecordingEngine
+    vllm_config: Any
+    tokenizer: Any
+
+
+def make_serving(
+    root: Path, *, tool_parser: str | None = "longcat", reasoning_parser: str | None = "longcat"
+) -> Serving:
+    """``OpenAIServingChat`` for the model directory ``root``, as ``vllm serve --enable-auto-tool-choice
+    --tool-call-parser longcat --reasoning-parser longcat`` builds it (the engine is a :class:`RecordingEngine`)."""
+    use_cpu_platform()
+    from vllm.config import ModelConfig, StructuredOutputsConfig, VllmConfig
+    from vllm.entrypoints.openai.chat_completion.serving import OpenAIServingChat
+    from vllm.entrypoints.openai.models.serving import BaseModelPath, OpenAIServingModels
+    from vllm.renderers.online_renderer import OnlineRenderer
+    from vllm.renderers.registry import renderer_from_config
+
+    model_config = ModelConfig(model=str(root), tokenizer=str(root))
+    outputs_config = StructuredOutputsConfig(reasoning_parser=reasoning_parser or "")
+    vllm_config = VllmConfig(model_config=model_config, structured_outputs_config=outputs_config)
+    renderer = renderer_from_config(vllm_config)
+    engine = RecordingEngine(model_config, vllm_config, renderer)
+    models = OpenAIServingModels(engine_client=engine, base_model_paths=[BaseModelPath(name="m", model_path=str(root))])
+    parsers: dict[str, Any] = {
+        "enable_auto_tools": tool_parser is not None,
+        "tool_parser": tool_parser,
+        "reasoning_parser": reasoning_parser,
+    }
+    common: dict[str, Any] = {"request_logger": None, "chat_template": None, "chat_template_content_format": "auto"}
+    online = OnlineRenderer(model_config, renderer, **common, **parsers)
+    chat = OpenAIServingChat(engine, models, "assistant", online_renderer=online, **common, **parsers)
+    return Serving(chat, engine, vllm_config, renderer.tokenizer)
+
+
+def chat_completion(chat: Any, request: Any) -> Any:
+    """Run ``create_chat_completion``: the response, or for a streaming request the SSE chunks (parsed JSON)."""
+    import asyncio
+
+    async def run() -> Any:
+        result = await chat.create_chat_completion(request)
+        if not request.stream:
+            return result
+        return [frame async for frame in result]
+
+    result = asyncio.run(run())
+    if not request.stream:
+        return result
+    assert result[-1] == "data: [DONE]\n\n"
+    out = []
+    for frame in result[:-1]:
+        assert frame.startswith("data: ") and frame.endswith("\n\n")
+        out.append(json.loads(frame[len("data: ") :]))
+    return out
+
+
+def fold_chunks(chunks_: list[dict[str, Any]]) -> Result:
+    """Fold streamed chat-completion chunks into a message, checking the stream's shape on the way."""
+    result = Result()
+    calls: dict[int, list[str]] = {}
+    names: dict[int, str] = {}
+    for chunk in chunks_:
+        assert "error" not in chunk, chunk
+        for choice in chunk["choices"]:
+            delta = choice["delta"]
+            result.content += delta.get("content") or ""
+            result.reasoning += delta.get("reasoning") or ""
+            for call in delta.get("tool_calls") or []:
+                index, function = call["index"], call.get("function") or {}
+                if index not in names:
+                    assert index == len(names) and call["id"] and function["name"]
+                    names[index], calls[index] = function["name"], []
+                    result.ids.append(call["id"])
+                else:
+                    assert "id" not in call and not function.get("name")
+                calls[index].append(function.get("arguments") or "")
+    result.calls = [(names[i], "".join(calls[i])) for i in range(len(names))]
+    return result
+
+
+def message_result(response: Any) -> Result:
+    """A non-streaming chat-completion response as a :class:`Result`."""
+    message = response.choices[0].message
+    calls = message.tool_calls or []
+    return Result(
+        content=message.content or "",
+        reasoning=message.reasoning or "",
+        calls=[(c.function.name, c.function.arguments) for c in calls],
+        ids=[c.id for c in calls],
+    )
