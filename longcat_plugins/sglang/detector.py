@@ -46,9 +46,9 @@ class LongcatDetector(BaseFormatDetector):
 
     @classmethod
     def parses_without_tools(cls) -> bool:
-        """Calls are read even when the request declares no tools (as the core and the vLLM adapter do): a call
-        the model makes anyway must not end up as raw markup in the content."""
-        return True
+        """A request without tools may get no calls (as with ``tool_choice="none"``): the model's text is its
+        content, verbatim, as on vLLM."""
+        return False
 
     # -- one shot --------------------------------------------------------------------------------------------
 

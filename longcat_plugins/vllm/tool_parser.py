@@ -37,10 +37,17 @@ def _new_call_id(index: int) -> str:
 # Non-streaming input is content with the reasoning already taken out. A stream also carries what follows the
 # first piece of content, where a later <think> block may still appear: that is reasoning unless vLLM runs without
 # a reasoning parser (then it sets ``skip_reasoning_parsing`` and reasoning markup is plain content).
-def _options(reasoning: bool) -> ParserOptions:
+def _options(reasoning: bool, calls: bool = True) -> ParserOptions:
     return ParserOptions(
-        reasoning=reasoning, tools=True, id_factory=_new_call_id, emit_unknown_calls=emit_unknown_calls_from_env()
+        reasoning=reasoning, tools=calls, id_factory=_new_call_id, emit_unknown_calls=emit_unknown_calls_from_env()
     )
+
+
+def calls_allowed(request: Any, tools: list[dict[str, Any]] | None) -> bool:
+    """Whether the request may get tool calls. vLLM runs this parser also for ``tool_choice="none"`` and for a
+    request without tools (which it treats the same) and then drops the calls, keeping only the content: the
+    model's text must then be the content, verbatim."""
+    return bool(tools) and getattr(request, "tool_choice", None) != "none"
 
 
 def tool_dicts(tools: Sequence[Any] | None) -> list[dict[str, Any]] | None:
@@ -80,6 +87,8 @@ class LongcatToolParser(ToolParser):
         self._log = CallLog()
         self._whole = _options(reasoning=False)
         self._stream_options = _options(reasoning=True)
+        self._verbatim_whole = _options(reasoning=False, calls=False)
+        self._verbatim_stream = _options(reasoning=True, calls=False)
 
     # vLLM reads these two at the end of a stream to send "arguments parsed but not streamed yet"; both are
     # views of what was actually streamed, so that difference is always empty.
@@ -123,7 +132,8 @@ class LongcatToolParser(ToolParser):
         return super().get_structural_tag(request, reasoning=reasoning, strict_level=strict_level)
 
     def extract_tool_calls(self, model_output: str, request: ChatCompletionRequest) -> ExtractedToolCallInformation:
-        message = parse(model_output, self._tools(request), self._whole)
+        tools = self._tools(request)
+        message = parse(model_output, tools, self._whole if calls_allowed(request, tools) else self._verbatim_whole)
         calls = [
             ToolCall(id=call.id, function=FunctionCall(id=call.id, name=call.name, arguments=call.arguments))
             for call in message.tool_calls
@@ -142,8 +152,12 @@ class LongcatToolParser(ToolParser):
     ) -> DeltaMessage | None:
         stream = self._stream
         if stream is None:
-            options = self._whole if self.skip_reasoning_parsing else self._stream_options
-            stream = self._stream = StreamParser(self._tools(request), options)
+            tools = self._tools(request)
+            if calls_allowed(request, tools):
+                options = self._whole if self.skip_reasoning_parsing else self._stream_options
+            else:
+                options = self._verbatim_whole if self.skip_reasoning_parsing else self._verbatim_stream
+            stream = self._stream = StreamParser(tools, options)
         if self._finished or not delta_text:
             return None
         delta = events_to_delta(stream.feed(delta_text), self._log)

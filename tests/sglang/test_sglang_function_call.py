@@ -123,13 +123,13 @@ def test_truncated_call_is_closed_with_valid_json() -> None:
     assert json.loads(folded.calls[0].arguments) == {"path": "a.p"}
 
 
-def test_calls_are_read_when_the_request_declares_no_tools() -> None:
+def test_a_request_without_tools_gets_the_text_verbatim() -> None:
     parser = FunctionCallParser([], "longcat")
     text = 'Now: <longcat_tool_call>{"name": "get_time", "arguments": {}}</longcat_tool_call>'
-    _, items = parser.parse_non_stream(text)
-    assert [(i.name, i.parameters) for i in items] == [("get_time", "{}")]
+    content, items = parser.parse_non_stream(text)
+    assert (content, items) == (text, [])
     folded = stream_tool_parser(FunctionCallParser([], "longcat"), chunks(text, 4))
-    assert folded.summary() == ("Now: ", [("get_time", "{}")])
+    assert folded.summary() == (text, [])
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

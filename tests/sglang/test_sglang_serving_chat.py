@@ -403,3 +403,22 @@ def test_continue_final_message_given_as_several_content_parts(serving) -> None:
     manager.script(pieces_of(", how can I help?", 4))
     result = fold_sse(chat(serving_chat, stream=True, messages=messages, tools=None, continue_final_message=True))
     assert (result["reasoning"], result["content"]) == ("", ", how can I help?")
+
+
+@pytest.mark.parametrize("stream", [True, False], ids=["stream", "whole"])
+@pytest.mark.parametrize(
+    "request_tools", [{"tools": None}, {"tool_choice": "none"}], ids=["no_tools", "tool_choice_none"]
+)
+def test_a_call_the_request_does_not_allow_comes_back_as_text(
+    serving, stream: bool, request_tools: dict[str, Any]
+) -> None:
+    serving_chat, manager = serving
+    text = "Checking.\n" + CALL_JSON
+    manager.script(pieces_of(text, 3))
+    response = chat(serving_chat, stream=stream, **request_tools)
+    if stream:
+        result = fold_sse(response)
+        assert (result["content"], result["calls"]) == (text, [])
+    else:
+        message = response.choices[0].message
+        assert (message.content, message.tool_calls) == (text, None)
