@@ -254,9 +254,11 @@ class LongcatReasoningParser(ParserEngineReasoningAdapter):
         self._finished = True
         events = self._stream.finish()
         if self._handed_inside_reasoning:
-            # the held-back text is undecided (a tag may still complete): the tool parser reads it inside the block
+            # the held-back text is undecided (a tag may still complete): the tool parser reads it inside the block;
+            # content flushed here (whitespace after a call block, still undecided before the block) precedes it
+            before = "".join(e.text for e in events if isinstance(e, Content))
             held_back = "".join(e.text for e in events if isinstance(e, Reasoning))
-            return DeltaMessage(content=T.THINK_OPENS[0] + held_back)
+            return DeltaMessage(content=before + T.THINK_OPENS[0] + held_back)
         self._hold(events)
         return _delta(self._release(), events)
 

@@ -113,8 +113,8 @@ del parser.DelegatingParser._flush_engine_parsers
 """
 TOOL_IMPORT_MOVED = """
 import vllm.parser.response_template  # vLLM's own users of the name (start-up imports them) import it first
-import vllm.renderers.chat_utils as chat_utils
-del chat_utils.make_tool_call_id
+import vllm.tool_parsers.tool_strict_level as tool_strict_level
+del tool_strict_level.ToolStrictLevel
 """
 FAKE_VERSION = """
 import importlib.metadata as md
@@ -193,7 +193,7 @@ def test_a_moved_import_disables_only_the_parser_that_needs_it() -> None:
     lines, stderr = _server_lookup(TOOL_IMPORT_MOVED)
     tool, reasoning, tool_start, reasoning_start = lines
     assert tool == "tool resolves to longcat_plugins.doctor.drift UnavailableToolParser"
-    assert "cannot import name 'make_tool_call_id' from 'vllm.renderers.chat_utils'" in tool_start
+    assert "cannot import name 'ToolStrictLevel' from 'vllm.tool_parsers.tool_strict_level'" in tool_start
     _assert_names_the_versions(tool_start)
     assert reasoning == "reasoning resolves to longcat_plugins.vllm.reasoning_parser LongcatReasoningParser"
     assert reasoning_start == "start-up ok"

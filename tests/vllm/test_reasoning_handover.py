@@ -59,6 +59,9 @@ OUTPUTS = {
     "reopened_not_closed": "plan</think>Hello<think>still thinking at the end",
     "call_then_reopened_not_closed": "plan</think>" + WEATHER_XML + "<think>unfinished",
     "call_then_reopened": "plan</think>Checking.\n" + WEATHER_XML + "<think>sunny, I guess</think>Sunny.",
+    "whitespace_around_thinking_between_calls": (
+        "plan</think>Checking.\n" + WEATHER_XML + "\n<think>next</think>\n" + REPORT_XML
+    ),
     "call_then_reopened_longcat_tag": "plan</think>" + WEATHER_KV + "<longcat_think>next</longcat_think>" + REPORT_XML,
 }
 
@@ -91,12 +94,6 @@ def _streamed(serving: Serving, output: str, group: int) -> Result:
 
 
 KNOWN_DIFFERENCES = {
-    # Whitespace between a call block and a think block: vLLM's non-streaming path takes reasoning out first, so the
-    # tool parser sees the two call blocks with only whitespace between them (markup); once the stream has been
-    # handed over, the tool parser reads the think block itself and the whitespace next to it is content.
-    "whitespace_around_thinking_between_calls": (
-        "plan</think>Checking.\n" + WEATHER_XML + "\n<think>next</think>\n" + REPORT_XML
-    ),
     # A think tag written as text inside a block that reopened in the delta of the first content, after a call: the
     # tool parser goes on inside that block from its opening tag; it has not seen the block's text, so where the tag
     # follows that text across the hand-over (only whitespace between), it takes the tag for markup.
