@@ -1,0 +1,131 @@
+"""The structural tag and the parser agree, in every dialect and for every schema shape: the call the model writes for
+the intended arguments is accepted by the grammar vLLM compiles for a strict tool, and the parser reads those
+arguments back. The tag comes from vLLM's own entry (``Parser.adjust_request`` asks our tool parser, which asks the
+structural-tag registry); xgrammar compiles it and matches the text byte by byte."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from vllm_support import build_tokenizer, chat_request
+
+from longcat_plugins.core import ParserOptions, parse
+from longcat_plugins.core import tags as T
+from longcat_plugins.core.dialects import DIALECTS, Dialect
+from longcat_plugins.vllm.tokenizer_facts import DIALECT_ENV
+
+pytestmark = pytest.mark.vllm
+
+PLACE = {
+    "type": "object",
+    "properties": {"city": {"type": "string"}, "zip": {"type": "integer"}},
+    "required": ["city", "zip"],
+}
+
+#: (id, parameters schema or None, intended arguments, arguments of the wrong type or None)
+SHAPES: list[tuple[str, dict[str, Any] | None, dict[str, Any], dict[str, Any] | None]] = [
+    ("string", {"city": {"type": "string"}}, {"city": "Paris"}, None),
+    ("nullable-string", {"city": {"type": ["string", "null"]}}, {"city": "Paris"}, None),
+    ("nullable-null", {"city": {"type": ["string", "null"]}}, {"city": None}, None),
+    ("integer", {"days": {"type": "integer"}}, {"days": 3}, {"days": "three"}),
+    ("number", {"temp": {"type": "number"}}, {"temp": 21.5}, {"temp": "warm"}),
+    ("boolean", {"metric": {"type": "boolean"}}, {"metric": True}, {"metric": "yes"}),
+    ("enum", {"unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}}, {"unit": "celsius"}, None),
+    ("object", {"place": PLACE}, {"place": {"city": "Paris", "zip": 75001}}, {"place": "Paris"}),
+    (
+        "array-of-objects",
+        {"stops": {"type": "array", "items": PLACE}},
+        {"stops": [{"city": "Paris", "zip": 75001}, {"city": "Lyon", "zip": 69001}]},
+        {"stops": "Paris"},
+    ),
+    ("no-parameters", None, {}, None),
+]
+
+
+def _tool(properties: dict[str, Any] | None) -> dict[str, Any]:
+    parameters: dict[str, Any] = {"type": "object", "properties": properties or {}}
+    if properties:
+        parameters["required"] = list(properties)
+    return {"type": "function", "function": {"name": "lookup", "parameters": parameters, "strict": True}}
+
+
+def _raw(value: Any) -> str:
+    """A value as the markup dialects write it: a string bare, anything else as JSON."""
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+def written(dialect: Dialect, name: str, arguments: dict[str, Any]) -> str:
+    """The call the model writes in ``dialect``: the dialect's begin and end around the arguments in its style."""
+    if dialect.body == "json":
+        body = json.dumps(arguments)
+    elif dialect.body == "kv":
+        body = "".join(
+            f"{T.ARG_KEY_OPEN}{k}{T.ARG_KEY_CLOSE}\n{T.ARG_VALUE_OPEN}{_raw(v)}{T.ARG_VALUE_CLOSE}\n"
+            for k, v in arguments.items()
+        )
+    else:
+        body = "\n".join(f"<parameter={k}>\n{_raw(v)}\n</parameter>" for k, v in arguments.items())
+    return dialect.begin(name) + body + dialect.end
+
+
+@pytest.fixture(scope="module")
+def tokenizer() -> Any:
+    return build_tokenizer()
+
+
+def _structural_tag(monkeypatch: pytest.MonkeyPatch, tokenizer: Any, dialect: str, tool: dict[str, Any]) -> str:
+    from vllm.parser.parser_manager import ParserManager
+
+    monkeypatch.setenv(DIALECT_ENV, dialect)
+    parser_cls = ParserManager.get_parser(
+        tool_parser_name="longcat", reasoning_parser_name="longcat", enable_auto_tools=True, tokenizer=tokenizer
+    )
+    request = chat_request(tools=[tool], tool_choice="required")
+    tag = parser_cls(tokenizer, request.tools, chat_template_kwargs={}).adjust_request(request)
+    structural_tag = tag.structured_outputs.structural_tag
+    assert structural_tag is not None
+    return str(structural_tag)
+
+
+def _accepts(structural_tag: str, text: str) -> bool:
+    import xgrammar
+    from xgrammar.testing import _is_grammar_accept_string
+
+    return bool(_is_grammar_accept_string(xgrammar.Grammar.from_structural_tag(structural_tag), text))
+
+
+def _read(text: str, tool: dict[str, Any]) -> list[tuple[str, Any]]:
+    message = parse(text, [tool], ParserOptions(reasoning=False))
+    return [(call.name, json.loads(call.arguments)) for call in message.tool_calls]
+
+
+@pytest.mark.parametrize(("shape", "properties", "arguments", "wrong"), SHAPES, ids=[s[0] for s in SHAPES])
+@pytest.mark.parametrize("dialect", sorted(DIALECTS))
+def test_what_the_grammar_accepts_the_parser_reads_back(
+    monkeypatch: pytest.MonkeyPatch,
+    tokenizer: Any,
+    dialect: str,
+    shape: str,
+    properties: dict[str, Any] | None,
+    arguments: dict[str, Any],
+    wrong: dict[str, Any] | None,
+) -> None:
+    tool = _tool(properties)
+    tag = _structural_tag(monkeypatch, tokenizer, dialect, tool)
+    text = written(DIALECTS[dialect], "lookup", arguments)
+    assert _accepts(tag, text), text
+    assert _read(text, tool) == [("lookup", arguments)]
+    if wrong is not None:
+        assert not _accepts(tag, written(DIALECTS[dialect], "lookup", wrong))
+
+
+def test_kv_nullable_string_is_free_text(monkeypatch: pytest.MonkeyPatch, tokenizer: Any) -> None:
+    # ["string", "null"] once got a JSON grammar in key/value: it forced "\"Paris\"", read back with its quotes
+    tool = _tool({"city": {"type": ["string", "null"]}})
+    tag = _structural_tag(monkeypatch, tokenizer, "kv", tool)
+    text = written(DIALECTS["kv"], "lookup", {"city": "Paris"})
+    assert f"{T.ARG_VALUE_OPEN}Paris{T.ARG_VALUE_CLOSE}" in text
+    assert _accepts(tag, text)
+    assert _read(text, tool) == [("lookup", {"city": "Paris"})]
