@@ -523,7 +523,9 @@ def _read_header(buf: str, start: int, final: bool) -> tuple[str | None, int]:
 
 
 _KV_VALUE_END: Final = T.TagSet(T.ARG_VALUE_CLOSE, T.ARG_KEY_OPEN, T.LONGCAT_CALL_CLOSE)
-_KV_BODY_TAGS: Final = T.TagSet(T.ARG_KEY_OPEN, *T.WRAPPER_CLOSES, *T.WRAPPER_OPENS, *T.END_OF_SEQUENCE)
+_KV_BODY_TAGS: Final = T.TagSet(
+    T.ARG_KEY_OPEN, *T.WRAPPER_CLOSES, *T.WRAPPER_OPENS, T.FUNCTION_OPEN, *T.END_OF_SEQUENCE
+)
 _KV_VALUE_OPEN: Final = T.TagSet(T.ARG_VALUE_OPEN)
 #: what may close the markup right after an arguments object written as JSON
 _KV_AFTER_JSON: Final = T.TagSet(T.ARG_KEY_CLOSE, T.ARG_VALUE_CLOSE)

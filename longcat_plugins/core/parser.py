@@ -332,8 +332,9 @@ class StreamParser:
         return i, _TAG_TRIGGERS[tag]
 
     def _word_before(self, buf: str, pos: int) -> bool:
-        """Whether the content right before ``buf[pos]`` ends in a word character (a name cannot start there)."""
-        return buf[pos - 1] in WORD_CHARS if pos > 0 else self._word_tail
+        """Whether the content shown so far ends in a word character (a name cannot start there). The content, not
+        the text: markup between is no boundary, so that the answer does not depend on how the text was split."""
+        return self._word_tail
 
     def _scan_after_block(self, buf: str, pos: int, final: bool) -> _Step:
         end = self._after_block.take(buf, pos)
