@@ -79,11 +79,21 @@ def _make_parsers(
         else None
     )
     tools = (
-        FunctionCallParser([Tool.model_validate(t) for t in case["tools"] or []], "longcat")
+        FunctionCallParser([Tool.model_validate(t) for t in _request_tools(case)], "longcat")
         if options.get("tools", True)
         else None
     )
     return reasoning, tools
+
+
+def _request_tools(case: dict[str, Any]) -> list[dict[str, Any]]:
+    """The case's tools. A case without tools is the core's reading with no tool list (any identifier is a name,
+    as the CLI reads it); SGLang returns a request without tools verbatim, so the request declares the tools the
+    case calls instead (with no parameter schemas: values stay untyped, as without tools)."""
+    if case["tools"]:
+        return list(case["tools"])
+    names = dict.fromkeys(call["name"] for call in case["expect"]["tool_calls"])
+    return [{"type": "function", "function": {"name": name, "parameters": {}}} for name in names]
 
 
 def _canonical(calls: list[tuple[str, Any]]) -> list[tuple[str, str]]:
