@@ -27,7 +27,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0, help="seed of the run; case i of seed s is always the same")
     ap.add_argument("--jobs", type=int, default=1, help="worker processes")
     ap.add_argument("--out", type=Path, help="directory for the findings (default: a new temporary directory)")
-    ap.add_argument("--minimize", type=int, default=6, metavar="K", help="minimize up to K findings per check")
+    ap.add_argument(
+        "--minimize", type=int, default=3, metavar="K", help="minimize up to K findings per check and known fault"
+    )
     ap.add_argument("--skip-known", action="store_true", help="skip what tests/fuzz/known.py lists (as CI does)")
     ap.add_argument("--slow", type=float, default=10.0, help="report a case whose checks take longer (seconds)")
     ap.add_argument("--scaling", action="store_true", help="measure cost exponents instead of fuzzing")

@@ -56,8 +56,9 @@ KNOWN: tuple[KnownBug, ...] = (
             tools=[_tool("get_weather", {"Zq0001x": {"type": "string"}})],
         ),
         "a key/value key the output ends after (or inside whose closing tag it ends) is in neither the arguments "
-        "({} is emitted) nor the content",
-        detail=r"<longcat_arg_key>[^<']*Zq[0-9]{4}x",
+        "({} is emitted) nor the content; with a corrupted </longcat_arg_key>, the key search takes the text up to "
+        "the next one (values, markup), and that is lost too",
+        detail=r"longcat_arg_",
     ),
     KnownBug(
         "typed-value-out-of-range",

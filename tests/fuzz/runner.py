@@ -91,21 +91,20 @@ def _minimize(finding: Finding) -> Minimized:
     return Minimized(finding, small, detail)
 
 
-def pick(findings: list[Finding], per_check: int) -> list[Finding]:
-    """Up to ``per_check`` findings of each check, from as many different generators as possible."""
-    by_check: dict[str, dict[str, list[Finding]]] = defaultdict(lambda: defaultdict(list))
+def pick(findings: list[Finding], per_group: int) -> list[Finding]:
+    """Up to ``per_group`` findings of each check and known fault (or none), from as many generators as possible."""
+    groups: dict[tuple[str, str], dict[str, list[Finding]]] = defaultdict(lambda: defaultdict(list))
     for f in findings:
-        by_check[f.check][f"{f.known}|{f.generator}"].append(f)
+        groups[(f.check, f.known or "")][f.generator].append(f)
     chosen: list[Finding] = []
-    for groups in by_check.values():
-        # unknown findings first, then round-robin over generators
-        keys = sorted(groups, key=lambda k: (not k.startswith("None|"), len(k)))
+    for by_generator in groups.values():
+        queues = sorted(by_generator.values(), key=len, reverse=True)
         taken = 0
         depth = 0
-        while taken < per_check and any(depth < len(groups[k]) for k in keys):
-            for k in keys:
-                if depth < len(groups[k]) and taken < per_check:
-                    chosen.append(groups[k][depth])
+        while taken < per_group and any(depth < len(q) for q in queues):
+            for q in queues:
+                if depth < len(q) and taken < per_group:
+                    chosen.append(q[depth])
                     taken += 1
             depth += 1
     return chosen

@@ -20,7 +20,10 @@ def still_fails(check: str, detail: str) -> Callable[[Case], bool]:
     kind = detail.split(":", 1)[0] if check == "exception" else None
 
     def fails(case: Case) -> bool:
-        return any(f.check == check and (kind is None or f.detail.split(":", 1)[0] == kind) for f in run_checks(case))
+        return any(
+            f.check == check and (kind is None or f.detail.split(":", 1)[0] == kind)
+            for f in run_checks(case, only=check)
+        )
 
     return fails
 
