@@ -276,7 +276,7 @@ def _accounting(case: Case, run: Run, options: ParserOptions) -> list[Failure]:
         lost = sorted({w for w in SENTINEL.findall(text) if w not in haystack})
         if lost:
             i = text.find(lost[0])
-            context = text[max(0, i - 40) : i + len(lost[0]) + 20]
+            context = text[max(0, i - 60) : i + len(lost[0]) + 20]
             failures.append(Failure("accounting-words", f"lost {', '.join(lost)}; first in {context!r}"))
     return failures
 
