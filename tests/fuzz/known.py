@@ -205,7 +205,7 @@ KNOWN_SLOW: tuple[KnownSlow, ...] = (
             "closing-tags-in-kv",
         ),
         "whole",
-        ("lt-sparse", 2.0),
+        ("closing-tags-in-kv", 4.0),
         "one large delta with many '<' that start no tag: tags.match_tag copies the rest of the buffer for every "
         "such '<' (quadratic)",
     ),
