@@ -41,6 +41,7 @@ from longcat_plugins.core import (
     ToolCallEnd,
     ToolCallStart,
 )
+from longcat_plugins.core import tags as T
 
 from ..core.streaming import groups_of, split_at, summary
 from .cases import Case, Expected
@@ -277,7 +278,9 @@ def _accounting(case: Case, run: Run, options: ParserOptions) -> list[Failure]:
         if lost:
             i = text.find(lost[0])
             context = text[max(0, i - 60) : i + len(lost[0]) + 20]
-            failures.append(Failure("accounting-words", f"lost {', '.join(lost)}; first in {context!r}"))
+            key = text.rfind(T.ARG_KEY_OPEN, 0, i)
+            where = " inside a key/value key" if key >= 0 and text.find(T.ARG_KEY_CLOSE, key, i) < 0 else ""
+            failures.append(Failure("accounting-words", f"lost {', '.join(lost)}; first{where} in {context!r}"))
     return failures
 
 

@@ -58,7 +58,7 @@ KNOWN: tuple[KnownBug, ...] = (
         "a key/value key the output ends after (or inside whose closing tag it ends) is in neither the arguments "
         "({} is emitted) nor the content; with a corrupted </longcat_arg_key>, the key search takes the text up to "
         "the next one (values, markup), and that is lost too",
-        detail=r"arg_(key|value)",  # the lost text sits by key/value markup
+        detail=r"inside a key/value key",
     ),
     KnownBug(
         "typed-value-out-of-range",

@@ -12,18 +12,22 @@ from longcat_plugins.core import tags as T
 
 from .cases import Case, Segment, expected_of
 from .checks import Failure, run_checks
+from .known import known_for
 from .texts import ALL_TAGS
 
 
-def still_fails(check: str, detail: str) -> Callable[[Case], bool]:
-    """The predicate a smaller case must keep: the same check fails (for an exception, with the same type)."""
+def still_fails(check: str, detail: str, known: str | None) -> Callable[[Case], bool]:
+    """The predicate a smaller case must keep: the same check fails, as the same known fault (or as none), and for
+    an exception with the same type."""
     kind = detail.split(":", 1)[0] if check == "exception" else None
 
+    def same(case: Case, f: Failure) -> bool:
+        if f.check != check or (kind is not None and f.detail.split(":", 1)[0] != kind):
+            return False
+        return known_for(case, f) == known
+
     def fails(case: Case) -> bool:
-        return any(
-            f.check == check and (kind is None or f.detail.split(":", 1)[0] == kind)
-            for f in run_checks(case, only=check)
-        )
+        return any(same(case, f) for f in run_checks(case, only=check))
 
     return fails
 
@@ -104,7 +108,7 @@ def _shrink_request(case: Case, fails: Callable[[Case], bool], budget: _Budget) 
 
 def minimize(case: Case, failure: Failure, evaluations: int = 4000) -> Case:
     """The smallest case found (within ``evaluations`` checks) that fails ``failure.check`` the same way."""
-    fails = still_fails(failure.check, failure.detail)
+    fails = still_fails(failure.check, failure.detail, known_for(case, failure))
     budget = _Budget(evaluations)
     if failure.check == "roundtrip" and case.segments is not None:
         return _shrink_segments(case, fails, budget)
@@ -143,6 +147,9 @@ def _valid(segments: tuple[Segment, ...], options: dict[str, bool]) -> bool:
             if not any(role.startswith("param:") for role, _ in segment.parts):
                 return False  # a name alone, cut off, is not a call
     parts = [part for s in segments for part in s.parts]
+    for role, text in parts:
+        if role == "stray" and (not text.strip(" \t\r\n") or text[-1] in " \t\r\n"):
+            return False  # stray text ends in text (whitespace before a tag is markup), and is not whitespace alone
     for (_, before), (role, _) in itertools.pairwise(parts):
         if role == "stray" and before[-1:] in " \t\r\n":
             return False  # the whitespace before stray text is text: it must be the stray text's own
