@@ -46,7 +46,8 @@ def expected_of(segments: tuple[Segment, ...], reasoning: bool = True, tools: bo
     """What an output made of these segments must parse to, under the given parser options.
 
     Reasoning is what its tags enclose; content is prose and stray text; whitespace between blocks, and between a
-    block and an end marker or the end, is markup; without tool parsing, blocks are shown verbatim."""
+    block and the end, is markup (reasoning and end markers in between are transparent); without tool parsing,
+    blocks are shown verbatim."""
     parts: list[tuple[str, str]] = []
     for segment in segments:
         for role, text in segment.parts:
@@ -64,20 +65,31 @@ def expected_of(segments: tuple[Segment, ...], reasoning: bool = True, tools: bo
     after_block = False
     for i, (role, text) in enumerate(parts):
         if role == "prose":
-            following = parts[i + 1][0] if i + 1 < len(parts) else None
-            # whitespace after a block is markup when another block, an end marker or the end follows
-            if not (after_block and text.strip(_WS) == "" and following in (None, "block", "eos")):
+            blank = text.strip(_WS) == ""
+            # whitespace after a block is markup when another block or the end follows, text when text follows;
+            # reasoning and end markers in between change nothing
+            if not (after_block and blank and _next_decides(parts, i + 1) in (None, "block")):
                 content.append(text)
-            after_block = False
+            after_block = after_block and blank
         elif role == "stray":
             content.append(text)
-        else:
-            after_block = role == "block"
+        elif role == "block":
+            after_block = True
     return Expected(
         content="".join(content),
         reasoning="".join(t for r, t in parts if r == "reasoning"),
         calls=tuple(c for s in segments for c in s.calls) if tools else (),
     )
+
+
+def _next_decides(parts: list[tuple[str, str]], start: int) -> str | None:
+    """The role of the first part from ``start`` on that decides the whitespace after a block: not reasoning, not an
+    end marker, not more whitespace (None: the end)."""
+    for role, text in parts[start:]:
+        if role in ("think-markup", "reasoning", "eos") or (role == "prose" and text.strip(_WS) == ""):
+            continue
+        return role
+    return None
 
 
 @dataclass(frozen=True)

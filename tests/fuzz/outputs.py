@@ -28,7 +28,7 @@ ROUND_TRIP_BLOCKS = ("json.longcat", "json.hermes", "xml.wrapped", "xml.bare", "
 #: shapes read by rules still being settled: invariants only
 OPEN_BLOCKS = ("kv.prefix", "kv.no-opener", "kv.name-before-tag", "kv.json-body", "kv.ts-call", "kv.one-key-json",
                "kv.colon-lines", "kv.key-at-end", "xml.orphan-close", "xml.value-function-close",
-               "xml.prose-mention")  # fmt: skip
+               "xml.prose-mention", "json.call-list")  # fmt: skip
 
 
 class Output:
@@ -266,6 +266,14 @@ def add_block(out: Output, shape: str, tools: dict[str, Tool], typed: bool) -> N
             if out.cut:
                 return
         out.add("block", rng.choice(("", "\n", " ")) + close_tag)
+        return
+    if shape == "json.call-list":  # a JSON array of calls
+        calls = []
+        for _ in range(rng.randint(1, 3)):
+            body, _ = _json_object(out, new_tool().name)
+            calls.append(body)
+        sep = rng.choice((", ", ",\n", ","))
+        out.add("block", f"{T.CALL_LIST_OPEN}{_sep(rng)}[{sep.join(calls)}]{_sep(rng)}{T.CALL_LIST_CLOSE}")
         return
     if shape == "xml.prose-mention":
         out.add("prose", "the format is <function=example_function_name> with parameters ")
