@@ -3,7 +3,8 @@
 Every entry has an ``xfail(strict=True)`` test in ``test_fuzz_smoke.py``: once the fault is fixed, that test passes
 and fails the suite until the entry is removed. The smoke run skips exactly what is listed here: a failure of an
 entry's check whose detail matches the entry's pattern, on a case whose generator has all the features of one of the
-entry's feature sets (an empty set: any generator); and the scaling patterns of ``KNOWN_SLOW`` in their mode.
+entry's feature sets, and whose output matches the entry's text pattern if it has one; and the scaling patterns of
+``KNOWN_SLOW`` in their mode.
 """
 
 from __future__ import annotations
@@ -26,11 +27,15 @@ class KnownBug:
     what: str
     #: a pattern the failure's detail matches (None: any detail)
     detail: str | None = None
+    #: a pattern the case's output contains (None: any output)
+    text: str | None = None
 
     def matches(self, case: Case, failure: Failure) -> bool:
         if failure.check != self.check:
             return False
         if self.detail is not None and not re.search(self.detail, failure.detail):
+            return False
+        if self.text is not None and not re.search(self.text, case.text):
             return False
         features = case.features
         return any(required <= features for required in self.where)
@@ -70,13 +75,23 @@ KNOWN: tuple[KnownBug, ...] = (
         "the second call comes out as content",
     ),
     KnownBug(
-        "two-stage-end-marker-ends-a-bare-call",
+        "call-list-streams-differently",
+        "stream-equal",
+        (MUTATED, SOUP, frozenset({"json.call-list"})),
+        Case(text='<function_calls>{"name":"f",>]'),
+        "a broken <function_calls> list: the whole text shows '>]', streamed a character at a time '>' (the ']' "
+        "is lost)",
+        text=r"<function_calls>",
+    ),
+    KnownBug(
+        "two-stage-end-marker-ends-a-call",
         "two-stage",
-        (MUTATED, SOUP),
+        (MUTATED, SOUP, frozenset({"kv.no-closer"}), frozenset({"kv.key-at-end"}), frozenset({"xml.bare"})),
         Case(text="<function=f><|im_end|>l\n"),
-        "an end-of-sequence marker ends a bare <function=...> call in one pass; the reasoning stage removes it, so "
-        "the tool stage reads the text after it inside the call (stray text, its trailing whitespace markup)",
-        detail=r"\(whitespace\)",
+        "an end-of-sequence marker ends an unclosed call in one pass (a bare <function=...>, a key/value call with "
+        "no closing tag); the reasoning stage removes it, so the tool stage reads what follows inside the call "
+        "(stray text, whose trailing whitespace is markup; a key with no value)",
+        text=r"</longcat_s>|<\|im_end\|>",
     ),
     KnownBug(
         "two-stage-splice",
@@ -90,7 +105,9 @@ KNOWN: tuple[KnownBug, ...] = (
     KnownBug(
         "two-stage-name-dependent-shapes",
         "two-stage",
-        tuple(frozenset({shape}) for shape in ("kv.no-opener", "kv.name-before-tag", "kv.colon-lines")),
+        tuple(
+            frozenset({shape}) for shape in ("kv.no-opener", "kv.name-before-tag", "kv.colon-lines", "kv.key-at-end")
+        ),
         Case(
             text="get<longcat_arg_key>k</longcat_arg_key><longcat_arg_value><think></longcat_arg_value>",
             tools=[_tool("get", {})],
