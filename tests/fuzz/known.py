@@ -1,0 +1,182 @@
+"""Faults of the core the fuzzer finds today, each with a minimal reproducer.
+
+Every entry has an ``xfail(strict=True)`` test in ``test_fuzz_smoke.py``: once the fault is fixed, that test passes
+and fails the suite until the entry is removed. The smoke run skips exactly what is listed here: a failure of an
+entry's check whose detail matches the entry's pattern, on a case whose generator has all the features of one of the
+entry's feature sets, and whose output matches the entry's text pattern if it has one; and the scaling patterns of
+``KNOWN_SLOW`` in their mode.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .cases import Case, Expected, ExpectedCall
+from .checks import Failure
+
+
+@dataclass(frozen=True)
+class KnownBug:
+    name: str
+    #: the check that fails
+    check: str
+    #: the generators it shows in: any of these feature sets
+    where: tuple[frozenset[str], ...]
+    reproducer: Case
+    what: str
+    #: a pattern the failure's detail matches (None: any detail)
+    detail: str | None = None
+    #: a pattern the case's output contains (None: any output)
+    text: str | None = None
+
+    def matches(self, case: Case, failure: Failure) -> bool:
+        if failure.check != self.check:
+            return False
+        if self.detail is not None and not re.search(self.detail, failure.detail):
+            return False
+        if self.text is not None and not re.search(self.text, case.text):
+            return False
+        features = case.features
+        return any(required <= features for required in self.where)
+
+
+def _tool(name: str, properties: dict[str, object]) -> dict[str, object]:
+    return {"type": "function", "function": {"name": name, "parameters": {"type": "object", "properties": properties}}}
+
+
+MUTATED = frozenset({"mutated"})
+SOUP = frozenset({"soup"})
+
+KNOWN: tuple[KnownBug, ...] = (
+    KnownBug(
+        "glued-name-after-stray-text-streams-differently",
+        "stream-equal",
+        (MUTATED, frozenset({"kv.no-opener"}), frozenset({"kv.name-before-tag"})),
+        Case(
+            text="<function=f>l</function>get<longcat_arg_key>k</longcat_arg_key><longcat_arg_value>v</longcat_arg_value>",
+            tools=[_tool("f", {}), _tool("get", {})],
+        ),
+        "stray text right before a call's closing tag, then a declared name and <longcat_arg_key>: the whole text "
+        "gives a key/value call get({'k': 'v'}), streamed a character at a time the name and its key/value markup "
+        "are content",
+        detail=r"<longcat_arg_key>",
+    ),
+    KnownBug(
+        "held-name-released-after-the-block",
+        "stream-equal",
+        (MUTATED, SOUP, frozenset({"kv.name-before-tag"})),
+        Case(
+            text="f<longcat_tool_call><function=get_weather>x</function></longcat_tool_call>",
+            tools=[_tool("f", {}), _tool("get_weather", {})],
+        ),
+        "a declared name right before a block that names its own call is held back as a possible call name, and "
+        "given back as content only after the block's stray text: the whole text shows 'xf', streamed a character "
+        "at a time 'fx'",
+        text=r"<longcat_tool_call>|<tool_call>",
+    ),
+    KnownBug(
+        "held-name-released-after-the-block-out-of-order",
+        "accounting-order",
+        (MUTATED, SOUP, frozenset({"kv.name-before-tag"})),
+        Case(text="f<longcat_tool_call><function=get_weather>3", tools=[_tool("f", {}), _tool("get_weather", {})]),
+        "the same, seen in one parse: content '3f' is not in the order of the output",
+        text=r"<longcat_tool_call>|<tool_call>",
+    ),
+    KnownBug(
+        "unclosed-kv-call-swallows-function",
+        "roundtrip",
+        (frozenset({"kv.no-closer", "xml.bare"}),),
+        Case(
+            text="<longcat_tool_call>f\n<longcat_arg_key>a</longcat_arg_key><longcat_arg_value>1</longcat_arg_value>"
+            "\n<function=g>\n</function>",
+            expected=Expected("", "", (ExpectedCall("f", {"a": "1"}), ExpectedCall("g", {}))),
+        ),
+        "a key/value call with no closing tag does not end at a following <function= call (an XML call does): "
+        "the second call comes out as content",
+    ),
+    KnownBug(
+        "call-list-streams-differently",
+        "stream-equal",
+        (MUTATED, SOUP, frozenset({"json.call-list"})),
+        Case(text='<function_calls>{"name":"f",>]'),
+        "a broken <function_calls> list: the whole text shows '>]', streamed a character at a time '>' (the ']' "
+        "is lost)",
+        text=r"<function_calls>",
+    ),
+    KnownBug(
+        "two-stage-end-marker-ends-a-call",
+        "two-stage",
+        (MUTATED, SOUP, frozenset({"kv.no-closer"}), frozenset({"kv.key-at-end"}), frozenset({"xml.bare"})),
+        Case(text="<function=f><|im_end|>l\n"),
+        "an end-of-sequence marker ends an unclosed call in one pass (a bare <function=...>, a key/value call with "
+        "no closing tag); the reasoning stage removes it, so the tool stage reads what follows inside the call "
+        "(stray text, whose trailing whitespace is markup; a key with no value)",
+        text=r"</longcat_s>|<\|im_end\|>",
+    ),
+    KnownBug(
+        "two-stage-splice",
+        "two-stage",
+        (MUTATED, SOUP),
+        Case(text="<longcat_tool_call>e<tool_call>", tools=[_tool("x", {})], options={"reasoning_open": True}),
+        "the reasoning stage removes or keeps a think or end-of-sequence tag, or a block, that one pass reads "
+        "otherwise, and the text around it then reads as other markup in the tool stage",
+        detail=r"\(text\)",
+    ),
+    KnownBug(
+        "two-stage-name-dependent-shapes",
+        "two-stage",
+        tuple(
+            frozenset({shape})
+            for shape in ("kv.no-opener", "kv.name-before-tag", "kv.colon-lines", "kv.key-at-end", "kv.prefix")
+        ),
+        Case(
+            text="get<longcat_arg_key>k</longcat_arg_key><longcat_arg_value><think></longcat_arg_value>",
+            tools=[_tool("get", {})],
+        ),
+        "shapes that are calls only because they name a declared tool (a key/value call with no opening tag) are "
+        "text to the reasoning stage, which knows no tools: it takes a think or end-of-sequence tag inside their "
+        "values (or after them) for reasoning markup",
+        detail=r"\(text\)",
+    ),
+    KnownBug(
+        "two-stage-undeclared-name",
+        "two-stage",
+        (frozenset({"xml.prose-mention"}),),
+        Case(text="<function=e><longcat_think>", tools=[_tool("x", {})]),
+        "a <function=NAME> block naming no declared tool is text in one pass (so a think tag after it opens "
+        "reasoning), but the reasoning stage, which knows no tools, reads it as a call block and passes the think "
+        "tag on as content",
+        detail=r"\(text\)",
+    ),
+)
+
+
+@dataclass(frozen=True)
+class KnownSlow:
+    name: str
+    #: the scaling patterns (tests/fuzz/scaling.py) that show it
+    patterns: tuple[str, ...]
+    #: "whole" (one feed) or "stream" (4-character deltas)
+    mode: str
+    #: the pattern and size factor its test measures, where the fault dominates
+    probe: tuple[str, float]
+    what: str
+
+
+KNOWN_SLOW: tuple[KnownSlow, ...] = ()
+
+
+def known_for(case: Case, failure: Failure) -> str | None:
+    """The name of the known fault a failure of this case is, if any."""
+    for bug in KNOWN:
+        if bug.matches(case, failure):
+            return bug.name
+    return None
+
+
+def known_slow(pattern: str, mode: str) -> str | None:
+    for slow in KNOWN_SLOW:
+        if pattern in slow.patterns and mode == slow.mode:
+            return slow.name
+    return None

@@ -1,0 +1,433 @@
+"""Well-formed model outputs in every dialect, with the result each must parse to.
+
+An output is built as a list of parts with a role (reasoning, prose, a call block, stray text inside a block...), so
+that the expected content and reasoning follow from the roles under any parser options. Shapes whose reading the
+design leaves open (a ``functions.`` prefix, a call with no opening tag, a name before the tag...) are generated
+too, but only the invariants are checked on them, not a result.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+from longcat_plugins.core import tags as T
+
+from .cases import Case, ExpectedCall, Segment, expected_of
+from .schemas import Param, Tool, json_arguments, make_tool, render_plain, value_for
+from .texts import WORDS, Sentinels, identifier, prose, string_value
+
+XML_VALUE_ENDS = (T.PARAMETER_CLOSE, T.PARAMETER_OPEN, T.FUNCTION_CLOSE)
+KV_VALUE_ENDS = (T.ARG_VALUE_CLOSE, T.ARG_KEY_OPEN, T.LONGCAT_CALL_CLOSE)
+WS = " \t\r\n"
+
+#: block shapes whose result is checked
+ROUND_TRIP_BLOCKS = ("json.longcat", "json.hermes", "xml.wrapped", "xml.bare", "xml.longcat", "kv.tag-line",
+                     "kv.own-line", "kv.no-closer")  # fmt: skip
+#: shapes read by rules still being settled: invariants only
+OPEN_BLOCKS = ("kv.prefix", "kv.no-opener", "kv.name-before-tag", "kv.json-body", "kv.ts-call", "kv.one-key-json",
+               "kv.colon-lines", "kv.key-at-end", "xml.orphan-close", "xml.value-function-close",
+               "xml.prose-mention", "json.call-list")  # fmt: skip
+
+
+class Output:
+    """An output under construction: segments of (role, text) parts, and the calls they hold."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.sentinel = Sentinels(rng)
+        self.parts: list[tuple[str, str]] = []
+        self.calls: list[ExpectedCall] = []
+        self.segments: list[Segment] = []
+        self.features: list[str] = []
+        self.checked = True  # whether the result is known
+        self.cut = False  # the output stops here: nothing may follow
+        self._kind = ""
+        self._start = (0, 0)
+
+    def mark(self, kind: str) -> None:
+        """Start a new segment (closing the current one)."""
+        self._close()
+        self._kind = kind
+        self._start = (len(self.parts), len(self.calls))
+
+    def _close(self) -> None:
+        p, c = self._start
+        if len(self.parts) > p:
+            self.segments.append(Segment(self._kind, tuple(self.parts[p:]), tuple(self.calls[c:])))
+        self._start = (len(self.parts), len(self.calls))
+
+    def add(self, role: str, text: str) -> None:
+        if text:
+            self.parts.append((role, text))
+
+    def finish(self) -> tuple[Segment, ...]:
+        self._close()
+        return tuple(self.segments)
+
+
+# -- call bodies -----------------------------------------------------------------------------------------------------
+
+
+def _call_args(out: Output, tool: Tool | None, typed: bool, ends: tuple[str, ...]) -> list[tuple[str, str, Any]]:
+    """(key, text, expected value) for the parameters of one markup-dialect call."""
+    rng = out.rng
+    params = list(tool.params) if tool else []
+    rng.shuffle(params)
+    params = params[: rng.randrange(len(params) + 1)] if rng.random() < 0.5 else params
+    if rng.random() < 0.15 or not tool:
+        params.append(Param(identifier(rng, 8) if rng.random() < 0.8 else out.sentinel(), {}, "string"))
+    seen: set[str] = set()
+    result = []
+    for p in params:
+        if p.name in seen:
+            continue
+        seen.add(p.name)
+        value = value_for(rng, p, out.sentinel, ends)
+        text = render_plain(rng, p, value)
+        if p.kind in OUT_OF_RANGE and rng.random() < 0.04:
+            text = rng.choice(OUT_OF_RANGE[p.kind])  # what it becomes is open; it must be strict JSON
+            out.features.append("value.out-of-range")
+            out.checked = False
+        result.append((p.name, text, value if typed else text))
+    return result
+
+
+HUGE_INT = "1" + "0" * 400
+#: numbers beyond any double, as the text of a parameter of each type
+OUT_OF_RANGE = {
+    "integer": (HUGE_INT, "-" + HUGE_INT, "1e999"),
+    "number": ("1e999", "-1e400", HUGE_INT),
+    "array": ("[1e999]", f"[{HUGE_INT}]", "[1, -1e400]"),
+    "object": ('{"k": 1e999}', f'{{"k": {HUGE_INT}}}'),
+}
+
+
+def _stray(out: Output, dialect: str) -> str:
+    """Text inside a block between calls or parameters: leading whitespace and text, nothing that starts markup."""
+    rng = out.rng
+    out.features.append(f"{dialect}.stray")
+    words = [rng.choice((*WORDS, out.sentinel())) for _ in range(rng.randint(1, 4))]
+    if rng.random() < 0.3:
+        words.insert(rng.randrange(len(words) + 1), rng.choice(("<b>note</b>", "a < b", "<3")))
+        out.features.append(f"{dialect}.stray-lt")
+    return rng.choice((" ", "\n", "", "\n\n")) + " ".join(words)
+
+
+def _sep(rng: random.Random) -> str:
+    return rng.choice(("\n", "\n", "", " ", "\n\n"))
+
+
+def _xml_function(out: Output, tool: Tool | None, name: str, typed: bool, shape: str) -> list[tuple[str, str]]:
+    """The parts of one ``<function=...>`` call (without a wrapper)."""
+    rng = out.rng
+    compact = rng.random() < 0.3
+    parts: list[tuple[str, str]] = [("block", f"<function={name}>" + _sep(rng))]
+    args: dict[str, Any] = {}
+    params = _call_args(out, tool, typed, XML_VALUE_ENDS)
+    for i, (key, text, value) in enumerate(params):
+        if compact and (text.startswith("\n") or text.endswith("\n")):
+            text = text.strip("\n") or "x"
+            value = text if isinstance(value, str) else value
+        if shape == "xml.value-function-close" and i == 0:
+            text += "\n</function>\nmore"
+        body = text if compact else f"\n{text}\n"
+        close = T.PARAMETER_CLOSE if rng.random() < 0.9 or i == len(params) - 1 else ""
+        if not close:
+            out.features.append("xml.no-param-close")
+        # (with no closing tag, whitespace before the next tag would be part of the value)
+        parts.append((f"param:{key}", f"<parameter={key}>{body}{close}" + (_sep(rng) if close else "")))
+        args[key] = value
+        if rng.random() < 0.1 and close:
+            parts[-1] = (parts[-1][0], parts[-1][1].rstrip(WS))  # the stray text brings its own whitespace
+            parts.append(("stray", _stray(out, "xml")))
+            parts.append(("block", _sep(rng)))
+    if rng.random() < 0.93 or shape not in ("xml.wrapped", "xml.longcat"):
+        parts.append(("block", T.FUNCTION_CLOSE))
+    else:
+        out.features.append("xml.no-function-close")
+    out.calls.append(ExpectedCall(name, args))
+    return parts
+
+
+def _kv_call(out: Output, tool: Tool | None, name: str, typed: bool, shape: str) -> list[tuple[str, str]]:
+    rng = out.rng
+    head = {"kv.own-line": f"\n{name}\n", "kv.prefix": f"functions.{name}\n"}.get(shape, name + _sep(rng))
+    parts: list[tuple[str, str]] = [("block", T.LONGCAT_CALL_OPEN + head)]
+    args: dict[str, Any] = {}
+    params = _call_args(out, tool, typed, KV_VALUE_ENDS)
+    if not params and shape == "kv.no-closer":  # a name alone, cut off, is not a call
+        params = [("note", "x", "x")]
+    for key, text, value in params:
+        pair = f"{T.ARG_KEY_OPEN}{key}{T.ARG_KEY_CLOSE}{_sep(rng)}{T.ARG_VALUE_OPEN}{text}{T.ARG_VALUE_CLOSE}"
+        parts.append((f"param:{key}", pair + _sep(rng)))
+        args[key] = value
+        if rng.random() < 0.1:
+            parts[-1] = (parts[-1][0], parts[-1][1].rstrip(WS))
+            parts.append(("stray", _stray(out, "kv")))
+            parts.append(("block", _sep(rng)))
+    if shape != "kv.no-closer":
+        parts.append(("block", T.LONGCAT_CALL_CLOSE))
+    out.calls.append(ExpectedCall(name, args))
+    return parts
+
+
+def _json_object(out: Output, name: str) -> tuple[str, dict[str, Any]]:
+    rng = out.rng
+    args: dict[str, Any] = {}
+    for _ in range(rng.randrange(5)):
+        key = string_value(rng, out.sentinel) if rng.random() < 0.3 else identifier(rng, 8)
+        args[key] = json_arguments(rng, out.sentinel)
+    style = rng.random()
+    if style < 0.1 and _python_safe(args):
+        args_text = repr(args)  # a Python dict: single quotes, True/None
+        out.features.append("json.python-literal")
+    elif style < 0.2:
+        args_text = json.dumps(json.dumps(args))  # arguments as a JSON-encoded string
+        out.features.append("json.string-arguments")
+    else:
+        args_text = json.dumps(
+            args,
+            ensure_ascii=rng.random() < 0.4,
+            indent=rng.choice((None, None, 2)),
+            separators=rng.choice((None, (",", ":"))),
+        )
+    if args_text.startswith("{") and rng.random() < 0.02:
+        # the output stops inside an escaped surrogate pair (what it becomes is open; it must be strict JSON)
+        args_text = '{"text": "' + string_value(rng, out.sentinel).replace("\\", "").replace('"', "") + "\\ud83d"
+        out.features.append("json.cut-surrogate")
+        out.checked = False
+        out.cut = True
+    elif args_text.startswith("{") and rng.random() < 0.04:
+        big = rng.choice(("1e999", "-1e999", HUGE_INT, "2e308"))
+        args_text = f'{{"big": {big}' + (", " if args_text[1:].strip() != "}" else "") + args_text[1:]
+        out.features.append("json.out-of-range")
+        out.checked = False
+    colon = rng.choice((": ", ":", " : "))
+    args_member = f'"{rng.choice(("arguments", "arguments", "parameters"))}"{colon}{args_text}'
+    members = [f'"name"{colon}{json.dumps(name)}', args_member]
+    if rng.random() < 0.3 and not out.cut:
+        members.reverse()
+    if rng.random() < 0.1:
+        members.insert(rng.randrange(3) if not out.cut else 0, f'"id"{colon}"call_{identifier(rng, 6)}"')
+    pad = rng.choice(("", " ", "\n"))
+    if out.cut:  # the arguments come last, and the output stops inside them
+        return "{" + pad + ", ".join([m for m in members if m is not args_member] + [args_member]), args
+    return "{" + pad + rng.choice((", ", ",", ",\n")).join(members) + pad + "}", args
+
+
+def _python_safe(value: Any) -> bool:
+    if isinstance(value, str):
+        return all(c.isalnum() or c in " _-.," for c in value)
+    if isinstance(value, float):
+        return value == value and abs(value) != float("inf")
+    if isinstance(value, list):
+        return all(_python_safe(v) for v in value)
+    if isinstance(value, dict):
+        return all(_python_safe(k) and _python_safe(v) for k, v in value.items())
+    return True
+
+
+# -- blocks ----------------------------------------------------------------------------------------------------------
+
+
+def add_block(out: Output, shape: str, tools: dict[str, Tool], typed: bool) -> None:
+    """One call block of the given shape; its tools are added to ``tools``."""
+    rng = out.rng
+    out.features.append(shape)
+    if shape in OPEN_BLOCKS:
+        out.checked = False
+
+    def new_tool() -> Tool:
+        if tools and rng.random() < 0.3:
+            return rng.choice(list(tools.values()))
+        tool = make_tool(rng, hostile=rng.random() < 0.15, sentinel=out.sentinel)
+        if tool.name not in tools:
+            tools[tool.name] = tool
+        return tools[tool.name]
+
+    if shape.startswith("json."):
+        open_tag, close_tag = (
+            (T.LONGCAT_CALL_OPEN, T.LONGCAT_CALL_CLOSE)
+            if shape == "json.longcat"
+            else (T.HERMES_CALL_OPEN, T.HERMES_CALL_CLOSE)
+        )
+        out.add("block", open_tag + rng.choice(("", "\n", " ", "\n\n")))
+        for i in range(1 if rng.random() < 0.75 else rng.randint(2, 3)):
+            if i:
+                if rng.random() < 0.15:
+                    out.add("stray", _stray(out, "json"))
+                out.add("block", rng.choice(("\n", "", " ", "\n\n")))
+            tool = new_tool()
+            body, args = _json_object(out, tool.name)
+            out.add("block", body)
+            out.calls.append(ExpectedCall(tool.name, args))
+            if out.cut:
+                return
+        out.add("block", rng.choice(("", "\n", " ")) + close_tag)
+        return
+    if shape == "json.call-list":  # a JSON array of calls
+        calls = []
+        for _ in range(rng.randint(1, 3)):
+            body, _ = _json_object(out, new_tool().name)
+            calls.append(body)
+        sep = rng.choice((", ", ",\n", ","))
+        out.add("block", f"{T.CALL_LIST_OPEN}{_sep(rng)}[{sep.join(calls)}]{_sep(rng)}{T.CALL_LIST_CLOSE}")
+        return
+    if shape == "xml.prose-mention":
+        out.add("prose", "the format is <function=example_function_name> with parameters ")
+        return
+    if shape.startswith("xml.") or shape == "kv.json-body":
+        tool = new_tool()
+        if shape == "kv.json-body":
+            body, _ = _json_object(out, tool.name)
+            out.add("block", f"{T.LONGCAT_CALL_OPEN}{tool.name} {body}{T.LONGCAT_CALL_CLOSE}")
+            return
+        parts = _xml_function(out, tool, tool.name, typed, shape)
+        if shape in ("xml.wrapped", "xml.longcat"):
+            wrap = (
+                (T.HERMES_CALL_OPEN, T.HERMES_CALL_CLOSE)
+                if shape == "xml.wrapped"
+                else (T.LONGCAT_CALL_OPEN, T.LONGCAT_CALL_CLOSE)
+            )
+            parts = [("block", wrap[0] + _sep(rng)), *parts, ("block", _sep(rng) + wrap[1])]
+        elif shape == "xml.orphan-close":
+            parts.append(("block", _sep(rng) + T.HERMES_CALL_CLOSE))
+        for role, text in parts:
+            out.add(role, text)
+        return
+    tool = new_tool()
+    if shape in ("kv.tag-line", "kv.own-line", "kv.no-closer", "kv.prefix"):
+        for role, text in _kv_call(out, tool, tool.name, typed, shape):
+            out.add(role, text)
+        return
+    # the remaining key/value shapes seen in real outputs
+    key = tool.params[0].name if tool.params else "city"
+    value = string_value(rng, out.sentinel, KV_VALUE_ENDS)
+    pair = f"{T.ARG_KEY_OPEN}{key}{T.ARG_KEY_CLOSE}\n{T.ARG_VALUE_OPEN}{value}{T.ARG_VALUE_CLOSE}\n"
+    if shape == "kv.no-opener":
+        text = f"{tool.name}\n{pair}{T.LONGCAT_CALL_CLOSE}"
+    elif shape == "kv.name-before-tag":
+        text = f"{tool.name}\n{T.LONGCAT_CALL_OPEN}\n{pair}{T.LONGCAT_CALL_CLOSE}"
+    elif shape == "kv.key-at-end":  # the output stops after a key (or inside its closing tag)
+        close = rng.choice((T.ARG_KEY_CLOSE, T.ARG_KEY_CLOSE + "\n", T.ARG_KEY_CLOSE[:-3], ""))
+        first = pair if rng.random() < 0.5 else ""
+        text = f"{T.LONGCAT_CALL_OPEN}{tool.name}\n{first}{T.ARG_KEY_OPEN}{out.sentinel()}{close}"
+    elif shape == "kv.ts-call":
+        text = f"{T.LONGCAT_CALL_OPEN}{tool.name}({{{key}: {json.dumps(value)}, n: 'x'}}){T.LONGCAT_CALL_CLOSE}"
+    elif shape == "kv.one-key-json":
+        body = f"{T.ARG_KEY_OPEN}{json.dumps({key: value})}{T.ARG_KEY_CLOSE}"
+        text = f"{T.LONGCAT_CALL_OPEN}{tool.name}\n{body}\n{T.LONGCAT_CALL_CLOSE}"
+    else:  # kv.colon-lines
+        text = f"{T.LONGCAT_CALL_OPEN}{tool.name}\n{key}: {value}\nother: {out.sentinel()}\n{T.LONGCAT_CALL_CLOSE}"
+    out.add("block", text)
+
+
+# -- whole outputs ---------------------------------------------------------------------------------------------------
+
+
+def _options(rng: random.Random) -> dict[str, bool]:
+    r = rng.random()
+    if r < 0.7:
+        return {}
+    if r < 0.82:
+        return {"reasoning_open": True}
+    if r < 0.92:
+        return {"tools": False}
+    if r < 0.97:
+        return {"reasoning": False}
+    return {"tools": False, "reasoning_open": True}
+
+
+def option_features(options: dict[str, bool]) -> list[str]:
+    names = {"reasoning_open": "opt.reasoning-open", "tools": "opt.tools-off", "reasoning": "opt.reasoning-off"}
+    return [names[k] for k in sorted(options)]
+
+
+def well_formed(rng: random.Random) -> Case:
+    """An output built from reasoning, prose and call blocks; ``expected`` is set when its result is known."""
+    options = _options(rng)
+    out = Output(rng)
+    tools: dict[str, Tool] = {}
+    declared = rng.random() < 0.85
+    n_blocks = rng.choices((0, 1, 2, 3), weights=(1, 5, 3, 1))[0]
+    open_shapes = rng.random() < 0.15
+    shapes = [
+        rng.choice(OPEN_BLOCKS if open_shapes and rng.random() < 0.6 else ROUND_TRIP_BLOCKS) for _ in range(n_blocks)
+    ]
+    # reasoning first: closed, pre-opened by the template, or ended by the first call's tag
+    r = rng.random()
+    open_tag, close_tag = rng.choice(list(zip(T.THINK_OPENS, T.THINK_CLOSES, strict=False)))
+    reasoning = prose(rng, out.sentinel)
+    unclosed = False
+    out.mark("reasoning")
+    if options.get("reasoning_open"):
+        if rng.random() < 0.3:
+            out.add("think-markup", open_tag)
+        out.add("reasoning", reasoning)
+        out.add("think-markup", close_tag)
+        out.features.append("think.pre-opened")
+    elif r < 0.4:
+        out.add("think-markup", open_tag)
+        out.add("reasoning", reasoning)
+        if rng.random() < 0.15:
+            mention = (
+                f" use a {rng.choice(T.WRAPPER_OPENS)} block for it, {prose(rng, out.sentinel, lt=False, max_words=3)}"
+            )
+            out.add("reasoning", mention)
+            out.features.append("think.mentions-tag")
+        if shapes and shapes[0] in ("json.longcat", "json.hermes", "xml.wrapped", "xml.longcat", "kv.tag-line",
+                                    "kv.own-line", "kv.no-closer") and rng.random() < 0.2:  # fmt: skip
+            unclosed = True
+            out.features.append("think.ended-by-call")
+        else:
+            out.add("think-markup", rng.choice(T.THINK_CLOSES))
+            out.features.append("think")
+    for i, shape in enumerate(shapes):
+        if not (unclosed and i == 0):
+            before = prose(rng, out.sentinel) if rng.random() < 0.7 else rng.choice(("\n", "\n\n", "", " "))
+            if shapes[i - 1 : i] == ["kv.no-closer"] and before.strip(WS):
+                before = "\n"  # stray text after an unclosed key/value block is read as part of it
+            out.mark("prose")
+            out.add("prose", before)
+        out.mark(shape)
+        add_block(out, shape, tools, declared)
+        if out.cut:
+            break
+        if shape not in ("kv.no-closer", "kv.key-at-end") and rng.random() < 0.08:  # interleaved reasoning
+            out.mark("prose")
+            out.add("prose", rng.choice(("\n", "\n\n", "", " ")))
+            out.mark("reasoning")
+            out.add("think-markup", open_tag)
+            out.add("reasoning", prose(rng, out.sentinel, max_words=5))
+            out.add("think-markup", close_tag)
+            out.features.append("think.after-call")
+    at_end = shapes[-1:] == ["kv.key-at-end"] and rng.random() < 0.8
+    after = prose(rng, out.sentinel) if rng.random() < 0.5 else rng.choice(("", "\n", " \n"))
+    at_end = at_end or out.cut
+    if shapes[-1:] == ["kv.no-closer"] or at_end:
+        after = ""
+    out.mark("prose")
+    out.add("prose", after)
+    if rng.random() < 0.2 and not at_end:
+        out.mark("eos")
+        out.add("eos", rng.choice(T.END_OF_SEQUENCE))
+        out.features.append("eos")
+    tool_list: list[dict[str, Any]] | None = None
+    if declared:
+        extra = [make_tool(rng) for _ in range(rng.randrange(3))]
+        defs = [t.definition for t in tools.values()] + [t.definition for t in extra if t.name not in tools]
+        rng.shuffle(defs)
+        tool_list = defs
+    else:
+        out.features.append("no-tools")
+    if not shapes:
+        out.features.append("text-only")
+    segments = out.finish()
+    expected = None
+    if out.checked:
+        expected = expected_of(segments, options.get("reasoning", True), options.get("tools", True))
+    features = ["wf", *dict.fromkeys(out.features), *option_features(options)]
+    text = "".join(s.text for s in segments)
+    return Case(text, tool_list, options, "+".join(features), expected, segments)

@@ -1,0 +1,210 @@
+"""Invariant 4 (linear time) on adversarial patterns: each pattern is parsed at 1x and 4x its size, whole (one feed)
+and streamed in 4-character deltas, and reported as the exponent ``log(t4 / t1) / log 4`` (1: linear, 2: quadratic).
+Each time is the best of three runs; a run longer than the cap stops the measurement, and the exponent is then a
+lower bound (shown with ``>``)."""
+
+from __future__ import annotations
+
+import json
+import math
+import signal
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from longcat_plugins.core import StreamParser
+
+from .known import known_slow
+
+Tools = list[dict[str, Any]] | None
+
+
+def _tool(name: str, properties: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "function", "function": {"name": name, "parameters": {"type": "object", "properties": properties}}}
+
+
+def _recursive_tool(k: int) -> list[dict[str, Any]]:
+    """A client schema whose ``k`` properties each refer back to the root."""
+    return [_tool("f", {f"p{i}": {"$ref": "#"} for i in range(k)})]
+
+
+def _filter_tool(k: int) -> list[dict[str, Any]]:
+    """A search tool whose filter combines filters with ``k`` recursive operators (and, or, not, ...)."""
+    operators = {f"op{i}": {"type": "array", "items": {"$ref": "#/$defs/filter"}} for i in range(k)}
+    filter_schema = {
+        "anyOf": [
+            {"type": "object", "properties": {"field": {"type": "string"}, "equals": {"type": "string"}}},
+            {"type": "object", "properties": operators},
+        ]
+    }
+    tool = _tool("search", {"query": {"type": "string"}, "filter": {"$ref": "#/$defs/filter"}})
+    tool["function"]["parameters"]["$defs"] = {"filter": filter_schema}
+    return [tool]
+
+
+F = "<function=f></function>"
+JSON_CALL = '{"name": "f", "arguments": {}}'
+
+#: name -> (size of 1x, builder of (text, tools) for a size)
+PATTERNS: dict[str, tuple[int, Callable[[int], tuple[str, Tools]]]] = {
+    "lt-run": (65536, lambda n: ("<" * n, None)),
+    "lt-sparse": (131072, lambda n: (("a" * 63 + "<") * (n // 64), None)),
+    "lt-in-reasoning": (65536, lambda n: ("<think>" + "<" * n, None)),
+    "lt-in-value": (65536, lambda n: ("<function=f><parameter=a>" + "<" * n + "</parameter></function>", None)),
+    "whitespace": (131072, lambda n: (" \n\t " * (n // 4) + "x", None)),
+    "whitespace-after-call": (131072, lambda n: (F + " \n" * (n // 2) + "x", None)),
+    "whitespace-in-block": (131072, lambda n: ("<tool_call>" + JSON_CALL + " " * n + "x</tool_call>", None)),
+    "braces": (131072, lambda n: ("<tool_call>" + "{" * n, None)),
+    "backslashes": (131072, lambda n: ("\\" * n, None)),
+    "backslashes-in-string": (
+        131072,
+        lambda n: ('<tool_call>{"name": "f", "arguments": {"a": "' + "\\" * n + '"}}</tool_call>', None),
+    ),
+    "partial-tags": (65536, lambda n: ("<longc" * (n // 6), None)),
+    "partial-tags-in-value": (
+        65536,
+        lambda n: ("<function=f><parameter=a>" + "</paramete" * (n // 10) + "</parameter></function>", None),
+    ),
+    "closing-tags": (65536, lambda n: ("</tool_call>" * (n // 12), None)),
+    "closing-tags-in-block": (65536, lambda n: ("<tool_call>" + JSON_CALL + "</tool_call>" * (n // 12), None)),
+    "closing-tags-in-kv": (
+        65536,
+        lambda n: ("<longcat_tool_call>f\n" + "</longcat_arg_value>" * (n // 20) + "</longcat_tool_call>", None),
+    ),
+    "tiny-calls-xml": (65536, lambda n: (F * (n // len(F)), None)),
+    "tiny-calls-json": (65536, lambda n: (("<tool_call>" + JSON_CALL + "</tool_call>") * (n // 53), None)),
+    "tiny-calls-one-block": (65536, lambda n: ("<tool_call>" + (JSON_CALL + "\n") * (n // 32) + "</tool_call>", None)),
+    "tiny-calls-kv": (65536, lambda n: ("<longcat_tool_call>f\n</longcat_tool_call>\n" * (n // 41), None)),
+    "deep-json": (
+        65536,
+        lambda n: ('<tool_call>{"name": "f", "arguments": ' + '{"a": ' * (n // 6) + "1" + "}" * (n // 6) + "}", None),
+    ),
+    "deep-array": (65536, lambda n: ('<tool_call>{"name": "f", "arguments": {"a": ' + "[" * n, None)),
+    "kv-long-keys": (
+        65536,
+        lambda n: (
+            "<longcat_tool_call>f\n"
+            + ("<longcat_arg_key>" + "k" * 250 + "</longcat_arg_key><longcat_arg_value>v</longcat_arg_value>")
+            * (n // 305)
+            + "</longcat_tool_call>",
+            None,
+        ),
+    ),
+    "kv-overlong-keys": (
+        65536,
+        lambda n: ("<longcat_tool_call>f\n" + ("<longcat_arg_key>" + "k" * 300) * (n // 317), None),
+    ),
+    "xml-long-headers": (65536, lambda n: (("<function=" + "f" * 250 + "\n") * (n // 261), None)),
+    # the size of a schema pattern is its number of recursive references (the schema's size grows with it)
+    "schema-recursive": (2, lambda k: ("<function=f><parameter=p0>x</parameter></function>", _recursive_tool(k))),
+    "schema-filter": (1, lambda k: ("<function=search><parameter=filter>{}</parameter></function>", _filter_tool(k))),
+}
+
+CAP_SECONDS = 10.0
+
+
+class _Timeout(Exception):
+    pass
+
+
+def _raise_timeout(signum: int, frame: Any) -> None:
+    raise _Timeout
+
+
+def _once(text: str, tools: Tools, delta: int | None, cap: float) -> float:
+    deltas = [text] if delta is None else [text[i : i + delta] for i in range(0, len(text), delta)]
+    previous = signal.signal(signal.SIGALRM, _raise_timeout)
+    signal.setitimer(signal.ITIMER_REAL, cap)
+    t0 = time.perf_counter()
+    try:
+        parser = StreamParser(tools)
+        for d in deltas:
+            parser.feed(d)
+        parser.finish()
+        return time.perf_counter() - t0
+    except _Timeout:
+        return math.inf
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def cost(text: str, tools: Tools, delta: int | None, runs: int = 3, cap: float = CAP_SECONDS) -> float:
+    """Best of ``runs`` parses (whole when ``delta`` is None, else in deltas of that many characters)."""
+    best = math.inf
+    for _ in range(runs):
+        t = _once(text, tools, delta, cap)
+        best = min(best, t)
+        if t > cap / 4:  # slow enough to measure once
+            break
+    return best
+
+
+@dataclass(frozen=True)
+class Scaling:
+    pattern: str
+    mode: str
+    t1: float
+    t4: float
+
+    @property
+    def exponent(self) -> float:
+        if math.isinf(self.t4):
+            return math.log(CAP_SECONDS / self.t1) / math.log(4)
+        return math.log(self.t4 / self.t1) / math.log(4)
+
+    @property
+    def capped(self) -> bool:
+        return math.isinf(self.t4)
+
+    def exponent_text(self) -> str:
+        return (">" if self.capped else "") + f"{self.exponent:.2f}"
+
+
+MODES = {"whole": None, "stream": 4}
+
+
+def measure(pattern: str, mode: str, size: float = 1.0, runs: int = 3) -> Scaling:
+    _, build = PATTERNS[pattern]
+    n = _size(pattern, size)
+    small, large = build(n), build(4 * n)
+    delta = MODES[mode]
+    return Scaling(pattern, mode, cost(*small, delta, runs), cost(*large, delta, runs))
+
+
+def _size(name: str, size: float) -> int:
+    base, _ = PATTERNS[name]
+    return base if name.startswith("schema-") else max(64, int(base * size))
+
+
+def modes_of(name: str) -> list[str]:
+    """Schema preparation does not depend on the split: schema patterns are measured whole only."""
+    return ["whole"] if name.startswith("schema-") else list(MODES)
+
+
+def scaling_table(patterns: list[str], size: float = 1.0, echo: bool = False) -> str:
+    header = (
+        f"{'pattern':24} {'size 1x':>9}  {'whole 1x':>9} {'4x':>9} {'exp':>6}  {'stream 1x':>9} {'4x':>9} {'exp':>6}"
+    )
+    lines = [header]
+    if echo:
+        print(header, flush=True)
+    for name in patterns:
+        text, tools = PATTERNS[name][1](_size(name, size))
+        shown = f"{len(json.dumps(tools))}B" if name.startswith("schema-") else str(len(text))
+        row = [f"{name:24} {shown:>9}"]
+        for mode in modes_of(name):
+            s = measure(name, mode, size)
+            t4 = f">{CAP_SECONDS:.0f}s" if s.capped else _ms(s.t4)
+            row.append(f"{_ms(s.t1):>9} {t4:>9} {s.exponent_text():>6}")
+        known = sorted({k for mode in modes_of(name) if (k := known_slow(name, mode))})
+        line = "  ".join(row) + (f"   known: {', '.join(known)}" if known else "")
+        lines.append(line)
+        if echo:
+            print(line, flush=True)
+    return "\n".join(lines)
+
+
+def _ms(seconds: float) -> str:
+    return f"{seconds * 1000:.1f}ms" if seconds >= 0.001 else f"{seconds * 1e6:.0f}us"

@@ -1,0 +1,106 @@
+"""The fuzzer in CI: a fixed-seed smoke run of every generator and check, scaling on three adversarial patterns,
+and one strict xfail per known fault (see ``known.py``), so that fixing a fault forces its entry out."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from longcat_plugins.core import Event, StreamParser
+
+from . import checks
+from .cases import Case
+from .checks import run_checks
+from .known import KNOWN, KNOWN_SLOW, KnownBug, KnownSlow, known_slow
+from .mutations import generate
+from .runner import check_cases, minimize_all, pick, quiet, report
+from .scaling import measure, modes_of
+
+SMOKE_SEED = 13
+SMOKE_CASES = 1500
+SMOKE_PATTERNS = ("lt-run", "tiny-calls-kv", "backslashes-in-string")
+SMOKE_SIZE = 0.25
+MAX_EXPONENT = 1.5  # linear is 1, quadratic 2
+
+
+def test_fuzz_smoke_finds_nothing_new() -> None:
+    quiet()
+    cases, findings = check_cases(SMOKE_SEED, 0, SMOKE_CASES, skip_known=True, slow=None)
+    assert cases == SMOKE_CASES
+    if findings:
+        minimized = minimize_all(pick(findings, 2), jobs=1)
+        pytest.fail(
+            "new findings (python -m tests.fuzz --show SEED:INDEX shows a case):\n"
+            + report(cases, 0, findings, minimized)
+        )
+
+
+@pytest.mark.parametrize("pattern", SMOKE_PATTERNS)
+def test_cost_is_linear_on_adversarial_pattern(pattern: str) -> None:
+    for mode in modes_of(pattern):
+        if known_slow(pattern, mode):
+            continue
+        exponents = []
+        for _ in range(3):  # a busy machine can slow one measurement; a superlinear parser fails all three
+            exponent = measure(pattern, mode, SMOKE_SIZE).exponent
+            if exponent < MAX_EXPONENT:
+                break
+            exponents.append(exponent)
+        else:
+            pytest.fail(f"{pattern} ({mode}): cost exponent {min(exponents):.2f} at 4x size (linear: 1)")
+
+
+def _still_fails(bug: KnownBug) -> list[checks.Failure]:
+    return [
+        f
+        for f in run_checks(bug.reproducer)
+        if f.check == bug.check and (bug.detail is None or re.search(bug.detail, f.detail))
+    ]
+
+
+@pytest.mark.parametrize(
+    "bug", [pytest.param(b, marks=pytest.mark.xfail(strict=True, reason=b.what), id=b.name) for b in KNOWN]
+)
+def test_known_fault_is_fixed(bug: KnownBug) -> None:
+    quiet()
+    assert not _still_fails(bug)
+
+
+@pytest.mark.parametrize(
+    "slow", [pytest.param(s, marks=pytest.mark.xfail(strict=True, reason=s.what), id=s.name) for s in KNOWN_SLOW]
+)
+def test_known_slow_pattern_is_linear(slow: KnownSlow) -> None:
+    pattern, size = slow.probe
+    assert measure(pattern, slow.mode, size).exponent < MAX_EXPONENT
+
+
+# -- the harness itself --------------------------------------------------------------------------------------------
+
+
+def test_cases_are_reproducible() -> None:
+    assert generate(7, 123) == generate(7, 123)
+    assert generate(7, 123) != generate(7, 124)
+
+
+class _LosesLastChar(StreamParser):
+    """A parser that drops the last character of every delta longer than one."""
+
+    def feed(self, delta: str) -> list[Event]:
+        return super().feed(delta[:-1] if len(delta) > 1 else delta)
+
+
+class _Repeats(StreamParser):
+    """A parser that sees every delta twice."""
+
+    def feed(self, delta: str) -> list[Event]:
+        return [*super().feed(delta), *super().feed(delta)]
+
+
+def test_checks_catch_a_lossy_or_repeating_parser(monkeypatch: pytest.MonkeyPatch) -> None:
+    case = Case(text="some text <b>and</b> more text", options={})
+    assert run_checks(case) == []
+    monkeypatch.setattr(checks, "StreamParser", _LosesLastChar)
+    assert {"stream-equal", "accounting-verbatim"} <= {f.check for f in run_checks(case)}
+    monkeypatch.setattr(checks, "StreamParser", _Repeats)
+    assert "accounting-order" in {f.check for f in run_checks(case)}

@@ -1,0 +1,132 @@
+"""Pieces of text: prose, reasoning, string values, names, and the markup vocabulary the mutations and soup use.
+
+Prose and values carry *sentinel* words (``Zq0000x``): a sentinel in the input must come out somewhere (content,
+reasoning, a call's name or arguments), which is what the word-accounting check looks for.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Final
+
+from longcat_plugins.core import tags as T
+
+SENTINEL: Final = re.compile(r"Zq[0-9]{4}x")
+
+#: every tag of every dialect
+ALL_TAGS: Final = (
+    T.LONGCAT_CALL_OPEN,
+    T.LONGCAT_CALL_CLOSE,
+    T.HERMES_CALL_OPEN,
+    T.HERMES_CALL_CLOSE,
+    T.CALL_LIST_OPEN,
+    T.CALL_LIST_CLOSE,
+    T.FUNCTION_OPEN,
+    T.FUNCTION_CLOSE,
+    T.PARAMETER_OPEN,
+    T.PARAMETER_CLOSE,
+    T.ARG_KEY_OPEN,
+    T.ARG_KEY_CLOSE,
+    T.ARG_VALUE_OPEN,
+    T.ARG_VALUE_CLOSE,
+    *T.THINK_OPENS,
+    *T.THINK_CLOSES,
+    *T.END_OF_SEQUENCE,
+)
+THINK_AND_EOS: Final = (*T.THINK_OPENS, *T.THINK_CLOSES, *T.END_OF_SEQUENCE)
+
+WORDS: Final = (
+    "the", "file", "weather", "Paris", "call", "tool", "value", "let", "me", "check", "ok", "json", "name",
+    "arguments", "function", "parameter", "think", "null", "true", "path", "src/app.py", "print", "done", "note",
+)  # fmt: skip
+UNICODE: Final = (
+    "é", "中文", "😀", "👩‍💻", "𝄞", "\u2028", "\u200b", "\u0301", "ﬁ", "\u202e", "Ω", "\ufeff", "🇫🇷", "\U0010fffd",
+)  # fmt: skip
+CONTROL: Final = ("\x00", "\x01", "\x1f", "\x7f", "\b", "\f", "\r", "\t", "\v")
+#: '<' that starts no tag of any dialect
+HARMLESS_LT: Final = ("a < b", "<b>", "</b>", "<3", "<tool", "<longcat_", "<thinking>", "<<", "x<y", "</", "<br/>")
+#: markup fragments: whole tags, cut-off tags, JSON punctuation, escapes
+FRAGMENTS: Final = (
+    *ALL_TAGS,
+    "<", ">", "</", "<longc", "<longcat_tool", "<tool_", "<function", "<parameter", "</longcat_arg_",
+    "<|im_", "</think", "<function=f>", "<parameter=p>", "<function=get_weather>", "<parameter=city>",
+    "{", "}", "[", "]", '"', "'", "\\", "\\u", "\\ud83d", "\\ude00", "\\ud83d\\ude00", "\\n", "\\\"", ":", ",",
+    '{"name": "f", "arguments": ', '"name"', '"arguments"', '{"', '":', "null", "true", "1e999", "NaN", "-0",
+    " ", "\n", "\t", "\r\n", "  ", "\n\n",
+)  # fmt: skip
+
+
+class Sentinels:
+    """Hands out distinct sentinel words for one case."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self._next = rng.randrange(10_000)
+
+    def __call__(self) -> str:
+        self._next = (self._next + 1) % 10_000
+        return f"Zq{self._next:04d}x"
+
+
+def identifier(rng: random.Random, max_len: int = 16) -> str:
+    first = rng.choice("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")
+    rest = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz0123456789_") for _ in range(rng.randrange(max_len)))
+    return first + rest
+
+
+def tool_name(rng: random.Random) -> str:
+    r = rng.random()
+    if r < 0.1:
+        return identifier(rng, 6) + rng.choice("-.") + identifier(rng, 8)
+    return identifier(rng)
+
+
+def prose(rng: random.Random, sentinel: Sentinels, lt: bool = True, max_words: int = 12) -> str:
+    """Text between calls: words, punctuation, unicode, whitespace, and (when ``lt``) '<' that starts no tag."""
+    parts: list[str] = []
+    for _ in range(rng.randrange(max_words + 1)):
+        r = rng.random()
+        if r < 0.45:
+            parts.append(rng.choice(WORDS))
+        elif r < 0.6:
+            parts.append(sentinel())
+        elif r < 0.7:
+            parts.append(rng.choice(UNICODE))
+        elif r < 0.8:
+            parts.append(rng.choice(".,:;!?'\"{}[]()/\\-*#`=") * rng.randint(1, 2))
+        elif r < 0.88 and lt:
+            parts.append(rng.choice(HARMLESS_LT))
+        else:
+            parts.append(rng.choice(("\n", "\n\n", "  ", "\t")))
+        parts.append(rng.choice((" ", " ", "", "\n")))
+    return "".join(parts)
+
+
+def string_value(rng: random.Random, sentinel: Sentinels, forbidden: tuple[str, ...] = ()) -> str:
+    """A string value with the characters that matter to the scanners; contains none of ``forbidden``."""
+    while True:
+        parts: list[str] = []
+        for _ in range(rng.randrange(10)):
+            r = rng.random()
+            if r < 0.3:
+                parts.append(rng.choice(WORDS))
+            elif r < 0.45:
+                parts.append(sentinel())
+            elif r < 0.6:
+                parts.append(rng.choice("\"\\\n\t<>{}[],: /=_'`"))
+            elif r < 0.7:
+                parts.append(rng.choice(UNICODE))
+            elif r < 0.75:
+                parts.append(rng.choice(CONTROL))
+            elif r < 0.85:
+                parts.append(rng.choice(ALL_TAGS))  # markup inside a value is data
+            else:
+                parts.append(rng.choice((" ", "\n", "  ")))
+        text = "".join(parts)
+        if not any(f in text for f in forbidden):
+            return text
+
+
+def opaque_value(rng: random.Random, sentinel: Sentinels) -> str:
+    """A value no schema can type (not a number, literal, JSON or Python literal): it stays the raw string."""
+    return f"{rng.choice(WORDS)} {sentinel()}{rng.choice(('', ' ok', '!', ' 12'))}"
