@@ -199,7 +199,11 @@ class StreamParser:
         self._block_calls += 1
         self._origin = Mode.CONTENT  # a call ends reasoning
         if self._passthrough:
+            self._block_name_markup = ""  # (shown with the recording)
             return 0
+        if self._block_name_markup:  # the block named its call itself: the name before it was text
+            self._emit(Content, self._block_name_markup)
+            self._block_name_markup = ""
         call_id = self._new_id(len(self._log))
         index = self._log.start(call_id, name)
         self._flush_text()
@@ -503,10 +507,6 @@ class StreamParser:
         """A call was announced: the recording was markup (or, without tool parsing, content). When the call's
         block was opened in reasoning right after another block, the whitespace after that block was markup."""
         self._announced = False
-        if self._block_name_markup:  # the block named its call itself: the name before it was text
-            if not self._passthrough:
-                self._emit(Content, self._block_name_markup)
-            self._block_name_markup = ""
         if self._after_block:
             if self._passthrough:
                 self._emit(Content, self._after_block.release())

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .cases import Case, Expected, ExpectedCall
+from .cases import Case
 from .checks import Failure
 
 
@@ -49,52 +49,6 @@ MUTATED = frozenset({"mutated"})
 SOUP = frozenset({"soup"})
 
 KNOWN: tuple[KnownBug, ...] = (
-    KnownBug(
-        "glued-name-after-stray-text-streams-differently",
-        "stream-equal",
-        (MUTATED, frozenset({"kv.no-opener"}), frozenset({"kv.name-before-tag"})),
-        Case(
-            text="<function=f>l</function>get<longcat_arg_key>k</longcat_arg_key><longcat_arg_value>v</longcat_arg_value>",
-            tools=[_tool("f", {}), _tool("get", {})],
-        ),
-        "stray text right before a call's closing tag, then a declared name and <longcat_arg_key>: the whole text "
-        "gives a key/value call get({'k': 'v'}), streamed a character at a time the name and its key/value markup "
-        "are content",
-        detail=r"<longcat_arg_key>",
-    ),
-    KnownBug(
-        "held-name-released-after-the-block",
-        "stream-equal",
-        (MUTATED, SOUP, frozenset({"kv.name-before-tag"})),
-        Case(
-            text="f<longcat_tool_call><function=get_weather>x</function></longcat_tool_call>",
-            tools=[_tool("f", {}), _tool("get_weather", {})],
-        ),
-        "a declared name right before a block that names its own call is held back as a possible call name, and "
-        "given back as content only after the block's stray text: the whole text shows 'xf', streamed a character "
-        "at a time 'fx'",
-        text=r"<longcat_tool_call>|<tool_call>",
-    ),
-    KnownBug(
-        "held-name-released-after-the-block-out-of-order",
-        "accounting-order",
-        (MUTATED, SOUP, frozenset({"kv.name-before-tag"})),
-        Case(text="f<longcat_tool_call><function=get_weather>3", tools=[_tool("f", {}), _tool("get_weather", {})]),
-        "the same, seen in one parse: content '3f' is not in the order of the output",
-        text=r"<longcat_tool_call>|<tool_call>",
-    ),
-    KnownBug(
-        "unclosed-kv-call-swallows-function",
-        "roundtrip",
-        (frozenset({"kv.no-closer", "xml.bare"}),),
-        Case(
-            text="<longcat_tool_call>f\n<longcat_arg_key>a</longcat_arg_key><longcat_arg_value>1</longcat_arg_value>"
-            "\n<function=g>\n</function>",
-            expected=Expected("", "", (ExpectedCall("f", {"a": "1"}), ExpectedCall("g", {}))),
-        ),
-        "a key/value call with no closing tag does not end at a following <function= call (an XML call does): "
-        "the second call comes out as content",
-    ),
     KnownBug(
         "call-list-streams-differently",
         "stream-equal",
