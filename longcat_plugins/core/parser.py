@@ -135,6 +135,7 @@ class StreamParser:
         self._announced = False  # a call was announced during the current step
         self._reasoning_text = False  # reasoning text was shown since reasoning (last) opened
         self._whitespace = WhitespaceRun()  # between the calls of a block
+        self._stray_last = False  # the last thing read in the block was stray text (what its whitespace follows)
         self._after_block = WhitespaceRun()  # after a block
         self._finished = False
 
@@ -366,6 +367,7 @@ class StreamParser:
             if not calls:  # before the block's first call it is recorded with the block
                 return whitespace_end(buf, pos), None
             return self._whitespace.take(buf, pos), None  # between calls: markup unless stray text follows
+        self._stray_last = False
         if c == "{":
             self._next_reader = JsonCallReader(self)
             return pos, Trigger.CALL_BEGINS
@@ -403,6 +405,7 @@ class StreamParser:
             return pos, Trigger.NOT_A_CALL
         end = stray_end(buf, pos, CALL_START)  # text between calls of one block
         self.stray(self._whitespace.release() + buf[pos:end])
+        self._stray_last = True
         return end, None
 
     def _scan_call(self, buf: str, pos: int, final: bool) -> _Step:
@@ -464,6 +467,9 @@ class StreamParser:
 
     def _close_block(self, _: Mode) -> int:
         self._wrapper = None
+        if not self._tag and self._stray_last:  # the output ends in a block, after stray text: its whitespace is text
+            self.stray(self._whitespace.release())
+        self._stray_last = False
         self._block_text(self._tag)
         return len(self._tag)
 
