@@ -67,11 +67,14 @@ class NameLookout:
 
 
 def _name_start(buf: str, w: int, k: int, whole: bool, accepted: frozenset[str]) -> int | None:
-    """Where the accepted name in the word ``buf[w:k]`` starts: the whole word (when it starts at a boundary), or
-    the part after its last '.' (a name glued to the end of a sentence); None when neither is accepted."""
+    """Where the accepted name in the word ``buf[w:k]`` starts: the whole word (when it starts at a boundary), else
+    the longest part of it after a '.' (a name glued to the end of a sentence, or a namespace written twice); None
+    when no part is accepted."""
     if whole and buf[w:k] in accepted:
         return w
-    dot = buf.rfind(".", w, k)
-    if dot >= 0 and buf[dot + 1 : k] in accepted:
-        return dot + 1
+    dot = buf.find(".", w, k)
+    while dot >= 0:
+        if buf[dot + 1 : k] in accepted:
+            return dot + 1
+        dot = buf.find(".", dot + 1, k)
     return None

@@ -160,6 +160,7 @@ KV_PAIR = "<longcat_arg_key>city</longcat_arg_key>\n<longcat_arg_value>Oslo</lon
         (f"functions.get_weather\n{KV_PAIR}", ""),
         (f"Checking.get_weather<longcat_tool_call>\n{KV_PAIR}</longcat_tool_call> done", "Checking. done"),
         (f"get_weather\n{KV_PAIR}\nThat is all.", "\nThat is all."),
+        (f"functions.functions.get_weather{KV_PAIR}", "functions."),
     ],
 )
 def test_a_declared_name_before_key_value_markup_is_the_call_without_its_opening_tag(text: str, content: str) -> None:
