@@ -211,7 +211,7 @@ NAME_SOUP = st.lists(
 ).map("".join)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300, deadline=None, derandomize=True)  # (fixed examples in CI; tests.fuzz explores)
 @given(text=NAME_SOUP, data=st.data())
 def test_names_without_tags_are_read_the_same_at_any_split(text: str, data: st.DataObject) -> None:
     whole = summary(parse(text, TOOLS))
