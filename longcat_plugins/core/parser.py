@@ -83,7 +83,9 @@ class StreamParser:
         # names written without their opening tag are looked for only where they can be decided: with declared
         # tools, in content, when calls are read
         self._lookout = NameLookout(self._schemas.names) if self._schemas and opts.tools else None
-        self._word_tail = False  # the content so far ends in a word character
+        # the content shown so far ends in a word character, where no name can start (the content, not the text:
+        # markup between is no boundary, so that the answer does not depend on how the text was split)
+        self._word_tail = False
         self._pending_name = ""  # a name written before its call's markup
         self._pending_markup = ""  # that name as written, with the whitespace after it
         self._block_name = ""  # the name written before the open block
@@ -315,12 +317,12 @@ class StreamParser:
         end = len(buf) if i < 0 else i
         tag = None if i < 0 else self._content_tags_with_keys.match(buf, i, final)
         if i < 0 or tag is T.NEED_MORE:
-            stop = end if final else lookout.hold_from(buf, pos, end, self._word_before(buf, pos))
+            stop = end if final else lookout.hold_from(buf, pos, end, self._word_tail)
             self._emit(Content, buf[pos:stop])
             return stop, None
         named = None
         if tag == T.ARG_KEY_OPEN or tag == T.LONGCAT_CALL_OPEN:
-            named = lookout.name_before(buf, pos, i, self._word_before(buf, pos))
+            named = lookout.name_before(buf, pos, i, self._word_tail)
         if named is not None:
             start, name = named
             self._emit(Content, buf[pos:start])
@@ -335,11 +337,6 @@ class StreamParser:
         assert isinstance(tag, str)
         self._tag = tag
         return i, _TAG_TRIGGERS[tag]
-
-    def _word_before(self, buf: str, pos: int) -> bool:
-        """Whether the content shown so far ends in a word character (a name cannot start there). The content, not
-        the text: markup between is no boundary, so that the answer does not depend on how the text was split."""
-        return self._word_tail
 
     def _scan_after_block(self, buf: str, pos: int, final: bool) -> _Step:
         end = self._after_block.take(buf, pos)
