@@ -13,61 +13,11 @@ from vllm_support import build_tokenizer, chat_request
 
 from longcat_plugins.core import ParserOptions, parse
 from longcat_plugins.core import tags as T
-from longcat_plugins.core.dialects import DIALECTS, Dialect
+from longcat_plugins.core.dialects import DIALECTS
 from longcat_plugins.vllm.tokenizer_facts import DIALECT_ENV
+from tests.grammar_cases import SHAPES, strict_tool, written
 
 pytestmark = pytest.mark.vllm
-
-PLACE = {
-    "type": "object",
-    "properties": {"city": {"type": "string"}, "zip": {"type": "integer"}},
-    "required": ["city", "zip"],
-}
-
-#: (id, parameters schema or None, intended arguments, arguments of the wrong type or None)
-SHAPES: list[tuple[str, dict[str, Any] | None, dict[str, Any], dict[str, Any] | None]] = [
-    ("string", {"city": {"type": "string"}}, {"city": "Paris"}, None),
-    ("nullable-string", {"city": {"type": ["string", "null"]}}, {"city": "Paris"}, None),
-    ("nullable-null", {"city": {"type": ["string", "null"]}}, {"city": None}, None),
-    ("integer", {"days": {"type": "integer"}}, {"days": 3}, {"days": "three"}),
-    ("number", {"temp": {"type": "number"}}, {"temp": 21.5}, {"temp": "warm"}),
-    ("boolean", {"metric": {"type": "boolean"}}, {"metric": True}, {"metric": "yes"}),
-    ("enum", {"unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}}, {"unit": "celsius"}, None),
-    ("object", {"place": PLACE}, {"place": {"city": "Paris", "zip": 75001}}, {"place": "Paris"}),
-    (
-        "array-of-objects",
-        {"stops": {"type": "array", "items": PLACE}},
-        {"stops": [{"city": "Paris", "zip": 75001}, {"city": "Lyon", "zip": 69001}]},
-        {"stops": "Paris"},
-    ),
-    ("no-parameters", None, {}, None),
-]
-
-
-def _tool(properties: dict[str, Any] | None) -> dict[str, Any]:
-    parameters: dict[str, Any] = {"type": "object", "properties": properties or {}}
-    if properties:
-        parameters["required"] = list(properties)
-    return {"type": "function", "function": {"name": "lookup", "parameters": parameters, "strict": True}}
-
-
-def _raw(value: Any) -> str:
-    """A value as the markup dialects write it: a string bare, anything else as JSON."""
-    return value if isinstance(value, str) else json.dumps(value)
-
-
-def written(dialect: Dialect, name: str, arguments: dict[str, Any]) -> str:
-    """The call the model writes in ``dialect``: the dialect's begin and end around the arguments in its style."""
-    if dialect.body == "json":
-        body = json.dumps(arguments)
-    elif dialect.body == "kv":
-        body = "".join(
-            f"{T.ARG_KEY_OPEN}{k}{T.ARG_KEY_CLOSE}\n{T.ARG_VALUE_OPEN}{_raw(v)}{T.ARG_VALUE_CLOSE}\n"
-            for k, v in arguments.items()
-        )
-    else:
-        body = "\n".join(f"<parameter={k}>\n{_raw(v)}\n</parameter>" for k, v in arguments.items())
-    return dialect.begin(name) + body + dialect.end
 
 
 @pytest.fixture(scope="module")
@@ -112,7 +62,7 @@ def test_what_the_grammar_accepts_the_parser_reads_back(
     arguments: dict[str, Any],
     wrong: dict[str, Any] | None,
 ) -> None:
-    tool = _tool(properties)
+    tool = strict_tool(properties)
     tag = _structural_tag(monkeypatch, tokenizer, dialect, tool)
     text = written(DIALECTS[dialect], "lookup", arguments)
     assert _accepts(tag, text), text
@@ -123,7 +73,7 @@ def test_what_the_grammar_accepts_the_parser_reads_back(
 
 def test_kv_nullable_string_is_free_text(monkeypatch: pytest.MonkeyPatch, tokenizer: Any) -> None:
     # ["string", "null"] once got a JSON grammar in key/value: it forced "\"Paris\"", read back with its quotes
-    tool = _tool({"city": {"type": ["string", "null"]}})
+    tool = strict_tool({"city": {"type": ["string", "null"]}})
     tag = _structural_tag(monkeypatch, tokenizer, "kv", tool)
     text = written(DIALECTS["kv"], "lookup", {"city": "Paris"})
     assert f"{T.ARG_VALUE_OPEN}Paris{T.ARG_VALUE_CLOSE}" in text
