@@ -17,11 +17,15 @@ import tempfile
 from argparse import Namespace
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from longcat_plugins.templates import template_path
 
 from .model_dir import TEMPLATE_NAME, build_model_dir
 from .recording import Script, Turn
+
+if TYPE_CHECKING:
+    from .engine import ReplayEngineClient
 
 DEFAULT_MODEL_NAME = "LongCat-Flash-Chat"
 TOOL_PARSER = "longcat"
@@ -73,6 +77,27 @@ def corpus(turns: Sequence[Turn]) -> list[str]:
     return texts * 3
 
 
+def build_engine(args: Namespace, script: Script, *, token_delay: float = 0.0) -> ReplayEngineClient:
+    """The replay engine client for parsed ``vllm serve`` arguments (what ``AsyncLLM.from_vllm_config`` is to
+    ``vllm serve``): vLLM's model, logging and structured-output configs, no KV cache."""
+    import vllm.envs as envs
+    from vllm.config import VllmConfig
+    from vllm.engine.arg_utils import AsyncEngineArgs
+
+    from .engine import ReplayEngineClient
+
+    engine_args = AsyncEngineArgs.from_cli_args(args)
+    envs.VLLM_CPU_KVCACHE_SPACE = 0  # no KV cache: no CPU KV-cache size warning
+    vllm_config = VllmConfig(
+        model_config=engine_args.create_model_config(),
+        logging_config=engine_args.create_logging_config(),
+        structured_outputs_config=engine_args.create_structured_outputs_config(),
+    )
+    return ReplayEngineClient(
+        vllm_config, script, token_delay=token_delay, log_requests=bool(engine_args.enable_log_requests)
+    )
+
+
 async def serve_replay(
     args: Namespace,
     script: Script,
@@ -82,27 +107,15 @@ async def serve_replay(
 ) -> None:
     """Serve until SIGINT/SIGTERM: vLLM's ``run_server_worker`` and ``build_and_serve``, with the replay."""
     import vllm.envs as envs
-    from vllm.config import VllmConfig
-    from vllm.engine.arg_utils import AsyncEngineArgs
     from vllm.entrypoints.launchers.api_server.app_state import init_app_state
     from vllm.entrypoints.launchers.app import build_app
     from vllm.entrypoints.launchers.launcher import serve_http, setup_server
 
-    from .engine import ReplayEngineClient
-
     _, sock = setup_server(args, reuse_port=False)
     host, port = sock.getsockname()[:2]
-    engine_args = AsyncEngineArgs.from_cli_args(args)
-    model_config = engine_args.create_model_config()
-    envs.VLLM_CPU_KVCACHE_SPACE = 0  # no KV cache: no CPU KV-cache size warning
-    vllm_config = VllmConfig(
-        model_config=model_config,
-        logging_config=engine_args.create_logging_config(),
-        structured_outputs_config=engine_args.create_structured_outputs_config(),
-    )
-    engine = ReplayEngineClient(vllm_config, script, token_delay=token_delay)
+    engine = build_engine(args, script, token_delay=token_delay)
     supported_tasks = await engine.get_supported_tasks()
-    app = build_app(args, supported_tasks, model_config)
+    app = build_app(args, supported_tasks, engine.model_config)
     await init_app_state(engine, app.state, args, supported_tasks)
 
     async def announce() -> None:
