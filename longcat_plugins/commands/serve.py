@@ -23,7 +23,8 @@ def add_parser(subparsers: Any) -> None:
             "Start vLLM's OpenAI-compatible server (chat completions with the longcat tool-call and "
             "reasoning parsers) backed by a scripted engine: each request gets the next recorded model turn, "
             'streamed token by token. The recording is JSON lines: {"output": RAW_MODEL_TEXT, '
-            '"expect_prompt": PROMPT}, expect_prompt optional. Stop with Ctrl-C or SIGTERM.'
+            '"expect_prompt": PROMPT}, expect_prompt optional. Flags after -- go to vLLM\'s own `vllm serve` '
+            "parser. Stop with Ctrl-C or SIGTERM."
         ),
     )
     p.add_argument(
@@ -35,6 +36,12 @@ def add_parser(subparsers: Any) -> None:
         "--served-model-name", default=None, help="model name clients use (default LongCat-Flash-Chat)"
     )
     p.add_argument("--token-delay", type=float, default=0.0, metavar="SECONDS", help="pause between tokens")
+    p.add_argument(
+        "vllm_args",
+        nargs="*",
+        metavar="-- VLLM_SERVE_FLAGS",
+        help="after --, more `vllm serve` flags, e.g. -- --enable-log-requests --enable-log-outputs",
+    )
     p.set_defaults(run=run)
 
 
@@ -66,6 +73,7 @@ def run(args: argparse.Namespace) -> int:
             port=args.port,
             served_model_name=args.served_model_name or DEFAULT_MODEL_NAME,
             token_delay=args.token_delay,
+            vllm_args=args.vllm_args,
             on_ready=ready,
         )
     except KeyboardInterrupt:
