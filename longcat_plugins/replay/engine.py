@@ -3,8 +3,8 @@
 It does what vLLM's ``AsyncLLM`` does in the API server process, minus the model: the request goes through
 vLLM's own ``InputProcessor`` (the engine's normal request validation) and is registered with vLLM's own
 ``OutputProcessor`` (incremental detokenizer, stop strings, ``skip_special_tokens``, delta or final-only output
-kinds, logprobs). One stepping task plays the engine core and ``AsyncLLM``'s output handler at once: at every step
-it takes the next token of every running request and hands them over together, as one list of
+kinds, sample logprobs). One stepping task plays the engine core and ``AsyncLLM``'s output handler at once: at
+every step it takes the next token of every running request and hands them over together, as one list of
 ``EngineCoreOutput``s, to ``OutputProcessor.process_outputs``, as a real engine batches its running requests.
 Requests join and leave between steps. A turn ends with the end-of-sequence token (``finish_reason`` "stop"), or
 after ``max_tokens`` tokens ("length"); a client that goes away aborts its request as with ``AsyncLLM``
@@ -14,11 +14,13 @@ after ``max_tokens`` tokens ("length"); a client that goes away aborts its reque
 from __future__ import annotations
 
 import asyncio
+import math
 import time
 from collections.abc import AsyncGenerator, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 from vllm.config import VllmConfig
 from vllm.engine.protocol import EngineClient
 from vllm.exceptions import VLLMValidationError
@@ -31,12 +33,38 @@ from vllm.v1.engine import EngineCoreOutput, EngineCoreRequest, FinishReason
 from vllm.v1.engine.exceptions import EngineDeadError
 from vllm.v1.engine.input_processor import InputProcessor
 from vllm.v1.engine.output_processor import OutputProcessor, RequestOutputCollector
+from vllm.v1.outputs import LogprobsLists
 
 from .recording import Script, Turn, prompt_mismatch
 
 SUPPORTED_TASKS: tuple[Any, ...] = ("generate",)
 
 logger = init_logger("vllm.longcat_replay.engine")
+
+
+@dataclass(frozen=True, slots=True)
+class LogprobsRequest:
+    """What a request asked for: the ``k`` most likely tokens at each position, or these token ids."""
+
+    top: int
+    token_ids: tuple[int, ...] | None
+    vocab_size: int
+
+    def lists(self, token_id: int) -> LogprobsLists:
+        """The logprobs of one replayed position, as a sampler reports them: the sampled token first, then the
+        top ``k``. A replay is certain of every token: the sampled token has logprob 0.0 and rank 1 (so it is also
+        the first of the top ``k``), every other token has -inf (shown as -9999.0 by the API)."""
+        if self.token_ids is not None:
+            others = list(self.token_ids)
+            values = [0.0 if other == token_id else -math.inf for other in others]
+        else:
+            others = [(token_id + j) % self.vocab_size for j in range(self.top)]
+            values = [0.0 if j == 0 else -math.inf for j in range(self.top)]
+        return LogprobsLists(
+            logprob_token_ids=np.array([[token_id, *others]], dtype=np.int64),
+            logprobs=np.array([[0.0, *values]], dtype=np.float32),
+            sampled_token_ranks=np.array([1], dtype=np.int64),
+        )
 
 
 @dataclass(slots=True)
@@ -46,6 +74,7 @@ class _Running:
     request_id: str
     token_ids: list[int]
     truncated: bool
+    logprobs: LogprobsRequest | None = None
     position: int = 0
 
     def next_output(self) -> EngineCoreOutput:
@@ -54,7 +83,12 @@ class _Running:
         finish = None
         if self.position == len(self.token_ids):
             finish = FinishReason.LENGTH if self.truncated else FinishReason.STOP
-        return EngineCoreOutput(request_id=self.request_id, new_token_ids=[token_id], finish_reason=finish)
+        return EngineCoreOutput(
+            request_id=self.request_id,
+            new_token_ids=[token_id],
+            new_logprobs=self.logprobs.lists(token_id) if self.logprobs is not None else None,
+            finish_reason=finish,
+        )
 
     @property
     def done(self) -> bool:
@@ -147,6 +181,13 @@ class ReplayEngineClient(EngineClient):
         assert params is not None
         if params.n != 1:
             raise VLLMValidationError("the replay server answers n=1 only", parameter="n", value=params.n)
+        if params.prompt_logprobs is not None:
+            raise VLLMValidationError(
+                "the replay server has no prompt logprobs (it runs no model over the prompt); sample logprobs "
+                "(logprobs, top_logprobs) are answered",
+                parameter="prompt_logprobs",
+                value=params.prompt_logprobs,
+            )
         text = extract_prompt_components(self.model_config, prompt).text or ""
         turn = self.script.current
         number = self.script.position + 1
@@ -168,10 +209,19 @@ class ReplayEngineClient(EngineClient):
             token_ids = token_ids[: params.max_tokens]
         queue = RequestOutputCollector(params.output_kind, request.request_id)
         self.output_processor.add_request(request, text, None, 0, queue)
-        self._add(_Running(request.request_id, token_ids, truncated))
+        self._add(_Running(request.request_id, token_ids, truncated, self._logprobs_request(params)))
         if self.log_requests:
             logger.info("Added request %s.", request.request_id)
         return self._outputs(request_id, queue)
+
+    def _logprobs_request(self, params: SamplingParams) -> LogprobsRequest | None:
+        top = params.num_logprobs
+        if top is None:
+            return None
+        vocab_size = self.model_config.get_vocab_size()
+        if params.logprob_token_ids and params.logprobs is None:
+            return LogprobsRequest(0, tuple(params.logprob_token_ids), vocab_size)
+        return LogprobsRequest(vocab_size if top == -1 else top, None, vocab_size)
 
     async def _outputs(self, request_id: str, queue: RequestOutputCollector) -> AsyncGenerator[RequestOutput, None]:
         """What ``AsyncLLM.generate`` does with the request's queue: yield its outputs until the last one."""

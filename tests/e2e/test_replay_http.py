@@ -200,6 +200,49 @@ def test_still_serving_after_errors(client: Any) -> None:
     assert fold_response(create(client)).finish_reason == "tool_calls"
 
 
+def check_logprobs(entries: list[Any], top: int) -> list[str]:
+    """A replay is certain of every token: logprob 0.0, itself the most likely of the top ``top``, every other
+    token at vLLM's floor of -9999.0. Returns the tokens."""
+    for entry in entries:
+        assert entry.logprob == 0.0
+        assert len(entry.top_logprobs) == top
+        assert (entry.top_logprobs[0].token, entry.top_logprobs[0].logprob) == (entry.token, 0.0)
+        assert [alt.logprob for alt in entry.top_logprobs[1:]] == [-9999.0] * (top - 1)
+        assert len({alt.token for alt in entry.top_logprobs}) == top
+        assert entry.bytes == list(entry.token.encode("utf-8"))
+    return [entry.token for entry in entries]
+
+
+def test_logprobs_non_streaming(client: Any) -> None:
+    response = create(client, logprobs=True, top_logprobs=2)
+    tokens = check_logprobs(response.choices[0].logprobs.content, 2)
+    assert "".join(tokens) == OUTPUT + "</longcat_s>"  # every generated token, end-of-sequence included
+    assert len(tokens) == response.usage.completion_tokens
+    assert fold_response(response).same_message() == expected().same_message()
+
+
+def test_logprobs_streaming(client: Any) -> None:
+    chunks = list(create(client, logprobs=True, top_logprobs=2, stream=True))
+    entries = [e for c in chunks for choice in c.choices if choice.logprobs for e in choice.logprobs.content or []]
+    tokens = check_logprobs(entries, 2)
+    whole = create(client, logprobs=True, top_logprobs=2)
+    assert tokens == [entry.token for entry in whole.choices[0].logprobs.content]
+    assert fold_chunks(chunks).same_message() == expected().same_message()
+
+
+def test_logprobs_without_top_logprobs(client: Any) -> None:
+    entries = create(client, logprobs=True).choices[0].logprobs.content
+    assert entries and all(e.logprob == 0.0 and e.top_logprobs == [] for e in entries)
+
+
+def test_prompt_logprobs_are_a_clear_400(client: Any) -> None:
+    import openai
+
+    with pytest.raises(openai.BadRequestError) as info:  # (with stream=True vLLM itself refuses them)
+        create(client, extra_body={"prompt_logprobs": 1})
+    assert "no prompt logprobs" in str(info.value)
+
+
 def test_vllm_logging_as_vllm_serve_sets_it_up(client: Any, server: Server) -> None:
     assert fold_response(create(client)).finish_reason == "tool_calls"
     log = server.log_text()
