@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from longcat_plugins.templates import template_path
 
-from .model_dir import TEMPLATE_NAME, build_model_dir
+from .model_dir import TEMPLATE_NAME, build_model_dir, family
 from .recording import Script, Turn
 
 if TYPE_CHECKING:
@@ -46,7 +46,12 @@ def use_cpu_platform() -> None:
 
 
 def serve_args(
-    model_dir: Path, host: str, port: int, served_model_name: str, extra: Sequence[str] = ()
+    model_dir: Path,
+    host: str,
+    port: int,
+    served_model_name: str,
+    extra: Sequence[str] = (),
+    template: str = TEMPLATE_NAME,
 ) -> Namespace:
     """The ``vllm serve`` command line of the replay, parsed and checked by vLLM's own parser. ``extra`` are more
     ``vllm serve`` flags (they come last, so they win over the replay's own)."""
@@ -61,7 +66,7 @@ def serve_args(
         "--enable-auto-tool-choice",
         "--tool-call-parser", TOOL_PARSER,
         "--reasoning-parser", REASONING_PARSER,
-        "--chat-template", str(template_path(TEMPLATE_NAME)),
+        "--chat-template", str(template_path(template)),
         "--generation-config", "vllm",
         *extra,
     ]  # fmt: skip
@@ -167,22 +172,25 @@ def run_replay_server(
     *,
     host: str = "127.0.0.1",
     port: int = 8000,
-    served_model_name: str = DEFAULT_MODEL_NAME,
+    served_model_name: str | None = None,
     token_delay: float = 0.0,
+    template: str = TEMPLATE_NAME,
     vllm_args: Sequence[str] = (),
     on_ready: Callable[[str], None] | None = None,
 ) -> None:
-    """Build the model directory and serve ``turns`` until interrupted (blocking). ``vllm_args`` are more
-    ``vllm serve`` flags; logging is set up from them as ``vllm serve`` does."""
+    """Build the model directory for ``template`` and serve ``turns`` until interrupted (blocking). The served
+    model name defaults to the template's model family's; ``vllm_args`` are more ``vllm serve`` flags; logging
+    is set up from them as ``vllm serve`` does."""
+    name = served_model_name or family(template).served_model_name
     with tempfile.TemporaryDirectory(prefix="longcat-replay-") as tmp:
-        model_dir = build_model_dir(Path(tmp) / "model", corpus(turns))
+        model_dir = build_model_dir(Path(tmp) / "model", corpus(turns), template)
         use_cpu_platform()
         from vllm.logger import configure_logging_from_args
         from vllm.plugins import load_general_plugins
         from vllm.utils.system_utils import decorate_logs
 
         load_general_plugins()
-        args = serve_args(model_dir, host, port, served_model_name, vllm_args)
+        args = serve_args(model_dir, host, port, name, vllm_args, template)
         configure_logging_from_args(args)
         decorate_logs("APIServer", skip_if_decorated=True)
         asyncio.run(serve_replay(args, Script(list(turns)), token_delay=token_delay, on_ready=on_ready))
