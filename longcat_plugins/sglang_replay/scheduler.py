@@ -25,7 +25,6 @@ from __future__ import annotations
 import logging
 import time
 from array import array
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from typing import Any
@@ -36,7 +35,7 @@ logger = logging.getLogger(__name__)
 
 #: What the handshake announces (the replay has no KV cache; these only bound prompt lengths).
 MAX_TOTAL_NUM_TOKENS = 1 << 20
-#: Tokens of the prompt the detokenizer re-decodes with the first output tokens (``INIT_INCREMENTAL_DETOKENIZATION_OFFSET``).
+#: Prompt tokens the detokenizer decodes again with the first output tokens (as the scheduler's constant).
 INIT_INCREMENTAL_DETOKENIZATION_OFFSET = 5
 HEALTH_CHECK_RID_PREFIX = "HEALTH_CHECK"
 #: Seconds to wait for a request when none is running.

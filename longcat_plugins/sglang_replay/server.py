@@ -46,9 +46,7 @@ def free_port(host: str) -> int:
         return int(s.getsockname()[1])
 
 
-def server_argv(
-    model_dir: Path, host: str, port: int, served_model_name: str, tokenizer_workers: int = 1
-) -> list[str]:
+def server_argv(model_dir: Path, host: str, port: int, served_model_name: str, tokenizer_workers: int = 1) -> list[str]:
     """The ``sglang.launch_server`` command line of the replay."""
     return [
         "--model-path", str(model_dir),
@@ -70,11 +68,13 @@ def announce_when_healthy(url: str, on_ready: Callable[[str], None]) -> threadin
     def wait() -> None:
         deadline = time.monotonic() + READY_TIMEOUT
         while time.monotonic() < deadline:
-            with contextlib.suppress(OSError, ValueError):
-                with urllib.request.urlopen(url + "/health", timeout=5) as response:
-                    if response.status == 200:
-                        on_ready(url + "/v1")
-                        return
+            with (
+                contextlib.suppress(OSError, ValueError),
+                urllib.request.urlopen(url + "/health", timeout=5) as response,
+            ):
+                if response.status == 200:
+                    on_ready(url + "/v1")
+                    return
             time.sleep(0.2)
 
     thread = threading.Thread(target=wait, name="replay-ready", daemon=True)
