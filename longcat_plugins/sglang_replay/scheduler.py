@@ -23,6 +23,7 @@ stream for a streaming one. SGLang's health-check requests get one end-of-sequen
 from __future__ import annotations
 
 import logging
+import sys
 import time
 from array import array
 from dataclasses import dataclass, field
@@ -214,6 +215,7 @@ class ReplayScheduler:
                 return
             self.script.advance()
             planned = self.turn_token_ids(turn)
+            logger.info("request %s (HTTP worker %s) gets turn %d", request.rid, request.http_worker_ipc, number)
         max_new_tokens = params.max_new_tokens
         if max_new_tokens is None:
             max_new_tokens = max(self.context_len - len(prompt_ids), 1)
@@ -273,6 +275,7 @@ class ReplayScheduler:
         """``Req.update_finish_state`` for one new token."""
         if req.to_finish is not None:
             req.finished_reason, req.to_finish = req.to_finish, None
+            logger.info("request %s aborted after %d token(s)", req.rid, len(req.output_ids))
             return
         if req.stop_strs:
             tail_len = min(req.stop_str_max_len + 1, len(req.output_ids))
@@ -417,6 +420,7 @@ def run_replay_scheduler(
     **__: Any,
 ) -> None:
     """The ``run_scheduler_process_func`` of the replay (bind ``config`` first, with ``functools.partial``)."""
+    logging.basicConfig(level=logging.INFO, format="[%(asctime)s replay scheduler] %(message)s", stream=sys.stderr)
     scheduler = ReplayScheduler(config, port_args)
     pipe_writer.send(scheduler.init_info())
     scheduler.run()
