@@ -16,7 +16,19 @@ def run_sglang(args: argparse.Namespace, turns: Sequence[Turn]) -> int:
         raise UsageError(
             "SGLang is not installed: pip install 'longcat-plugins[sglang]' (or run bash scripts/env_sglang.sh)"
         )
+    from importlib.metadata import version
+
+    from .scheduler import SGLANG_VERSION
     from .server import DEFAULT_MODEL_NAME, run_sglang_replay_server
+
+    installed = version("sglang")
+    if installed != SGLANG_VERSION:
+        raise UsageError(
+            f"the SGLang replay speaks the scheduler IPC of SGLang {SGLANG_VERSION}, and SGLang {installed} is "
+            f"installed: pip install 'sglang=={SGLANG_VERSION}'"
+        )
+    if args.tokenizer_worker_num < 1:
+        raise UsageError("--tokenizer-worker-num must be at least 1")
 
     def ready(url: str) -> None:
         print(f"longcat-plugins serve: replaying {len(turns)} turn(s) of {args.replay} at {url}", flush=True)

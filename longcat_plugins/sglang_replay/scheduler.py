@@ -34,6 +34,9 @@ from longcat_plugins.replay.recording import Script, Turn, prompt_mismatch
 
 logger = logging.getLogger(__name__)
 
+#: The SGLang release whose scheduler this stands in for (its IPC structs are positional and unversioned).
+SGLANG_VERSION = "0.5.23"
+
 #: What the handshake announces (the replay has no KV cache; these only bound prompt lengths).
 MAX_TOTAL_NUM_TOKENS = 1 << 20
 #: Prompt tokens the detokenizer decodes again with the first output tokens (as the scheduler's constant).
@@ -66,6 +69,7 @@ class RunningRequest:
     stop_strs: list[str]
     stop_str_max_len: int
     ignore_eos: bool
+    stop_token_ids: frozenset[int]
     skip_special_tokens: bool
     spaces_between_special_tokens: bool
     no_stop_trim: bool
@@ -230,6 +234,7 @@ class ReplayScheduler:
                 stop_strs=list(params.stop_strs or []),
                 stop_str_max_len=int(params.stop_str_max_len or 0),
                 ignore_eos=bool(params.ignore_eos),
+                stop_token_ids=frozenset(params.stop_token_ids or ()),
                 skip_special_tokens=bool(params.skip_special_tokens),
                 spaces_between_special_tokens=bool(params.spaces_between_special_tokens),
                 no_stop_trim=bool(params.no_stop_trim),
@@ -288,7 +293,7 @@ class ReplayScheduler:
                     self.cap_at_max_new_tokens(req)
                     return
         token = req.output_ids[-1]
-        if not req.ignore_eos and token == self.eos_token_id:
+        if not req.ignore_eos and (token == self.eos_token_id or token in req.stop_token_ids):
             req.finished_reason = {"type": "stop", "matched": token}
             req.finished_len = len(req.output_ids)
             return
