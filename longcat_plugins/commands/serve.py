@@ -53,6 +53,8 @@ def run(args: argparse.Namespace) -> int:
         turns = load_recording(args.replay)
     except RecordingError as e:
         raise UsageError(str(e)) from None
+    if args.engine == "vllm" and args.tokenizer_worker_num != 1:
+        raise UsageError("--tokenizer-worker-num is an SGLang option (with --engine sglang)")
     if args.engine == "sglang":
         from longcat_plugins.sglang_replay.command import run_sglang
 

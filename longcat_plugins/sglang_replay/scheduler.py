@@ -199,8 +199,6 @@ class ReplayScheduler:
         return str(self.tokenizer.decode(ids, skip_special_tokens=False))
 
     def add_request(self, request: Any) -> None:
-        from sglang.srt.managers.io_struct import AbortReq
-
         params = request.sampling_params
         prompt_ids = [int(i) for i in (request.input_ids or [])]
         if request.rid.startswith(HEALTH_CHECK_RID_PREFIX):
@@ -209,13 +207,15 @@ class ReplayScheduler:
             turn = self.script.current
             number = self.script.position + 1
             text = self.prompt_text(request)
+            if request.return_logprob:
+                self.refuse(request, "the replay server has no logprobs (a recording holds text only)")
+                return
             if turn.expect_prompt is not None and text != turn.expect_prompt:
-                message = (
+                self.refuse(
+                    request,
                     f"replay: the rendered prompt is not the one recorded for turn {number} (recording line "
-                    f"{turn.line}): {prompt_mismatch(turn.expect_prompt, text)}"
+                    f"{turn.line}): {prompt_mismatch(turn.expect_prompt, text)}",
                 )
-                reason = {"type": "abort", "status_code": HTTPStatus.BAD_REQUEST, "message": message}
-                self.answer(AbortReq(rid=request.rid, finished_reason=reason), request)
                 return
             self.script.advance()
             planned = self.turn_token_ids(turn)
@@ -240,6 +240,13 @@ class ReplayScheduler:
                 no_stop_trim=bool(params.no_stop_trim),
             )
         )
+
+    def refuse(self, request: Any, message: str) -> None:
+        """End a request before it runs, as the scheduler rejects one: an ``AbortReq`` with a 400 finish reason."""
+        from sglang.srt.managers.io_struct import AbortReq
+
+        reason = {"type": "abort", "status_code": HTTPStatus.BAD_REQUEST, "message": message}
+        self.answer(AbortReq(rid=request.rid, finished_reason=reason), request)
 
     def turn_token_ids(self, turn: Turn) -> list[int]:
         """The turn's output as the model would have generated it: its tokens, then end of sequence."""

@@ -179,6 +179,24 @@ def test_client_disconnecting_mid_stream(server: Server, client: Any) -> None:
     assert "aborted after" in server.log_text()
 
 
+def test_logprobs_are_refused(client: Any) -> None:
+    import openai
+
+    with pytest.raises(openai.BadRequestError) as info:
+        create(client, logprobs=True)
+    assert info.value.status_code == 400 and "no logprobs" in str(info.value)
+    with pytest.raises(openai.APIError) as streamed:
+        list(create(client, logprobs=True, stream=True))
+    assert "no logprobs" in str(streamed.value)
+
+
+def test_health_generate(server: Server, client: Any) -> None:
+    import httpx
+
+    assert httpx.get(server.url.removesuffix("/v1") + "/health_generate", timeout=60).status_code == 200
+    assert fold_response(create(client)).same_message() == expected().same_message()
+
+
 def test_server_stops_cleanly_on_sigterm(server: Server) -> None:
     assert stop_server(server.process) == 0
     assert "longcat-plugins serve: stopped" in server.log_text()

@@ -74,6 +74,7 @@ def test_agent_loop_runs_the_recorded_conversation(server: Server, mode: list[st
 
 
 def test_a_different_prompt_is_refused_and_does_not_take_the_turn(server: Server) -> None:
+    import httpx
     import openai
 
     client = openai_client(server)
@@ -86,6 +87,8 @@ def test_a_different_prompt_is_refused_and_does_not_take_the_turn(server: Server
     with pytest.raises(openai.APIError) as streamed:
         list(client.chat.completions.create(model=MODEL, messages=wrong, stream=True))
     assert MISMATCH in str(streamed.value)
+    # SGLang's generation health check is answered without taking a turn either
+    assert httpx.get(server.url.removesuffix("/v1") + "/health_generate", timeout=60).status_code == 200
     assert run_agent(server) == TRANSCRIPT
 
 
