@@ -23,6 +23,8 @@ stream for a streaming one. SGLang's health-check requests get one end-of-sequen
 from __future__ import annotations
 
 import logging
+import os
+import signal
 import sys
 import time
 from array import array
@@ -439,6 +441,11 @@ def run_replay_scheduler(
 ) -> None:
     """The ``run_scheduler_process_func`` of the replay (bind ``config`` first, with ``functools.partial``)."""
     logging.basicConfig(level=logging.INFO, format="[%(asctime)s replay scheduler] %(message)s", stream=sys.stderr)
-    scheduler = ReplayScheduler(config, port_args)
-    pipe_writer.send(scheduler.init_info())
-    scheduler.run()
+    try:
+        scheduler = ReplayScheduler(config, port_args)
+        pipe_writer.send(scheduler.init_info())
+        scheduler.run()
+    except Exception:
+        # As run_scheduler_process does: the server goes down with the scheduler instead of hanging.
+        logger.exception("the replay scheduler failed")
+        os.kill(os.getppid(), signal.SIGQUIT)
