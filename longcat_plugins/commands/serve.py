@@ -2,7 +2,8 @@
 turns.
 
 vLLM's own API server (its FastAPI app, chat serving, renderer) with ``--tool-call-parser longcat
---reasoning-parser longcat --enable-auto-tool-choice``, over a scripted engine. Needs vLLM installed.
+--reasoning-parser longcat --enable-auto-tool-choice``, over a scripted engine; with ``--engine sglang``, SGLang's
+own HTTP server over a stand-in scheduler. Needs the engine installed.
 """
 
 from __future__ import annotations
@@ -18,18 +19,16 @@ from .errors import UsageError
 def add_parser(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "serve",
-        help="serve recorded model turns over vLLM's OpenAI API (no GPU, no model)",
+        help="serve recorded model turns over vLLM's or SGLang's OpenAI API (no GPU, no model)",
         description=(
-            "Start vLLM's OpenAI-compatible server (chat completions with the longcat tool-call and "
+            "Start vLLM's (with --engine sglang, SGLang's) OpenAI-compatible server (chat completions with the longcat tool-call and "
             "reasoning parsers) backed by a scripted engine: each request gets the next recorded model turn, "
             'streamed token by token. The recording is JSON lines: {"output": RAW_MODEL_TEXT, '
             '"expect_prompt": PROMPT}, expect_prompt optional. Flags after -- go to vLLM\'s own `vllm serve` '
             "parser. Stop with Ctrl-C or SIGTERM."
         ),
     )
-    p.add_argument(
-        "--replay", required=True, metavar="FILE", help="the recording (.jsonl, one model turn a line)"
-    )
+    p.add_argument("--replay", required=True, metavar="FILE", help="the recording (.jsonl, one model turn a line)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 picks a free one)")
     p.add_argument(
@@ -81,9 +80,7 @@ def run(args: argparse.Namespace) -> int:
 
         return run_sglang(args, turns)
     if importlib.util.find_spec("vllm") is None:
-        raise UsageError(
-            "vLLM is not installed: pip install 'longcat-plugins[vllm]' (or run bash scripts/env_vllm.sh)"
-        )
+        raise UsageError("vLLM is not installed: pip install 'longcat-plugins[vllm]' (or run bash scripts/env_vllm.sh)")
 
     from longcat_plugins.replay.server import run_replay_server
 

@@ -19,7 +19,7 @@ def run_sglang(args: argparse.Namespace, turns: Sequence[Turn]) -> int:
     from importlib.metadata import version
 
     from .scheduler import SGLANG_VERSION
-    from .server import DEFAULT_MODEL_NAME, run_sglang_replay_server
+    from .server import run_sglang_replay_server
 
     installed = version("sglang")
     if installed != SGLANG_VERSION:
@@ -31,16 +31,20 @@ def run_sglang(args: argparse.Namespace, turns: Sequence[Turn]) -> int:
         raise UsageError("--tokenizer-worker-num must be at least 1")
 
     def ready(url: str) -> None:
-        print(f"longcat-plugins serve: replaying {len(turns)} turn(s) of {args.replay} at {url}", flush=True)
+        print(
+            f"longcat-plugins serve: replaying {len(turns)} turn(s) of {args.replay} ({args.template}) at {url}",
+            flush=True,
+        )
 
     try:
         run_sglang_replay_server(
             turns,
             host=args.host,
             port=args.port,
-            served_model_name=args.served_model_name or DEFAULT_MODEL_NAME,
+            served_model_name=args.served_model_name,
             token_delay=args.token_delay,
             tokenizer_workers=args.tokenizer_worker_num,
+            template=args.template,
             on_ready=ready,
         )
     except KeyboardInterrupt:

@@ -21,11 +21,10 @@ import urllib.request
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from longcat_plugins.replay.model_dir import TEMPLATE_NAME, build_model_dir
+from longcat_plugins.replay.model_dir import TEMPLATE_NAME, build_model_dir, family
 from longcat_plugins.replay.recording import Turn
 from longcat_plugins.templates import template_path
 
-DEFAULT_MODEL_NAME = "LongCat-Flash-Chat"
 TOOL_PARSER = "longcat"
 REASONING_PARSER = "longcat"
 #: The app module HTTP workers import when there are several (``SGLANG_HTTP_SERVER_APP_PATH``).
@@ -46,7 +45,14 @@ def free_port(host: str) -> int:
         return int(s.getsockname()[1])
 
 
-def server_argv(model_dir: Path, host: str, port: int, served_model_name: str, tokenizer_workers: int = 1) -> list[str]:
+def server_argv(
+    model_dir: Path,
+    host: str,
+    port: int,
+    served_model_name: str,
+    tokenizer_workers: int = 1,
+    template: str = TEMPLATE_NAME,
+) -> list[str]:
     """The ``sglang.launch_server`` command line of the replay."""
     return [
         "--model-path", str(model_dir),
@@ -57,7 +63,7 @@ def server_argv(model_dir: Path, host: str, port: int, served_model_name: str, t
         "--skip-server-warmup",
         "--tool-call-parser", TOOL_PARSER,
         "--reasoning-parser", REASONING_PARSER,
-        "--chat-template", str(template_path(TEMPLATE_NAME)),
+        "--chat-template", str(template_path(template)),
         "--tokenizer-worker-num", str(tokenizer_workers),
     ]  # fmt: skip
 
@@ -87,9 +93,10 @@ def run_sglang_replay_server(
     *,
     host: str = "127.0.0.1",
     port: int = 8000,
-    served_model_name: str = DEFAULT_MODEL_NAME,
+    served_model_name: str | None = None,
     token_delay: float = 0.0,
     tokenizer_workers: int = 1,
+    template: str = TEMPLATE_NAME,
     on_ready: Callable[[str], None] | None = None,
 ) -> None:
     """Build the model directory and serve ``turns`` with SGLang until interrupted (blocking)."""
@@ -100,16 +107,17 @@ def run_sglang_replay_server(
 
     from .scheduler import ReplayConfig, run_replay_scheduler
 
+    name = served_model_name or family(template).served_model_name
     if tokenizer_workers > 1:
         # Workers import the app by path and never load plugins: this module registers ours first.
         os.environ.setdefault("SGLANG_HTTP_SERVER_APP_PATH", WORKER_APP_PATH)
     if port == 0:
         port = free_port(host)
     with tempfile.TemporaryDirectory(prefix="longcat-sglang-replay-") as tmp:
-        model_dir = build_model_dir(Path(tmp) / "model", corpus(turns))
+        model_dir = build_model_dir(Path(tmp) / "model", corpus(turns), template)
         config = json.loads((model_dir / "config.json").read_text(encoding="utf-8"))
         load_plugins()
-        server_args = prepare_server_args(server_argv(model_dir, host, port, served_model_name, tokenizer_workers))
+        server_args = prepare_server_args(server_argv(model_dir, host, port, name, tokenizer_workers, template))
         replay = ReplayConfig(
             turns=tuple(turns),
             model_dir=str(model_dir),

@@ -186,3 +186,14 @@ def test_health_checks_and_prompt_only_requests_take_no_turn(tokenizer: Any) -> 
     assert outputs_of(scheduler, "prefix") == ([[]], {"type": "length", "length": 0})
     health_steps, _ = outputs_of(scheduler, f"{replay.HEALTH_CHECK_RID_PREFIX}_1")
     assert health_steps == [[tokenizer.eos_token_id]]
+
+
+@pytest.mark.parametrize("template", ["longcat-flash-chat", "qwen3-tools-first", "xml-function-thinking"])
+def test_the_server_serves_the_recordings_template_and_model_family(template: str) -> None:
+    from longcat_plugins.replay.model_dir import family
+    from longcat_plugins.sglang_replay.server import server_argv
+    from longcat_plugins.templates import template_path
+
+    argv = server_argv(Path("/model"), "127.0.0.1", 8000, family(template).served_model_name, template=template)
+    assert argv[argv.index("--chat-template") + 1] == str(template_path(template))
+    assert argv[argv.index("--served-model-name") + 1] == family(template).served_model_name
