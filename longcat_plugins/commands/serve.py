@@ -22,8 +22,8 @@ def add_parser(subparsers: Any) -> None:
         help="serve recorded model turns over vLLM's or SGLang's OpenAI API (no GPU, no model)",
         description=(
             "Start vLLM's (with --engine sglang, SGLang's) OpenAI-compatible server (chat completions with the "
-            "longcat tool-call and reasoning parsers) backed by a scripted engine: each request gets the next recorded model turn, "
-            'streamed token by token. The recording is JSON lines: {"output": RAW_MODEL_TEXT, '
+            "longcat tool-call and reasoning parsers) backed by a scripted engine: each request gets the next "
+            'recorded model turn, streamed token by token. The recording is JSON lines: {"output": RAW_MODEL_TEXT, '
             '"expect_prompt": PROMPT}, expect_prompt optional. Flags after -- go to vLLM\'s own `vllm serve` '
             "parser. Stop with Ctrl-C or SIGTERM."
         ),
