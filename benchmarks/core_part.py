@@ -73,7 +73,7 @@ def floor_runner(case: Case) -> Runner:
 
 
 SPECS = [
-    ParserSpec("ours (core)", DIALECTS, core_runner, ours=True),
+    ParserSpec("ours (core)", DIALECTS, core_runner, role="ours"),
     ParserSpec("floor", DIALECTS, floor_runner, memory=False),
 ]
 

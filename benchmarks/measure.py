@@ -53,6 +53,17 @@ class Folded:
 Runner = Callable[[list[Delta], float, bool], "Folded | None"]
 
 
+def unchecked(runner: Runner) -> Runner:
+    """``runner`` with its output folded (the same client-side cost as every parser) but not checked: a no-op
+    parser's message is the raw text, not the expected message."""
+
+    def run(deltas: list[Delta], deadline: float, keep: bool) -> Folded | None:
+        runner(deltas, deadline, keep)
+        return None
+
+    return run
+
+
 def blocks(deltas: list[Delta], deadline: float) -> Any:
     """``deltas`` in blocks of CHECK_EVERY, checking the deadline between blocks (a tight inner loop stays tight)."""
     for start in range(0, len(deltas), CHECK_EVERY):

@@ -107,7 +107,7 @@ def fold_chunk(folded: Folded, thought: str | None, normal: str | None, calls: l
 
 def specs() -> list[ParserSpec]:
     return [
-        ParserSpec("ours", DIALECTS, runner_factory("longcat", "longcat"), ours=True),
+        ParserSpec("ours", DIALECTS, runner_factory("longcat", "longcat"), role="ours"),
         ParserSpec(
             "qwen25 (built-in)",
             ("hermes_json",),

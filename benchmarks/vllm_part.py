@@ -16,12 +16,14 @@ from collections.abc import Callable
 from typing import Any
 
 from .cases import Case
-from .measure import Folded, Runner, blocks
+from .measure import Folded, Runner, blocks, unchecked
 from .part import ParserSpec, arguments, run_part
 from .tokens import PROMPT, Delta, load_tokenizer
 from .workloads import DIALECTS
 
 ParserClass = Any
+FLOOR_NAME = "floor: no-op, engine-based"
+LEGACY_NAME = "no-op, legacy path"
 
 
 def _parser_class(tool: str, reasoning: str | None, tokenizer: Any) -> ParserClass:
@@ -97,6 +99,8 @@ def fold_message(folded: Folded, message: Any) -> None:
 
 
 def specs(tokenizer: Any) -> list[ParserSpec]:
+    from .vllm_floors import FLOOR, LEGACY
+
     def named(tool: str, reasoning: str) -> Callable[[bool], ParserClass]:
         cache: dict[bool, ParserClass] = {}
 
@@ -110,9 +114,15 @@ def specs(tokenizer: Any) -> list[ParserSpec]:
     def builtin_longcat(with_reasoning: bool) -> ParserClass:
         return _builtin_longcat_class("deepseek_r1" if with_reasoning else None)
 
+    def floor(name: str) -> Callable[[Case], Runner]:
+        make = factory(tokenizer, named(name, name))
+        return lambda case: unchecked(make(case))
+
     factory = make_runner_factory
     return [
-        ParserSpec("ours", DIALECTS, factory(tokenizer, named("longcat", "longcat")), ours=True),
+        ParserSpec("ours", DIALECTS, factory(tokenizer, named("longcat", "longcat")), role="ours"),
+        ParserSpec(FLOOR_NAME, DIALECTS, floor(FLOOR), role="floor"),
+        ParserSpec(LEGACY_NAME, DIALECTS, floor(LEGACY), role="no-op"),
         ParserSpec(
             "longcat (built-in)",
             ("longcat_json",),
@@ -140,6 +150,13 @@ def _check_composition(tokenizer: Any) -> None:
     builtin = _builtin_longcat_class(None)(tokenizer, None)
     assert type(builtin.tool_parser) is LongcatFlashToolParser
     assert type(ours).__mro__[1] is type(builtin).__mro__[1]  # the same DelegatingParser
+    from .vllm_floors import FLOOR, LEGACY, LegacyNoopToolParser, NoopToolParser
+
+    floor = _parser_class(FLOOR, FLOOR, tokenizer)(tokenizer, None)
+    legacy = _parser_class(LEGACY, LEGACY, tokenizer)(tokenizer, None)
+    assert type(floor.tool_parser) is NoopToolParser and floor._engine_based
+    assert type(legacy.tool_parser) is LegacyNoopToolParser and not legacy._engine_based
+    assert type(floor).__mro__[1] is type(ours).__mro__[1]
 
 
 def main() -> None:
@@ -148,6 +165,9 @@ def main() -> None:
     from vllm.plugins import load_general_plugins
 
     load_general_plugins()
+    from .vllm_floors import register
+
+    register()
     tokenizer = load_tokenizer()
     _check_composition(tokenizer)
     run_part("vllm", specs(tokenizer), args, {"vllm": vllm.__version__})
