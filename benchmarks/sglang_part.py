@@ -6,6 +6,9 @@ driven through ``FunctionCallParser.parse_stream_chunk`` / ``parse_stream_end``,
     .venvs/sglang/bin/python -m benchmarks.sglang_part [--out build/bench/sglang.json]
 
 The agent turn runs with a reasoning parser: ours (``longcat``) for ours, ``qwen3`` beside the built-ins.
+
+The floor (``benchmarks/sglang_floors.py``): a no-op detector driven the same way, with a minimal reasoning detector
+where the workload has reasoning.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from .cases import Case
-from .measure import Folded, Runner, blocks
+from .measure import Folded, Runner, blocks, unchecked
 from .part import ParserSpec, arguments, run_part
 from .tokens import Delta
 from .workloads import DIALECTS
@@ -105,9 +108,16 @@ def fold_chunk(folded: Folded, thought: str | None, normal: str | None, calls: l
         folded.call(item.tool_index, item.name, item.parameters)
 
 
+FLOOR_NAME = "floor: no-op detector"
+
+
 def specs() -> list[ParserSpec]:
+    from .sglang_floors import FLOOR
+
+    floor = runner_factory(FLOOR, FLOOR)
     return [
         ParserSpec("ours", DIALECTS, runner_factory("longcat", "longcat"), role="ours"),
+        ParserSpec(FLOOR_NAME, DIALECTS, lambda case: unchecked(floor(case)), role="floor"),
         ParserSpec(
             "qwen25 (built-in)",
             ("hermes_json",),
@@ -128,7 +138,10 @@ def main() -> None:
 
     from longcat_plugins.sglang.detector import LongcatDetector
 
+    from .sglang_floors import register
+
     load_plugins()
+    register()
     assert FunctionCallParser.ToolCallParserEnum["longcat"] is LongcatDetector
     run_part("sglang", specs(), args, {"sglang": importlib.metadata.version("sglang")})
 
