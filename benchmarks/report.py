@@ -67,7 +67,7 @@ def _per_delta(m: Row) -> str:
 
 
 def role_of(part: dict[str, Any], parser: str) -> str:
-    """"ours", "builtin", "floor" (the engine's floor) or "no-op"; from the part's meta, else from the name."""
+    """ "ours", "builtin", "floor" (the engine's floor) or "no-op"; from the part's meta, else from the name."""
     roles = part.get("meta", {}).get("roles", {})
     if parser in roles:
         return str(roles[parser])
@@ -85,7 +85,9 @@ class Index:
         self.rows: list[Row] = [m for part in parts for m in part["results"]]
         self.by_key = {(m["engine"], m["parser"], m["family"], m["dialect"], m["size"]): m for m in self.rows}
         self.ours = {part["engine"]: _ours_name(part) for part in parts}
-        self.roles = {(part["engine"], m["parser"]): role_of(part, m["parser"]) for part in parts for m in part["results"]}
+        self.roles = {
+            (part["engine"], m["parser"]): role_of(part, m["parser"]) for part in parts for m in part["results"]
+        }
         self.floor: dict[str, str] = {}
         for (engine, parser), role in self.roles.items():
             if role == "floor":
