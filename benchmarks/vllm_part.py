@@ -159,18 +159,62 @@ def _check_composition(tokenizer: Any) -> None:
     assert type(floor).__mro__[1] is type(ours).__mro__[1]
 
 
-def main() -> None:
-    args = arguments("vllm")
+def setup() -> dict[str, Any]:
+    """Plugins (ours) and the floors registered; the composition checked. Returns the part's meta."""
     import vllm
     from vllm.plugins import load_general_plugins
 
-    load_general_plugins()
     from .vllm_floors import register
 
+    load_general_plugins()
     register()
-    tokenizer = load_tokenizer()
-    _check_composition(tokenizer)
-    run_part("vllm", specs(tokenizer), args, {"vllm": vllm.__version__})
+    _check_composition(load_tokenizer())
+    return {"vllm": vllm.__version__}
+
+
+def request_contenders(tokenizer: Any) -> list[Any]:
+    """The per-request benchmark's parsers (benchmarks/per_request.py): tool parsers alone."""
+    from vllm.entrypoints.openai.chat_completion.protocol import ChatCompletionRequest
+
+    from .per_request import Contender
+    from .vllm_floors import FLOOR, LEGACY
+
+    prompt_ids = tokenizer.encode(PROMPT, add_special_tokens=False)
+
+    def request(tools: list[dict[str, Any]]) -> Any:
+        messages = [{"role": "user", "content": "Update the ticket."}]
+        return ChatCompletionRequest(model="bench", messages=messages, tools=tools, stream=True)
+
+    def feed(parser: Any, req: Any, delta: Delta, last: bool, folded: Folded) -> None:
+        message = parser.parse_delta(delta[0], delta[1], req, prompt_token_ids=prompt_ids, finished=last)
+        if message is not None:
+            fold_message(folded, message)
+
+    def contender(name: str, role: str, dialect: str, cls: ParserClass) -> Contender:
+        return Contender(
+            name,
+            role,
+            dialect,
+            request,
+            lambda req: cls(tokenizer, req.tools, chat_template_kwargs={}),
+            feed,
+            startup=lambda: cls(tokenizer),
+        )
+
+    return [
+        contender("ours", "ours", "longcat_json", _parser_class("longcat", None, tokenizer)),
+        contender(FLOOR_NAME, "floor", "longcat_json", _parser_class(FLOOR, None, tokenizer)),
+        contender(LEGACY_NAME, "no-op", "longcat_json", _parser_class(LEGACY, None, tokenizer)),
+        contender("longcat (built-in)", "builtin", "longcat_json", _builtin_longcat_class(None)),
+        contender("hermes (built-in)", "builtin", "hermes_json", _parser_class("hermes", None, tokenizer)),
+        contender("qwen3_coder (built-in)", "builtin", "xml", _parser_class("qwen3_coder", None, tokenizer)),
+    ]
+
+
+def main() -> None:
+    args = arguments("vllm")
+    meta = setup()
+    run_part("vllm", specs(load_tokenizer()), args, meta)
 
 
 if __name__ == "__main__":
