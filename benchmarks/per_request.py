@@ -109,7 +109,9 @@ def measure(c: Contender, tokenizer: Any, count: int, repeat: int) -> dict[str, 
     return row
 
 
-def run(engine: str, contenders: list[Contender], tokenizer: Any, args: argparse.Namespace, meta: dict[str, Any]) -> None:
+def run(
+    engine: str, contenders: list[Contender], tokenizer: Any, args: argparse.Namespace, meta: dict[str, Any]
+) -> None:
     tools = many_tools(args.tools)
     validation = [_cpu_us(lambda: contenders[0].request(tools))[0] for _ in range(args.repeat)]
     rows = []

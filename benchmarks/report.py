@@ -19,7 +19,10 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
-DEFAULT_PARTS = [HERE.parent / "build" / "bench" / f"{name}.json" for name in ("vllm", "sglang", "core")]
+DEFAULT_PARTS = [
+    HERE.parent / "build" / "bench" / f"{name}.json"
+    for name in ("vllm", "sglang", "core", "vllm_request", "sglang_request", "server")
+]
 ENGINE_TITLES = {
     "vllm": "vLLM, through `Parser.parse_delta`",
     "sglang": "SGLang, through `FunctionCallParser.parse_stream_chunk`",
@@ -333,7 +336,62 @@ def floor_target(index: Index, engine: str, goal: float, label: str) -> list[str
     ]
 
 
-def write_markdown(parts: list[dict[str, Any]], index: Index, path: Path, plot: Path | None) -> None:
+def _us(value: float | None) -> str:
+    if value is None:
+        return ""
+    return f"{value / 1e3:,.2f} ms" if value >= 1000 else f"{value:,.0f} us"
+
+
+def per_request_table(payload: dict[str, Any]) -> list[str]:
+    lines = [
+        f"Tool list: {payload['tools']} tools, {payload['tools_json_chars']:,} characters of JSON. The engine's own"
+        f" validation of such a request (its models of the tools, paid by every parser):"
+        f" {_us(payload['request_validation_us'])}.",
+        "",
+        "| parser | dialect | start-up, no tools | construct, new tool list | construct, same list again |"
+        " first delta, new list | first delta, same list | slowest delta, new list | whole call, new list |"
+        " whole call, same list | deltas | correct |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+    ]
+    order = {"ours": 0, "floor": 1, "no-op": 2, "builtin": 3}
+    for r in sorted(payload["rows"], key=lambda r: order.get(r["role"], 4)):
+        lines.append(
+            f"| {r['parser']} | {DIALECT_TITLES[r['dialect']]} | {_us(r.get('startup_us')) or 'n/a'} |"
+            f" {_us(r['construct_new_us'])} | {_us(r['construct_same_us'])} | {_us(r['first_delta_new_us'])} |"
+            f" {_us(r['first_delta_same_us'])} | {_us(r['slowest_delta_new_us'])} | {_us(r['stream_new_us'])} |"
+            f" {_us(r['stream_same_us'])} | {r['deltas']} | {r['correct']} |"
+        )
+    return lines
+
+
+def per_request_section(payloads: list[dict[str, Any]]) -> list[str]:
+    if not payloads:
+        return []
+    lines = [
+        "## Per-request cost with a large tool list",
+        "",
+        "`benchmarks/per_request.py`: the parser built for one request as the engine builds it (vLLM: the class"
+        " from `ParserManager.get_parser`, `cls(tokenizer, request.tools, chat_template_kwargs={})`, and"
+        " `cls(tokenizer)` once at start-up; SGLang: `FunctionCallParser(tools, name, tokenizer=...)`), then one"
+        " short call to the last of the tools (nested objects, an array of objects, a string with quotes and `<`)"
+        " streamed through the engine's entry point. Tool parsers alone (no reasoning parser). *New tool list*:"
+        " each repeat changes the tools' descriptions; *same list*: the same tools again in a fresh request."
+        " CPU time of the thread, median of the repeats; lazy preparation shows in the first or slowest delta.",
+        "",
+    ]
+    for payload in payloads:
+        lines += [f"### {ENGINE_TITLES[payload['engine']].split(',')[0]}", "", *per_request_table(payload), ""]
+    return lines
+
+
+def write_markdown(
+    parts: list[dict[str, Any]],
+    index: Index,
+    path: Path,
+    plot: Path | None,
+    extras: list[dict[str, Any]] | None = None,
+) -> None:
+    extras = extras or []
     meta = {p["engine"]: p["meta"] for p in parts}
     digests: dict[str, set[str]] = defaultdict(set)
     for p in parts:
@@ -389,6 +447,7 @@ def write_markdown(parts: list[dict[str, Any]], index: Index, path: Path, plot: 
     for engine in ("vllm", "sglang", "core"):
         if engine in meta:
             lines += [f"## {ENGINE_TITLES[engine]}", "", *timing_table(index, engine), ""]
+    lines += per_request_section([e for e in extras if e.get("kind") == "per_request"])
     lines += [
         "## Peak memory (tracemalloc) on the huge-argument workload",
         "",
@@ -465,12 +524,14 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=HERE / "RESULTS.md")
     ap.add_argument("--plot", type=Path, default=HERE / "scaling.png")
     args = ap.parse_args()
-    parts = load(args.parts)
+    loaded = load(args.parts)
+    parts = [p for p in loaded if "kind" not in p]
+    extras = [p for p in loaded if "kind" in p]
     if not parts:
         raise SystemExit(f"no results in {[str(p) for p in args.parts]}: run the parts first (scripts/bench.sh)")
     index = Index(parts)
     drew = plot(index, args.plot)
-    write_markdown(parts, index, args.out, args.plot if drew else None)
+    write_markdown(parts, index, args.out, args.plot if drew else None, extras)
     print(f"[bench] wrote {args.out}" + (f" and {args.plot}" if drew else " (no matplotlib: no plot)"))
 
 
