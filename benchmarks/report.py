@@ -384,6 +384,81 @@ def per_request_section(payloads: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
+def server_share(payload: dict[str, Any]) -> float:
+    profile = payload["profiled"]["profile"]
+    return float(profile["ours_inclusive_s"] / profile["profiled_cpu_s"])
+
+
+def server_target(payloads: list[dict[str, Any]]) -> list[str]:
+    out = []
+    for payload in payloads:
+        share = server_share(payload)
+        out.append(
+            f"| server: our parser and adapter <= 5% of the replay server's CPU | {share:.1%} ({payload['streams']}"
+            f" streams, {payload['chars']:,} characters each, cProfile) | {'yes' if share <= 0.05 else 'NO'} |"
+        )
+    return out
+
+
+def server_section(payloads: list[dict[str, Any]]) -> list[str]:
+    if not payloads:
+        return []
+    lines = [
+        "## Server level: our share of the replay server's CPU",
+        "",
+        "`benchmarks/server_share.py`: `longcat-plugins serve --replay` (vLLM's API server with our `longcat` tool"
+        " and reasoning parsers, over the replay engine) with one recorded turn, a line of text and a call writing"
+        " a file; N concurrent streaming chat requests (httpx), all checked (the call's arguments arrive whole)."
+        " Run once unprofiled (wall time, tokens per second, the server process's CPU seconds over the window) and"
+        " once under cProfile with a CPU-time timer in the server's main thread, where the API server, the"
+        " detokenizer, our parsers and the replay engine all run. *Our share*: the inclusive time of the calls into"
+        " `longcat_plugins.core` and `longcat_plugins.vllm` (the pydantic objects our adapter builds included) over"
+        " the profiled CPU; *our own time* excludes what our code calls. cProfile slows every Python call alike, so"
+        " the share is a ratio within the profiled run.",
+        "",
+    ]
+    for payload in payloads:
+        plain, prof = payload.get("plain"), payload["profiled"]
+        profile = prof["profile"]
+        total = profile["profiled_cpu_s"]
+        lines += [
+            "| streams | chars per call | run | wall (s) | completion tokens | tokens/s | server CPU (s) |"
+            " main thread CPU (s) | correct streams |",
+            "|---:|---:|---|---:|---:|---:|---:|---:|---:|",
+        ]
+        for name, run in (("unprofiled", plain), ("cProfile", prof)):
+            if run is None:
+                continue
+            lines.append(
+                f"| {payload['streams']} | {payload['chars']:,} | {name} | {run['wall_s']:.2f} | {run['tokens']:,} |"
+                f" {run['tokens_per_s']:,.0f} | {run['process_cpu_s']:.2f} | {run['main_thread_cpu_s']:.2f} |"
+                f" {run['streams_ok']}/{payload['streams']} |"
+            )
+        lines += [
+            "",
+            f"Our share of the profiled CPU: **{server_share(payload):.1%}** inclusive"
+            f" ({profile['ours_inclusive_s']:.2f} of {total:.2f} s), {profile['ours_own_s'] / total:.1%} own time.",
+            "",
+            "| entry point into our code | inclusive (s) | share |",
+            "|---|---:|---:|",
+            *(f"| `{name}` | {t:.3f} | {t / total:.1%} |" for name, t in list(profile["entries"].items())[:6]),
+            "",
+            "| package (own time) | s | share |",
+            "|---|---:|---:|",
+            *(f"| {name} | {t:.3f} | {t / total:.1%} |" for name, t in list(profile["packages"].items())[:12]),
+            "",
+            "| top functions by own time | calls | own (s) | share | cumulative (s) |",
+            "|---|---:|---:|---:|---:|",
+            *(
+                f"| `{t['function']}`{' (ours)' if t['ours'] else ''} | {t['calls']:,} | {t['own_s']:.3f} |"
+                f" {t['own_s'] / total:.1%} | {t['cumulative_s']:.3f} |"
+                for t in profile["top"][:15]
+            ),
+            "",
+        ]
+    return lines
+
+
 def write_markdown(
     parts: list[dict[str, Any]],
     index: Index,
@@ -440,6 +515,7 @@ def write_markdown(
         "## Targets",
         "",
         *targets(index),
+        *server_target([e for e in extras if e.get("kind") == "server"]),
         "",
     ]
     if plot is not None:
@@ -448,6 +524,7 @@ def write_markdown(
         if engine in meta:
             lines += [f"## {ENGINE_TITLES[engine]}", "", *timing_table(index, engine), ""]
     lines += per_request_section([e for e in extras if e.get("kind") == "per_request"])
+    lines += server_section([e for e in extras if e.get("kind") == "server"])
     lines += [
         "## Peak memory (tracemalloc) on the huge-argument workload",
         "",
