@@ -60,13 +60,17 @@ def analyse(stats: pstats.Stats) -> dict[str, Any]:
     own = sum(tt for func, (_, _, tt, _, _) in raw.items() if is_ours(func))
     inclusive = 0.0
     entries: dict[str, float] = defaultdict(float)
-    for func, (_, _, _, _, callers) in raw.items():
+    for func, (_, _, _, ct, callers) in raw.items():
         if not is_ours(func):
             continue
+        name = f"{Path(func[0]).name}:{func[1]}({func[2]})"
+        if not callers:  # called from a frame that was running when profiling began
+            inclusive += ct
+            entries[name] += ct
         for caller, edge in callers.items():
             if not is_ours(caller):
                 inclusive += edge[3]
-                entries[f"{Path(func[0]).name}:{func[1]}({func[2]})"] += edge[3]
+                entries[name] += edge[3]
     packages: dict[str, float] = defaultdict(float)
     for func, (_, _, tt, _, _) in raw.items():
         packages[package_of(func)] += tt

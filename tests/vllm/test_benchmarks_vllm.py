@@ -15,7 +15,7 @@ from benchmarks import per_request, report, server_share, vllm_part
 from benchmarks.cases import agent_case, huge_case
 from benchmarks.measure import Folded
 from benchmarks.tokens import load_tokenizer, token_deltas
-from benchmarks.vllm_floors import FLOOR, LEGACY, END_TAG
+from benchmarks.vllm_floors import END_TAG, FLOOR, LEGACY
 
 
 @pytest.fixture(scope="module")
