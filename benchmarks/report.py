@@ -392,10 +392,14 @@ def server_share(payload: dict[str, Any]) -> float:
 def server_target(payloads: list[dict[str, Any]]) -> list[str]:
     out = []
     for payload in payloads:
-        share = server_share(payload)
+        shares = [server_share(payload)]
+        text = f"{shares[0]:.1%} under cProfile"
+        if "py_spy" in payload:
+            shares.append(payload["py_spy"]["share"])
+            text += f", {shares[1]:.1%} of py-spy's samples"
         out.append(
-            f"| server: our parser and adapter <= 5% of the replay server's CPU | {share:.1%} ({payload['streams']}"
-            f" streams, {payload['chars']:,} characters each, cProfile) | {'yes' if share <= 0.05 else 'NO'} |"
+            f"| server: our parser and adapter <= 5% of the replay server's CPU | {text} ({payload['streams']}"
+            f" streams, {payload['chars']:,} characters each) | {'yes' if max(shares) <= 0.05 else 'NO'} |"
         )
     return out
 
@@ -434,10 +438,24 @@ def server_section(payloads: list[dict[str, Any]]) -> list[str]:
                 f" {run['tokens_per_s']:,.0f} | {run['process_cpu_s']:.2f} | {run['main_thread_cpu_s']:.2f} |"
                 f" {run['streams_ok']}/{payload['streams']} |"
             )
+        spy = payload.get("py_spy")
+        if spy:
+            lines.append(
+                f"| {payload['streams']} | {payload['chars']:,} | py-spy | {spy['wall_s']:.2f} | {spy['tokens']:,} |"
+                f" {spy['tokens'] / spy['wall_s']:,.0f} | | | {spy['streams_ok']}/{payload['streams']} |"
+            )
         lines += [
             "",
             f"Our share of the profiled CPU: **{server_share(payload):.1%}** inclusive"
             f" ({profile['ours_inclusive_s']:.2f} of {total:.2f} s), {profile['ours_own_s'] / total:.1%} own time.",
+        ]
+        if spy:
+            leaves = "; ".join(f"`{leaf}` {n / spy['samples']:.1%}" for leaf, n in spy["top_leaves"][:6])
+            lines.append(
+                f"py-spy (100 Hz): **{spy['share']:.1%}** of {spy['samples']:,} samples have our code on the stack."
+                f" Innermost frames with the most samples: {leaves}."
+            )
+        lines += [
             "",
             "| entry point into our code | inclusive (s) | share |",
             "|---|---:|---:|",

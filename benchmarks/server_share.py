@@ -6,12 +6,14 @@
 Starts ``longcat-plugins serve --replay`` (vLLM's own API server with our ``longcat`` tool and reasoning parsers over
 the replay engine) under ``benchmarks/profiled_serve.py``, with a recording of one turn: a short line of text and a
 call writing a file whose content is ``--chars`` characters long (LongCat JSON). Then ``--streams`` concurrent
-streaming chat requests (httpx), twice: once unprofiled (wall time, tokens per second, the server's CPU seconds) and
-once under cProfile (CPU-time timer, the server's main thread, where vLLM's API server, the detokenizer, our parsers
-and the replay engine all run). Our share is the inclusive time of the calls into ``longcat_plugins.core`` and
-``longcat_plugins.vllm`` (the pydantic objects our adapter builds included) over the profiled CPU time; our own time
-(excluding what our code calls) is reported beside it. Every stream is checked: the call's arguments must arrive
-whole.
+streaming chat requests (httpx), two or three times: unprofiled (wall time, tokens per second, the server's CPU
+seconds); under cProfile (CPU-time timer, in the server's main thread, where vLLM's API server, the detokenizer, our
+parsers and the replay engine all run); and, when py-spy is installed (``scripts/env_tools.sh``), sampled by py-spy
+(no per-call overhead, so no bias towards code that makes many small calls). Our share under cProfile is the
+inclusive time of the calls into ``longcat_plugins.core`` and ``longcat_plugins.vllm`` (the pydantic objects our
+adapter builds included) over the profiled CPU time, our own time (excluding what our code calls) beside it; under
+py-spy, the share of the samples with one of our frames on the stack. Every stream is checked: the call's arguments
+must arrive whole.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from typing import Any
 from .workloads import WRITE_FILE_TOOL, big_text
 
 REPO = Path(__file__).resolve().parent.parent
+PY_SPY = Path(os.environ.get("LONGCAT_VENVS", REPO / ".venvs")) / "tools" / "bin" / "py-spy"
 DEFAULT_OUT = REPO / "build" / "bench" / "server.json"
 READY = re.compile(r"^longcat-plugins serve: .* at (http://\S+)$", re.MULTILINE)
 START_TIMEOUT = 300.0
@@ -96,6 +99,25 @@ class Server:
             time.sleep(0.1)
         return result, json.loads(path.read_text(encoding="utf-8"))
 
+    def sampled(self, py_spy: Path, out: Path, run: Any) -> tuple[Any, dict[str, Any]]:
+        """``run()`` while py-spy samples the server (100 Hz, non-blocking); its result and the samples' analysis."""
+        command = [str(py_spy), "record", "--pid", str(self.process.pid), "--rate", "100", "--format", "raw"]
+        command += ["--nonblocking", "--output", str(out)]
+        spy = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+        try:
+            time.sleep(2.0)  # attach
+            if spy.poll() is not None:
+                raise RuntimeError(f"py-spy did not start: {spy.stderr.read().decode(errors='replace')[-2000:]}")
+            result = run()
+        finally:
+            spy.send_signal(signal.SIGINT)
+            try:
+                spy.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                spy.kill()
+                spy.wait()
+        return result, samples_share(out.read_text(encoding="utf-8"))
+
     def stop(self) -> None:
         pgid = self.process.pid
         if self.process.poll() is None:
@@ -108,6 +130,25 @@ class Server:
                 self.process.wait()
         with suppress(ProcessLookupError):
             os.killpg(pgid, signal.SIGKILL)
+
+
+def samples_share(raw: str) -> dict[str, Any]:
+    """py-spy's collapsed stacks (``frame;frame;... count``, innermost last): the share of the samples that are
+    inside our code, and the innermost frames that take the most samples."""
+    total = ours = 0
+    leaves: dict[str, int] = {}
+    for line in raw.splitlines():
+        stack, _, count_text = line.rpartition(" ")
+        if not stack or not count_text.isdigit():
+            continue
+        count = int(count_text)
+        total += count
+        if any(part in stack for part in ("longcat_plugins/core/", "longcat_plugins/vllm/")):
+            ours += count
+        leaf = stack.rsplit(";", 1)[-1]
+        leaves[leaf] = leaves.get(leaf, 0) + count
+    top = sorted(leaves.items(), key=lambda kv: -kv[1])[:10]
+    return {"samples": total, "ours_samples": ours, "share": ours / total if total else 0.0, "top_leaves": top}
 
 
 async def _one_stream(client: Any, url: str, expected: dict[str, Any]) -> dict[str, Any]:
@@ -166,7 +207,7 @@ def load(url: str, streams: int, expected: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def measure(streams: int, chars: int, plain: bool) -> dict[str, Any]:
+def measure(streams: int, chars: int, plain: bool, py_spy: Path | None) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="longcat-server-share-") as tmp:
         root = Path(tmp)
         line, expected = recording(chars)
@@ -182,6 +223,9 @@ def measure(streams: int, chars: int, plain: bool) -> dict[str, Any]:
             if plain:
                 out["plain"] = _merge(*server.window(lambda: load(server.url, streams, expected)))
             out["profiled"] = _merge(*server.window(lambda: load(server.url, streams, expected)))
+            if py_spy is not None:
+                client, sampled = server.sampled(py_spy, root / "spy.txt", lambda: load(server.url, streams, expected))
+                out["py_spy"] = {**client, **sampled}
         finally:
             server.stop()
     return out
@@ -194,14 +238,16 @@ def _merge(client: dict[str, Any], window: dict[str, Any]) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--streams", type=int, default=16)
-    ap.add_argument("--chars", type=int, default=32768, help="characters of the file content in the call")
+    ap.add_argument("--chars", type=int, default=8192, help="characters of the file content in the call")
     ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
     ap.add_argument("--smoke", action="store_true", help="2 streams of 2000 characters, profiled run only")
+    ap.add_argument("--py-spy", type=Path, default=PY_SPY, help="py-spy executable (skipped if missing)")
     args = ap.parse_args(argv)
     if args.smoke:
         args.streams, args.chars = 2, 2000
     t0 = time.perf_counter()
-    runs = measure(args.streams, args.chars, plain=not args.smoke)
+    py_spy = args.py_spy if args.py_spy.exists() and not args.smoke else None
+    runs = measure(args.streams, args.chars, plain=not args.smoke, py_spy=py_spy)
     payload = {
         "kind": "server",
         "engine": "vllm",
@@ -216,7 +262,9 @@ def main(argv: list[str] | None = None) -> None:
     share = prof["profile"]["ours_inclusive_s"] / prof["profile"]["profiled_cpu_s"]
     print(
         f"[bench] server: {args.streams} streams x {args.chars} chars, {prof['streams_ok']} correct;"
-        f" our share of the profiled CPU {share:.1%} -> {args.out}",
+        f" our share of the profiled CPU {share:.1%}"
+        + (f", of py-spy's samples {runs['py_spy']['share']:.1%}" if "py_spy" in runs else "")
+        + f" -> {args.out}",
         file=sys.stderr,
     )
 

@@ -255,3 +255,14 @@ def test_server_recording_is_one_call() -> None:
     message = parse(output, [WRITE_FILE_TOOL], ParserOptions())
     assert [(c.name, json.loads(c.arguments)) for c in message.tool_calls] == [("write_file", arguments)]
     assert message.content.strip() == server_share.LEAD
+
+
+def test_py_spy_samples_share() -> None:
+    raw = (
+        "main (a.py:1);parse_delta (vllm/parser/abstract_parser.py:857);feed (longcat_plugins/core/parser.py:92) 30\n"
+        "main (a.py:1);events_to_delta (longcat_plugins/vllm/deltas.py:13);validate (pydantic/main.py:792) 10\n"
+        "main (a.py:1);_replay (longcat_plugins/replay/engine.py:124) 60\n"
+    )
+    result = server_share.samples_share(raw)
+    assert (result["samples"], result["ours_samples"]) == (100, 40)
+    assert result["top_leaves"][0] == ("_replay (longcat_plugins/replay/engine.py:124)", 60)
