@@ -418,7 +418,9 @@ def server_section(payloads: list[dict[str, Any]]) -> list[str]:
         " detokenizer, our parsers and the replay engine all run. *Our share*: the inclusive time of the calls into"
         " `longcat_plugins.core` and `longcat_plugins.vllm` (the pydantic objects our adapter builds included) over"
         " the profiled CPU; *our own time* excludes what our code calls. cProfile slows every Python call alike, so"
-        " the share is a ratio within the profiled run.",
+        " the share is a ratio within the profiled run; it favours code that makes many small calls. When py-spy"
+        " is installed (`scripts/env_tools.sh`) a third run is sampled by it (100 Hz, all threads, idle excluded):"
+        " the share of the samples with one of our frames on the stack, without that bias.",
         "",
     ]
     for payload in payloads:
