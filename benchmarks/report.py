@@ -511,13 +511,14 @@ def write_markdown(
             if same
             else " WARNING: the token streams of the parts differ (digests)."
         ),
-        "- Times are the best of up to 7 runs within 2.5 s (at least 3 for runs under 2 s), with the garbage"
+        "- Times are CPU times of the measuring thread (time waiting for a core on the shared machine is not"
+        " counted), the best of up to 7 runs within 2.5 s (at least 3 for runs under 2 s), with the garbage"
         " collector on and each delta's output folded into a message at once, as a client does. A size predicted"
         " to take more than 30 s is not run: its time is extrapolated from the two smaller sizes with their"
-        " scaling exponent (marked `~`). A run that passes 45 s is stopped (`> N (stopped)`: a measured lower"
-        " bound, plus an extrapolation). The built-in of each target workload is always run, and stopped after"
-        " 20 s (30 s for `qwen3_coder` at 2000 parameters, 75 s for `longcat` at 256k), so that every target"
-        " is checked against a measurement or a measured lower bound.",
+        " scaling exponent (marked `~`). A run that passes 45 s (wall) is stopped (`> N (stopped)`: the CPU time it"
+        " had taken, a measured lower bound, plus an extrapolation). The built-in of each target workload is"
+        " always run, and stopped after 20 s (30 s for `qwen3_coder` at 2000 parameters, 75 s for `longcat` at"
+        " 256k), so that every target is checked against a measurement or a measured lower bound.",
         "- *x slower than ours*: the parser's total time over ours on the same workload in the same engine."
         " *x the engine floor*: the parser's total time over the engine floor's on the same workload (each"
         " engine's parsers against that engine's floor). The floors are no-op parsers driven through the same"
