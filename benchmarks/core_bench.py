@@ -12,7 +12,7 @@ import argparse
 import time
 from collections.abc import Callable
 
-from longcat_plugins.core import StreamParser
+from longcat_plugins.core import Content, StreamParser
 
 from .workloads import WRITE_FILE_TOOL, chunks, json_call, many_params_tool, xml_call, xml_many_params
 
@@ -35,6 +35,15 @@ class FloorParser:
         if "<" in delta:
             self.hits += 1
         return []
+
+
+class EmittingFloorParser(FloorParser):
+    """The floor plus what any parser that reports what it read must do: one event per delta, carrying its text."""
+
+    def feed(self, delta: str) -> list[object]:
+        if "<" in delta:
+            self.hits += 1
+        return [Content(delta)]
 
 
 def run_floor(deltas: list[str], tools: list[object]) -> None:

@@ -28,7 +28,9 @@ class ParserSpec:
     name: str
     dialects: tuple[str, ...]
     make_runner: Callable[[Case], Runner]
-    ours: bool = False
+    #: "ours", "builtin", "floor" (the engine's floor: every parser's "x the engine floor" is against it) or
+    #: "no-op" (another no-op, shown for reference)
+    role: str = "builtin"
     memory: bool = True
     #: (family, dialect, size, seconds) of a target: run even if predicted too slow, stopped after that long
     probes: tuple[tuple[str, str, int, float], ...] = ()
@@ -75,6 +77,7 @@ def run_part(engine: str, specs: list[ParserSpec], args: argparse.Namespace, met
         results += _memory(engine, specs, cases, streams, results, args.cap, memory_sizes)
     meta = {
         **meta,
+        "roles": {spec.name: spec.role for spec in specs},
         "python": platform.python_version(),
         "streams": {key: stream_digest(d) for key, d in streams.items()},
         "wall_s": time.perf_counter() - t_start,

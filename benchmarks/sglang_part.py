@@ -6,6 +6,9 @@ driven through ``FunctionCallParser.parse_stream_chunk`` / ``parse_stream_end``,
     .venvs/sglang/bin/python -m benchmarks.sglang_part [--out build/bench/sglang.json]
 
 The agent turn runs with a reasoning parser: ours (``longcat``) for ours, ``qwen3`` beside the built-ins.
+
+The floor (``benchmarks/sglang_floors.py``): a no-op detector driven the same way, with a minimal reasoning detector
+where the workload has reasoning.
 """
 
 from __future__ import annotations
@@ -18,11 +21,12 @@ from pathlib import Path
 from typing import Any
 
 from .cases import Case
-from .measure import Folded, Runner, blocks
+from .measure import Folded, Runner, blocks, unchecked
 from .part import ParserSpec, arguments, run_part
 from .tokens import Delta
 from .workloads import DIALECTS
 
+FLOOR_NAME = "floor: no-op detector"
 #: SGLang's import chain wants torchvision, which cannot load beside CPU torch 2.13: the test suite's stand-in
 STANDINS = Path(__file__).resolve().parent.parent / "tests" / "sglang" / "_standins"
 
@@ -106,8 +110,12 @@ def fold_chunk(folded: Folded, thought: str | None, normal: str | None, calls: l
 
 
 def specs() -> list[ParserSpec]:
+    from .sglang_floors import FLOOR
+
+    floor = runner_factory(FLOOR, FLOOR)
     return [
-        ParserSpec("ours", DIALECTS, runner_factory("longcat", "longcat"), ours=True),
+        ParserSpec("ours", DIALECTS, runner_factory("longcat", "longcat"), role="ours"),
+        ParserSpec(FLOOR_NAME, DIALECTS, lambda case: unchecked(floor(case)), role="floor"),
         ParserSpec(
             "qwen25 (built-in)",
             ("hermes_json",),
@@ -119,8 +127,8 @@ def specs() -> list[ParserSpec]:
     ]
 
 
-def main() -> None:
-    args = arguments("sglang")
+def setup() -> dict[str, Any]:
+    """Plugins (ours) and the floor registered. Returns the part's meta."""
     if importlib.util.find_spec("torchvision") is None:
         sys.path.insert(0, str(STANDINS))
     from sglang.srt.function_call.function_call_parser import FunctionCallParser
@@ -128,9 +136,57 @@ def main() -> None:
 
     from longcat_plugins.sglang.detector import LongcatDetector
 
+    from .sglang_floors import FLOOR, NoopDetector, register
+
     load_plugins()
+    register()
     assert FunctionCallParser.ToolCallParserEnum["longcat"] is LongcatDetector
-    run_part("sglang", specs(), args, {"sglang": importlib.metadata.version("sglang")})
+    assert FunctionCallParser.ToolCallParserEnum[FLOOR] is NoopDetector
+    return {"sglang": importlib.metadata.version("sglang")}
+
+
+def request_contenders(tokenizer: Any) -> list[Any]:
+    """The per-request benchmark's parsers (benchmarks/per_request.py): ``FunctionCallParser`` per request, as
+    ``serving_chat`` builds it (with the tokenizer), tool parsers alone."""
+    from sglang.srt.entrypoints.openai.protocol import Tool
+    from sglang.srt.function_call.function_call_parser import FunctionCallParser
+
+    from .per_request import Contender
+    from .sglang_floors import FLOOR
+
+    def request(tools: list[dict[str, Any]]) -> Any:
+        return [Tool(**tool) for tool in tools]
+
+    def feed(parser: Any, _: Any, delta: Delta, last: bool, folded: Folded) -> None:
+        normal, calls = parser.parse_stream_chunk(delta[0])
+        if last:
+            end_normal, end_calls = parser.parse_stream_end()
+            normal = (normal or "") + end_normal
+            calls = [*calls, *end_calls, *_unstreamed(parser)]
+        fold_chunk(folded, None, normal, calls)
+
+    def contender(name: str, role: str, dialect: str, detector: str) -> Contender:
+        return Contender(
+            name,
+            role,
+            dialect,
+            request,
+            lambda tools: FunctionCallParser(tools=tools, tool_call_parser=detector, tokenizer=tokenizer),
+            feed,
+        )
+
+    return [
+        contender("ours", "ours", "longcat_json", "longcat"),
+        contender(FLOOR_NAME, "floor", "longcat_json", FLOOR),
+        contender("qwen25 (built-in)", "builtin", "hermes_json", "qwen25"),
+        contender("hermes (built-in)", "builtin", "hermes_json", "hermes"),
+        contender("qwen3_coder (built-in)", "builtin", "xml", "qwen3_coder"),
+    ]
+
+
+def main() -> None:
+    args = arguments("sglang")
+    run_part("sglang", specs(), args, setup())
 
 
 if __name__ == "__main__":

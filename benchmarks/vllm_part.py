@@ -16,12 +16,14 @@ from collections.abc import Callable
 from typing import Any
 
 from .cases import Case
-from .measure import Folded, Runner, blocks
+from .measure import Folded, Runner, blocks, unchecked
 from .part import ParserSpec, arguments, run_part
 from .tokens import PROMPT, Delta, load_tokenizer
 from .workloads import DIALECTS
 
 ParserClass = Any
+FLOOR_NAME = "floor: no-op, engine-based"
+LEGACY_NAME = "no-op, legacy path"
 
 
 def _parser_class(tool: str, reasoning: str | None, tokenizer: Any) -> ParserClass:
@@ -97,6 +99,8 @@ def fold_message(folded: Folded, message: Any) -> None:
 
 
 def specs(tokenizer: Any) -> list[ParserSpec]:
+    from .vllm_floors import FLOOR, LEGACY
+
     def named(tool: str, reasoning: str) -> Callable[[bool], ParserClass]:
         cache: dict[bool, ParserClass] = {}
 
@@ -110,9 +114,15 @@ def specs(tokenizer: Any) -> list[ParserSpec]:
     def builtin_longcat(with_reasoning: bool) -> ParserClass:
         return _builtin_longcat_class("deepseek_r1" if with_reasoning else None)
 
+    def floor(name: str) -> Callable[[Case], Runner]:
+        make = factory(tokenizer, named(name, name))
+        return lambda case: unchecked(make(case))
+
     factory = make_runner_factory
     return [
-        ParserSpec("ours", DIALECTS, factory(tokenizer, named("longcat", "longcat")), ours=True),
+        ParserSpec("ours", DIALECTS, factory(tokenizer, named("longcat", "longcat")), role="ours"),
+        ParserSpec(FLOOR_NAME, DIALECTS, floor(FLOOR), role="floor"),
+        ParserSpec(LEGACY_NAME, DIALECTS, floor(LEGACY), role="no-op"),
         ParserSpec(
             "longcat (built-in)",
             ("longcat_json",),
@@ -140,17 +150,71 @@ def _check_composition(tokenizer: Any) -> None:
     builtin = _builtin_longcat_class(None)(tokenizer, None)
     assert type(builtin.tool_parser) is LongcatFlashToolParser
     assert type(ours).__mro__[1] is type(builtin).__mro__[1]  # the same DelegatingParser
+    from .vllm_floors import FLOOR, LEGACY, LegacyNoopToolParser, NoopToolParser
+
+    floor = _parser_class(FLOOR, FLOOR, tokenizer)(tokenizer, None)
+    legacy = _parser_class(LEGACY, LEGACY, tokenizer)(tokenizer, None)
+    assert type(floor.tool_parser) is NoopToolParser and floor._engine_based
+    assert type(legacy.tool_parser) is LegacyNoopToolParser and not legacy._engine_based
+    assert type(floor).__mro__[1] is type(ours).__mro__[1]
+
+
+def setup() -> dict[str, Any]:
+    """Plugins (ours) and the floors registered; the composition checked. Returns the part's meta."""
+    import vllm
+    from vllm.plugins import load_general_plugins
+
+    from .vllm_floors import register
+
+    load_general_plugins()
+    register()
+    _check_composition(load_tokenizer())
+    return {"vllm": vllm.__version__}
+
+
+def request_contenders(tokenizer: Any) -> list[Any]:
+    """The per-request benchmark's parsers (benchmarks/per_request.py): tool parsers alone."""
+    from vllm.entrypoints.openai.chat_completion.protocol import ChatCompletionRequest
+
+    from .per_request import Contender
+    from .vllm_floors import FLOOR, LEGACY
+
+    prompt_ids = tokenizer.encode(PROMPT, add_special_tokens=False)
+
+    def request(tools: list[dict[str, Any]]) -> Any:
+        messages = [{"role": "user", "content": "Update the ticket."}]
+        return ChatCompletionRequest(model="bench", messages=messages, tools=tools, stream=True)
+
+    def feed(parser: Any, req: Any, delta: Delta, last: bool, folded: Folded) -> None:
+        message = parser.parse_delta(delta[0], delta[1], req, prompt_token_ids=prompt_ids, finished=last)
+        if message is not None:
+            fold_message(folded, message)
+
+    def contender(name: str, role: str, dialect: str, cls: ParserClass) -> Contender:
+        return Contender(
+            name,
+            role,
+            dialect,
+            request,
+            lambda req: cls(tokenizer, req.tools, chat_template_kwargs={}),
+            feed,
+            startup=lambda: cls(tokenizer),
+        )
+
+    return [
+        contender("ours", "ours", "longcat_json", _parser_class("longcat", None, tokenizer)),
+        contender(FLOOR_NAME, "floor", "longcat_json", _parser_class(FLOOR, None, tokenizer)),
+        contender(LEGACY_NAME, "no-op", "longcat_json", _parser_class(LEGACY, None, tokenizer)),
+        contender("longcat (built-in)", "builtin", "longcat_json", _builtin_longcat_class(None)),
+        contender("hermes (built-in)", "builtin", "hermes_json", _parser_class("hermes", None, tokenizer)),
+        contender("qwen3_coder (built-in)", "builtin", "xml", _parser_class("qwen3_coder", None, tokenizer)),
+    ]
 
 
 def main() -> None:
     args = arguments("vllm")
-    import vllm
-    from vllm.plugins import load_general_plugins
-
-    load_general_plugins()
-    tokenizer = load_tokenizer()
-    _check_composition(tokenizer)
-    run_part("vllm", specs(tokenizer), args, {"vllm": vllm.__version__})
+    meta = setup()
+    run_part("vllm", specs(load_tokenizer()), args, meta)
 
 
 if __name__ == "__main__":
