@@ -35,6 +35,10 @@ def add_parser(subparsers: Any) -> None:
         "--served-model-name", default=None, help="model name clients use (default LongCat-Flash-Chat)"
     )
     p.add_argument("--token-delay", type=float, default=0.0, metavar="SECONDS", help="pause between tokens")
+    p.add_argument(
+        "--engine", choices=("vllm", "sglang"), default="vllm", help="whose HTTP server to run (default vllm)"
+    )
+    p.add_argument("--tokenizer-worker-num", type=int, default=1, metavar="N", help="SGLang's HTTP workers (sglang)")
     p.set_defaults(run=run)
 
 
@@ -49,6 +53,10 @@ def run(args: argparse.Namespace) -> int:
         turns = load_recording(args.replay)
     except RecordingError as e:
         raise UsageError(str(e)) from None
+    if args.engine == "sglang":
+        from longcat_plugins.sglang_replay.command import run_sglang
+
+        return run_sglang(args, turns)
     if importlib.util.find_spec("vllm") is None:
         raise UsageError(
             "vLLM is not installed: pip install 'longcat-plugins[vllm]' (or run bash scripts/env_vllm.sh)"
