@@ -35,6 +35,18 @@ def engine_args(engine: str) -> list[str]:
     return [] if engine == "vllm" else ["--engine", engine]
 
 
+# The SGLang environment leaves out torchvision (it cannot load beside its CPU torch); the SGLang suite's
+# import-time stand-in for SGLang's multimodal modules takes its place, as in that suite's own servers.
+SGLANG_STANDINS = REPO / "tests" / "sglang" / "_standins"
+
+
+def engine_path(engine: str) -> list[str]:
+    """What PYTHONPATH needs, besides this checkout, for the engine's server to start."""
+    if engine != "sglang" or list((VENVS / engine).glob("lib/python*/site-packages/torchvision")):
+        return []
+    return [str(SGLANG_STANDINS)]
+
+
 @dataclass
 class Server:
     engine: str
@@ -85,7 +97,8 @@ def replay_server(engine: str, recording: Path) -> Iterator[Server]:
     """``longcat-plugins serve --replay RECORDING --port 0`` in the engine's environment, until the block ends."""
     fd, log_name = tempfile.mkstemp(prefix=f"longcat-clients-{engine}-", suffix=".log")
     log = Path(log_name)
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])))
+    path = [*engine_path(engine), str(REPO), os.environ.get("PYTHONPATH")]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, path)), HF_HUB_OFFLINE="1")
     command = [str(engine_python(engine)), "-m", "longcat_plugins", "serve", "--replay", str(recording)]
     with os.fdopen(fd, "wb") as out:
         process = subprocess.Popen(

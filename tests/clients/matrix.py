@@ -11,11 +11,24 @@ from harness import REPO, engine_python
 # The HTTP endpoints each engine's own server has (the replay runs that server unchanged).
 ENGINE_APIS = {
     "vllm": {"chat", "responses", "messages"},
-    "sglang": {"chat"},
+    "sglang": {"chat", "responses", "messages"},
 }
 
 # (engine, cell, what) -> reason: the engine, not our parsers, makes these fail.
-ENGINE_FAULTS: dict[tuple[str, str, str], str] = {}
+_SGLANG_RESPONSES = (
+    "SGLang 0.5.23 answers /v1/responses with a 500 when openai-harmony is missing (its Responses server imports "
+    "it; the SGLang environment does not install it); with it, SGLang turns the message item and the "
+    "function_call items of the follow-up into two assistant turns, so the prompt is not the conversation's"
+)
+_SGLANG_MESSAGES_THINKING = (
+    "SGLang 0.5.23's /v1/messages writes the thinking block sent back in the follow-up into the assistant "
+    "content as <think>...</think>, which the LongCat prompt does not have"
+)
+ENGINE_FAULTS: dict[tuple[str, str, str], str] = {
+    **{("sglang", cell, what): _SGLANG_RESPONSES for cell in CELLS if CELLS[cell].api == "responses"
+       for what in ("loop", "cut")},
+    ("sglang", "anthropic-messages", "loop"): _SGLANG_MESSAGES_THINKING,
+}  # fmt: skip
 
 
 def engines() -> list[str]:
@@ -25,14 +38,28 @@ def engines() -> list[str]:
     return ["vllm", "sglang"] if has_sglang else ["vllm"]
 
 
-def cell_params(what: str, engine_list: list[str] | None = None) -> list[Any]:
-    """pytest params (engine, cell name) for the cells an engine's server has; engine faults as strict xfails."""
+def cell_params(what: str, recordings: tuple[str, ...]) -> list[Any]:
+    """pytest params ((engine, recording), cell name, stream) for every cell an engine's server has, grouped by
+    server; the cells the engine makes fail are strict xfails that say why."""
     params = []
-    for engine in engine_list or engines():
-        for name, cell in CELLS.items():
-            if cell.api not in ENGINE_APIS[engine]:
-                continue
-            reason = ENGINE_FAULTS.get((engine, name, what))
-            marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
-            params.append(pytest.param(engine, name, marks=marks, id=f"{engine}-{name}"))
+    for engine in engines():
+        for recording in recordings:
+            for name, cell in CELLS.items():
+                if cell.api not in ENGINE_APIS[engine]:
+                    continue
+                for stream in (False, True):
+                    mode = "stream" if stream else "whole"
+                    reason = ENGINE_FAULTS.get((engine, name, what)) or ENGINE_FAULTS.get(
+                        (engine, name, f"{what}-{mode}")
+                    )
+                    marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
+                    params.append(
+                        pytest.param(
+                            (engine, recording), name, stream, marks=marks, id=f"{engine}-{recording}-{name}-{mode}"
+                        )
+                    )
     return params
+
+
+def server_params(recordings: tuple[str, ...]) -> list[Any]:
+    return [pytest.param((e, r), id=f"{e}-{r}") for e in engines() for r in recordings]

@@ -9,9 +9,9 @@ import pytest
 import scenario
 from clients import CELLS
 from harness import Server
-from matrix import cell_params, engines
+from matrix import cell_params
 
-SERVERS = [(engine, "note_cut") for engine in engines()]
+RECORDINGS = ("note_cut",)
 
 
 @pytest.fixture(scope="module")
@@ -28,12 +28,10 @@ def max_tokens(server: Server) -> int:
     return int(response.json()["usage"]["completion_tokens"]) * 3 // 4
 
 
-@pytest.mark.parametrize("server", SERVERS, indirect=True, scope="module", ids=lambda p: "-".join(p))
-@pytest.mark.parametrize("stream", [False, True], ids=["whole", "stream"])
-@pytest.mark.parametrize(("engine", "cell"), cell_params("cut"))
-def test_cut_inside_a_call(server: Server, max_tokens: int, engine: str, cell: str, stream: bool) -> None:
-    if server.engine != engine:
-        pytest.skip("another engine's server")
+@pytest.mark.parametrize(
+    ("server", "cell", "stream"), cell_params("cut", RECORDINGS), indirect=["server"], scope="module"
+)
+def test_cut_inside_a_call(server: Server, max_tokens: int, cell: str, stream: bool) -> None:
     cut = CELLS[cell].cut(server, stream, max_tokens)
     if CELLS[cell].cut_finish is not None:
         assert cut.finish == CELLS[cell].cut_finish

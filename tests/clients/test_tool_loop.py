@@ -12,10 +12,9 @@ import pytest
 import scenario
 from clients import CELLS
 from harness import Server
-from matrix import cell_params, engines
+from matrix import cell_params, server_params
 
 RECORDINGS = ("weather_json", "weather_key_value")
-SERVERS = [(engine, recording) for engine in engines() for recording in RECORDINGS]
 
 
 def realign(server: Server) -> None:
@@ -39,12 +38,10 @@ def post_chat(server: Server, messages: list[dict[str, Any]]) -> httpx.Response:
     )
 
 
-@pytest.mark.parametrize("server", SERVERS, indirect=True, scope="module", ids=lambda p: "-".join(p))
-@pytest.mark.parametrize("stream", [False, True], ids=["whole", "stream"])
-@pytest.mark.parametrize(("engine", "cell"), cell_params("loop"))
-def test_tool_loop(server: Server, engine: str, cell: str, stream: bool) -> None:
-    if server.engine != engine:
-        pytest.skip("another engine's server")
+@pytest.mark.parametrize(
+    ("server", "cell", "stream"), cell_params("loop", RECORDINGS), indirect=["server"], scope="module"
+)
+def test_tool_loop(server: Server, cell: str, stream: bool) -> None:
     try:
         loop = CELLS[cell].loop(server, stream)
     except BaseException:
@@ -57,7 +54,7 @@ def test_tool_loop(server: Server, engine: str, cell: str, stream: bool) -> None
     assert len(set(loop.call_ids)) == len(loop.call_ids) and all(loop.call_ids)
 
 
-@pytest.mark.parametrize("server", SERVERS, indirect=True, scope="module", ids=lambda p: "-".join(p))
+@pytest.mark.parametrize("server", server_params(RECORDINGS), indirect=True, scope="module")
 def test_wrong_follow_up_is_refused(server: Server) -> None:
     """The prompt check has teeth: a follow-up that lost a tool result gets a 400, the right one then passes."""
     first = post_chat(server, [{"role": "user", "content": scenario.QUESTION}])
