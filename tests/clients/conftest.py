@@ -24,6 +24,9 @@ _REQUIRED = os.environ.get("LONGCAT_REQUIRE_CLIENTS", "").strip() == "1"
 _MISSING = [name for name in CLIENT_MODULES if importlib.util.find_spec(name) is None]
 _NO_ENGINE = not engine_python("vllm").exists()
 
+if _REQUIRED and not engine_python("sglang").exists():
+    raise ImportError(f"LONGCAT_REQUIRE_CLIENTS=1 but {engine_python('sglang')} is missing: run scripts/env_sglang.sh")
+
 if _MISSING or _NO_ENGINE:
     if _REQUIRED:
         raise ImportError(
