@@ -3,14 +3,16 @@
 #   core     ruff, mypy --strict on the core, and the engine-free tests            (.venvs/core)
 #   vllm     the vLLM 0.33 integration tests and the end-to-end HTTP tests          (.venvs/vllm)
 #   sglang   the SGLang 0.5.23 integration tests, against the real engine          (.venvs/sglang)
-# Usage: bash scripts/run_tests.sh [core] [vllm] [sglang]   (default: all three)
+#   clients  the client matrix: HTTP clients and agent frameworks against each engine's replay server
+#            (.venvs/clients; the servers run in .venvs/vllm and .venvs/sglang, built here if missing)
+# Usage: bash scripts/run_tests.sh [core] [vllm] [sglang] [clients]   (default: all four)
 # Exit status is non-zero if any environment cannot be built or any check or test fails.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/venv_lib.sh
 
 suites=("$@")
-[[ ${#suites[@]} -eq 0 ]] && suites=(core vllm sglang)
+[[ ${#suites[@]} -eq 0 ]] && suites=(core vllm sglang clients)
 reports="$(mktemp -d)"
 failed=()
 
@@ -32,7 +34,8 @@ run_core() {
   local py="$VENVS_DIR/core/bin/python" ok=0
   echo "[tests] ruff"; "$VENVS_DIR/core/bin/ruff" check longcat_plugins tests benchmarks examples || ok=1
   echo "[tests] mypy --strict longcat_plugins/core"; "$VENVS_DIR/core/bin/mypy" --strict longcat_plugins/core || ok=1
-  run_pytest core "$py" tests --ignore=tests/vllm --ignore=tests/sglang --ignore=tests/e2e -q || ok=1
+  run_pytest core "$py" tests --ignore=tests/vllm --ignore=tests/sglang --ignore=tests/e2e --ignore=tests/clients -q \
+    || ok=1
   return $ok
 }
 
@@ -45,12 +48,24 @@ run_engine() {
   LONGCAT_REQUIRE_ENGINE="$engine" run_pytest "$engine" "$VENVS_DIR/$engine/bin/python" "${paths[@]}" -q
 }
 
+run_clients() {
+  local engine
+  for engine in vllm sglang; do
+    bash "scripts/env_$engine.sh" || { echo "[tests] could not build the $engine environment" >&2; return 1; }
+    venv_refresh_package "$engine" || return 1
+  done
+  bash scripts/env_clients.sh || { echo "[tests] could not build the clients environment" >&2; return 1; }
+  venv_refresh_package clients || return 1
+  LONGCAT_REQUIRE_CLIENTS=1 run_pytest clients "$VENVS_DIR/clients/bin/python" tests/clients -q
+}
+
 for suite in "${suites[@]}"; do
   echo "=== [tests] $suite ==="
   case "$suite" in
     core) run_core || failed+=(core) ;;
     vllm|sglang) run_engine "$suite" || failed+=("$suite") ;;
-    *) echo "unknown suite: $suite (known: core vllm sglang)" >&2; exit 2 ;;
+    clients) run_clients || failed+=(clients) ;;
+    *) echo "unknown suite: $suite (known: core vllm sglang clients)" >&2; exit 2 ;;
   esac
 done
 

@@ -1,0 +1,65 @@
+"""Which cells run on which engine, and the cells that fail because of the engine (strict xfails that say why)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from clients import CELLS
+from harness import REPO, engine_python
+
+# The HTTP endpoints each engine's own server has (the replay runs that server unchanged).
+ENGINE_APIS = {
+    "vllm": {"chat", "responses", "messages"},
+    "sglang": {"chat", "responses", "messages"},
+}
+
+# (engine, cell, what) -> reason: the engine, not our parsers, makes these fail.
+_SGLANG_RESPONSES = (
+    "SGLang 0.5.23 answers /v1/responses with a 500 when openai-harmony is missing (its Responses server imports "
+    "it; the SGLang environment does not install it); with it, SGLang turns the message item and the "
+    "function_call items of the follow-up into two assistant turns, so the prompt is not the conversation's"
+)
+_SGLANG_MESSAGES_THINKING = (
+    "SGLang 0.5.23's /v1/messages writes the thinking block sent back in the follow-up into the assistant "
+    "content as <think>...</think>, which the LongCat prompt does not have"
+)
+ENGINE_FAULTS: dict[tuple[str, str, str], str] = {
+    **{("sglang", cell, what): _SGLANG_RESPONSES for cell in CELLS if CELLS[cell].api == "responses"
+       for what in ("loop", "cut")},
+    ("sglang", "anthropic-messages", "loop"): _SGLANG_MESSAGES_THINKING,
+}  # fmt: skip
+
+
+def engines() -> list[str]:
+    """vLLM always; SGLang once its environment exists and the replay speaks it (``serve --engine sglang``)."""
+    serve = (REPO / "longcat_plugins" / "commands" / "serve.py").read_text(encoding="utf-8")
+    has_sglang = engine_python("sglang").exists() and '"--engine"' in serve
+    return ["vllm", "sglang"] if has_sglang else ["vllm"]
+
+
+def cell_params(what: str, recordings: tuple[str, ...]) -> list[Any]:
+    """pytest params ((engine, recording), cell name, stream) for every cell an engine's server has, grouped by
+    server; the cells the engine makes fail are strict xfails that say why."""
+    params = []
+    for engine in engines():
+        for recording in recordings:
+            for name, cell in CELLS.items():
+                if cell.api not in ENGINE_APIS[engine]:
+                    continue
+                for stream in (False, True):
+                    mode = "stream" if stream else "whole"
+                    reason = ENGINE_FAULTS.get((engine, name, what)) or ENGINE_FAULTS.get(
+                        (engine, name, f"{what}-{mode}")
+                    )
+                    marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
+                    params.append(
+                        pytest.param(
+                            (engine, recording), name, stream, marks=marks, id=f"{engine}-{recording}-{name}-{mode}"
+                        )
+                    )
+    return params
+
+
+def server_params(recordings: tuple[str, ...]) -> list[Any]:
+    return [pytest.param((e, r), id=f"{e}-{r}") for e in engines() for r in recordings]
