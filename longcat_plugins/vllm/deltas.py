@@ -9,7 +9,7 @@ extras), for the model layout checked at import (:data:`DIRECT`); for any other 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Sequence
 from typing import Any, Final
 
 from pydantic import BaseModel
@@ -21,12 +21,15 @@ from longcat_plugins.core import Content, Event, Reasoning, ToolCallArgs, ToolCa
 CallDelta = tuple[int, str | None, str | None, str]
 
 
-def events_to_delta(events: Iterable[Event]) -> DeltaMessage | None:
+def events_to_delta(events: Sequence[Event]) -> DeltaMessage | None:
     """Fold ``events`` into one ``DeltaMessage`` (``None`` when there is nothing to send).
 
     Consecutive argument fragments of one call become one ``DeltaToolCall``; a call's first entry carries its
     id, type and name.
     """
+    if len(events) == 1 and type(events[0]) is ToolCallArgs:  # a delta inside a long argument
+        event = events[0]
+        return delta_message(None, None, [(event.index, None, None, event.text)])
     content: list[str] = []
     reasoning: list[str] = []
     calls: list[tuple[int, str | None, str | None, list[str]]] = []
