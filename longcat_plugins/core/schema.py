@@ -304,7 +304,7 @@ def _follow_pointer(document: Schema, ref: str) -> Mapping[str, Any] | None:
 
 def _field(obj: Any, name: str) -> Any:
     """A field of a tool given as a dict or as an object (engines pass pydantic models)."""
-    if isinstance(obj, Mapping):
+    if type(obj) is dict or isinstance(obj, Mapping):  # (the common case first: a Mapping check is slow)
         return obj.get(name)
     return getattr(obj, name, None)
 

@@ -51,7 +51,8 @@ def calls_allowed(request: Any, tools: list[dict[str, Any]] | None) -> bool:
 
 
 def tool_dicts(tools: Sequence[Any] | None) -> list[dict[str, Any]] | None:
-    """Request tools (Chat Completions or Responses objects, or dicts) as OpenAI tool dicts for the core."""
+    """Request tools (Chat Completions or Responses objects, or dicts) as OpenAI tool dicts for the core, which reads
+    a function's name and parameters only (the schemas are shared, not copied: the core never changes them)."""
     if not tools:
         return None
     out: list[dict[str, Any]] = []
@@ -61,7 +62,8 @@ def tool_dicts(tools: Sequence[Any] | None) -> list[dict[str, Any]] | None:
             continue
         function = getattr(tool, "function", None)
         if function is not None:  # ChatCompletionToolsParam
-            out.append({"type": "function", "function": function.model_dump(exclude_none=True)})
+            spec = {"name": function.name, "parameters": getattr(function, "parameters", None) or {}}
+            out.append({"type": "function", "function": spec})
         elif getattr(tool, "type", None) == "function":  # Responses FunctionTool
             spec = {"name": tool.name, "parameters": getattr(tool, "parameters", None) or {}}
             out.append({"type": "function", "function": spec})
