@@ -9,7 +9,8 @@ as soon as it cannot be one.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from bisect import bisect_left
+from collections.abc import Container, Iterable
 from typing import Final
 
 NAMESPACES: Final = ("", "functions.")
@@ -28,7 +29,7 @@ class NameLookout:
     def __init__(self, declared: Iterable[str]) -> None:
         written = {space + name for name in declared for space in NAMESPACES if name}
         self._names: Final = frozenset(written)
-        self._prefixes: Final = frozenset(w[:k] for w in written for k in range(1, len(w) + 1))
+        self._prefixes: Final = _Prefixes(written)
         self._longest: Final = max(map(len, written), default=0)
 
     def _word(self, buf: str, pos: int, end: int, word_before: bool) -> tuple[int, int, bool] | None:
@@ -66,7 +67,24 @@ class NameLookout:
         return end if w is None else w
 
 
-def _name_start(buf: str, w: int, k: int, whole: bool, accepted: frozenset[str]) -> int | None:
+class _Prefixes(Container[str]):
+    """The non-empty prefixes of some names, found by bisection in the sorted names: building it costs a sort, not
+    a set of every prefix (it is built for every request)."""
+
+    __slots__ = ("_sorted",)
+
+    def __init__(self, names: Iterable[str]) -> None:
+        self._sorted = sorted(names)
+
+    def __contains__(self, text: object) -> bool:
+        if not isinstance(text, str) or not text:
+            return False
+        names = self._sorted
+        i = bisect_left(names, text)  # the names that start with ``text`` follow it directly in sorted order
+        return i < len(names) and names[i].startswith(text)
+
+
+def _name_start(buf: str, w: int, k: int, whole: bool, accepted: Container[str]) -> int | None:
     """Where the accepted name in the word ``buf[w:k]`` starts: the whole word (when it starts at a boundary), else
     the longest part of it after a '.' (a name glued to the end of a sentence, or a namespace written twice); None
     when no part is accepted."""

@@ -19,6 +19,8 @@ from typing import Final
 
 
 class Mode(Enum):
+    __hash__ = object.__hash__  # (members are compared by identity; Enum's own hash is Python code)
+
     CONTENT = "content"
     REASONING = "reasoning"
     #: inside ``<longcat_tool_call>`` / ``<tool_call>``, before, between or after its calls
@@ -33,6 +35,8 @@ class Mode(Enum):
 
 
 class Trigger(Enum):
+    __hash__ = object.__hash__  # (members are compared by identity; Enum's own hash is Python code)
+
     THINK_OPEN = "<think>"
     THINK_CLOSE = "</think>"
     END_MARKER = "end-of-sequence marker"
@@ -60,6 +64,8 @@ class Trigger(Enum):
 
 
 class Action(Enum):
+    __hash__ = object.__hash__  # (members are compared by identity; Enum's own hash is Python code)
+
     NONE = "none"
     #: a tag that is markup and nothing else
     DROP_TAG = "drop the tag"

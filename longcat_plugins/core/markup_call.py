@@ -45,6 +45,8 @@ _KV_NAME_END: Final = re.compile(r"[\s<>{(]")
 _MAX_WHITESPACE_AFTER_CLOSE: Final = 256
 _MAX_NULL_TEXT: Final = 16  # how much of a nullable string value is held back while it may read as null
 _LINE_BREAK_OR_TAG: Final = re.compile("[\n<]")
+#: ``json.dumps(value, ensure_ascii=False)``, without building an encoder per call
+_dumps: Final = json.JSONEncoder(ensure_ascii=False).encode
 
 
 def json_escape(text: str) -> str:
@@ -53,7 +55,7 @@ def json_escape(text: str) -> str:
         return text
     # a surrogate code point cannot be written as UTF-8: each one (the engines' text never holds one) is U+FFFD,
     # the same whatever the split
-    return json.dumps(_SURROGATE.sub("\ufffd", text), ensure_ascii=False)[1:-1]
+    return _dumps(_SURROGATE.sub("\ufffd", text))[1:-1]
 
 
 class PlainValue:
@@ -311,7 +313,7 @@ class _MarkupCall:
             self._repeat_closing = self._closing_tag
             return
         self._param_names.add(name)
-        prefix = ("{" if self._params == 0 else ", ") + json.dumps(name, ensure_ascii=False) + ": "
+        prefix = ("{" if self._params == 0 else ", ") + _dumps(name) + ": "
         self._params += 1
         schema = self._schemas.parameter(self._tool, name)
         out: Callable[[str], None]
@@ -333,7 +335,7 @@ class _MarkupCall:
 
             def finish() -> None:
                 value = convert_value("".join(raw), schema)
-                host.call_args(index, prefix + json.dumps(value, ensure_ascii=False))
+                host.call_args(index, prefix + _dumps(value))
 
         if line:
             self._value = LineValue(out, self._accepts_line_key)

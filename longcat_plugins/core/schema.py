@@ -42,6 +42,7 @@ _MAX_LITERAL_EVAL: Final = 100_000  # Python-literal fallback only for values of
 
 _JSON_TYPES: Final = frozenset({"string", "integer", "number", "boolean", "null", "object", "array"})
 _OPTION_KEYS: Final = ("anyOf", "oneOf", "allOf")
+_INDIRECT_KEYS: Final = frozenset({*_OPTION_KEYS, "$ref"})  # what may add types to a node's own ``type``
 _CYCLE_ORDER: Final = ("integer", "number", "boolean", "null", "object", "array", "string")
 # Keywords whose value is a schema, a list of schemas, or a map of names to schemas; other values are data.
 _SCHEMA_KEYS: Final = frozenset(
@@ -304,7 +305,7 @@ def _follow_pointer(document: Schema, ref: str) -> Mapping[str, Any] | None:
 
 def _field(obj: Any, name: str) -> Any:
     """A field of a tool given as a dict or as an object (engines pass pydantic models)."""
-    if isinstance(obj, Mapping):
+    if type(obj) is dict or isinstance(obj, Mapping):  # (the common case first: a Mapping check is slow)
         return obj.get(name)
     return getattr(obj, name, None)
 
@@ -343,6 +344,11 @@ def _types(node: SchemaNode) -> tuple[str, ...]:
     connected component at a time (Tarjan's algorithm, with explicit stacks), each component once: linear in the part
     of the schema not answered before. See :func:`_settle` for a cycle."""
     if node._types is not None:
+        return node._types
+    raw = node._raw
+    declared = raw.get("type")
+    if type(declared) is str and declared in _JSON_TYPES and raw.keys().isdisjoint(_INDIRECT_KEYS):
+        node._types = (declared,)  # the common case, ``{"type": "string", ...}``: what the general way finds too
         return node._types
     if not _option_lists(node):
         node._types = _own_types(node, [])

@@ -6,7 +6,7 @@ detector sees the text (``--reasoning-parser longcat``), so the core runs with `
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any, Literal
 
 from sglang.srt.function_call.base_format_detector import BaseFormatDetector
@@ -77,7 +77,18 @@ class LongcatDetector(BaseFormatDetector):
                 self._record(index)
         return result
 
-    def _result(self, events: Iterable[Event]) -> StreamingParseResult:
+    def _result(self, events: Sequence[Event]) -> StreamingParseResult:
+        if len(events) == 1:  # most chunks: a piece of text, or of one call's arguments
+            event = events[0]
+            if type(event) is ToolCallArgs:
+                self._log.add(event.index, event.text)
+                return StreamingParseResult(calls=[ToolCallItem(tool_index=event.index, parameters=event.text)])
+            if type(event) is Content:
+                return StreamingParseResult(normal_text=event.text)
+        return self._fold(events)
+
+    def _fold(self, events: Sequence[Event]) -> StreamingParseResult:
+        """The general case of :meth:`_result`."""
         text: list[str] = []
         items: list[tuple[int, str | None, list[str]]] = []  # consecutive fragments of one call become one item
         for event in events:

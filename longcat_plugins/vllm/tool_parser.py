@@ -22,7 +22,7 @@ from vllm.tokenizers import TokenizerLike
 from vllm.tool_parsers.abstract_tool_parser import Tool, ToolParser
 from vllm.tool_parsers.tool_strict_level import ToolStrictLevel
 
-from longcat_plugins.core import CallLog, ParserOptions, StreamParser, parse
+from longcat_plugins.core import ParsedToolCall, ParserOptions, StreamParser, parse
 from longcat_plugins.core.options import emit_unknown_calls_from_env
 
 from .deltas import events_to_delta
@@ -51,7 +51,8 @@ def calls_allowed(request: Any, tools: list[dict[str, Any]] | None) -> bool:
 
 
 def tool_dicts(tools: Sequence[Any] | None) -> list[dict[str, Any]] | None:
-    """Request tools (Chat Completions or Responses objects, or dicts) as OpenAI tool dicts for the core."""
+    """Request tools (Chat Completions or Responses objects, or dicts) as OpenAI tool dicts for the core, which reads
+    a function's name and parameters only (the schemas are shared, not copied: the core never changes them)."""
     if not tools:
         return None
     out: list[dict[str, Any]] = []
@@ -61,7 +62,8 @@ def tool_dicts(tools: Sequence[Any] | None) -> list[dict[str, Any]] | None:
             continue
         function = getattr(tool, "function", None)
         if function is not None:  # ChatCompletionToolsParam
-            out.append({"type": "function", "function": function.model_dump(exclude_none=True)})
+            spec = {"name": function.name, "parameters": getattr(function, "parameters", None) or {}}
+            out.append({"type": "function", "function": spec})
         elif getattr(tool, "type", None) == "function":  # Responses FunctionTool
             spec = {"name": tool.name, "parameters": getattr(tool, "parameters", None) or {}}
             out.append({"type": "function", "function": spec})
@@ -84,18 +86,16 @@ class LongcatToolParser(ToolParser):
         self._request_tools = tools
         self._stream: StreamParser | None = None
         self._finished = False
-        self._log = CallLog()
         self._whole = _options(reasoning=False)
         self._stream_options = _options(reasoning=True)
         self._verbatim_whole = _options(reasoning=False, calls=False)
         self._verbatim_stream = _options(reasoning=True, calls=False)
 
-    # vLLM reads these two at the end of a stream to send "arguments parsed but not streamed yet"; both are
-    # views of what was actually streamed, so that difference is always empty.
+    # vLLM's older serving layer read these at the end of a stream to send "arguments parsed but not streamed yet";
+    # all three are views of what was actually streamed, so that difference is always empty.
     @property  # type: ignore[override]
     def prev_tool_call_arr(self) -> list[dict[str, Any]]:
-        log = self._log
-        return [{"name": name, "arguments": log.arguments(i)} for i, name in enumerate(log.names)]
+        return [{"name": call.name, "arguments": call.arguments} for call in self._streamed_calls()]
 
     @prev_tool_call_arr.setter
     def prev_tool_call_arr(self, value: list[dict[str, Any]]) -> None:
@@ -103,12 +103,22 @@ class LongcatToolParser(ToolParser):
 
     @property  # type: ignore[override]
     def streamed_args_for_tool(self) -> list[str]:
-        log = self._log
-        return [log.arguments(i) for i in range(len(log.names))]
+        return [call.arguments for call in self._streamed_calls()]
 
     @streamed_args_for_tool.setter
     def streamed_args_for_tool(self, value: list[str]) -> None:
         pass
+
+    @property  # type: ignore[override]
+    def current_tool_id(self) -> int:
+        return len(self._streamed_calls()) - 1
+
+    @current_tool_id.setter
+    def current_tool_id(self, value: int) -> None:
+        pass
+
+    def _streamed_calls(self) -> list[ParsedToolCall]:
+        return self._stream.calls if self._stream is not None else []
 
     def adjust_request(
         self, request: ChatCompletionRequest | ResponsesRequest
@@ -160,16 +170,14 @@ class LongcatToolParser(ToolParser):
             stream = self._stream = StreamParser(tools, options)
         if self._finished or not delta_text:
             return None
-        delta = events_to_delta(stream.feed(delta_text), self._log)
-        self.current_tool_id = len(self._log.names) - 1
-        return delta
+        return events_to_delta(stream.feed(delta_text))
 
     def finish_streaming(self) -> DeltaMessage | None:
         """End of stream: flush held-back text and close an open call (its arguments become valid JSON)."""
         if self._stream is None or self._finished:
             return None
         self._finished = True
-        return events_to_delta(self._stream.finish(), self._log)
+        return events_to_delta(self._stream.finish())
 
     def _tools(self, request: Any) -> list[dict[str, Any]] | None:
         return tool_dicts(getattr(request, "tools", None) or self._request_tools)

@@ -12,7 +12,7 @@ from sglang.srt.function_call.function_call_parser import FunctionCallParser
 from sglang_cases import CASES, LONG_CASES, TOOLS, Case
 from sglang_support import chunks, split_at, stream_tool_parser
 
-from longcat_plugins.core import ParserOptions, parse
+from longcat_plugins.core import Content, ParserOptions, ToolCallArgs, parse
 from longcat_plugins.sglang.detector import LongcatDetector
 
 pytestmark = pytest.mark.sglang
@@ -139,3 +139,22 @@ def test_random_splits_equal_core(data: st.DataObject) -> None:
     cuts = data.draw(st.lists(st.integers(1, len(case.text) - 1), max_size=40))
     folded = stream_tool_parser(new_parser(), split_at(case.text, cuts))
     assert folded.summary() == core_summary(case.text)
+
+
+@pytest.mark.parametrize(
+    "event",
+    [ToolCallArgs(0, '"abc'), ToolCallArgs(3, "}"), Content("text"), Content("")],
+    ids=lambda e: f"{type(e).__name__}",
+)
+def test_single_event_result_equals_the_general_fold(event: object) -> None:
+    """A chunk of one event takes a shorter way to its result: the same result, the same bookkeeping."""
+    from longcat_plugins.core import ToolCallStart
+
+    results = []
+    for fold in (False, True):
+        detector = LongcatDetector()
+        detector._result([ToolCallStart(i, f"id{i}", "get_weather") for i in range(4)])
+        results.append(detector._fold([event]) if fold else detector._result([event]))  # type: ignore[list-item]
+        results.append([detector._log.arguments(i) for i in range(4)])
+    assert results[0].model_dump() == results[2].model_dump()  # type: ignore[union-attr]
+    assert results[1] == results[3]
