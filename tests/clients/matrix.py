@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 from clients import CELLS
-from harness import REPO, engine_python
+from harness import engine_python
 
 # The HTTP endpoints each engine's own server has (the replay runs that server unchanged).
 ENGINE_APIS = {
@@ -32,10 +32,8 @@ ENGINE_FAULTS: dict[tuple[str, str, str], str] = {
 
 
 def engines() -> list[str]:
-    """vLLM always; SGLang once its environment exists and the replay speaks it (``serve --engine sglang``)."""
-    serve = (REPO / "longcat_plugins" / "commands" / "serve.py").read_text(encoding="utf-8")
-    has_sglang = engine_python("sglang").exists() and '"--engine"' in serve
-    return ["vllm", "sglang"] if has_sglang else ["vllm"]
+    """vLLM always; SGLang when its environment exists (conftest.py makes its absence an error in CI)."""
+    return ["vllm", "sglang"] if engine_python("sglang").exists() else ["vllm"]
 
 
 def cell_params(what: str, recordings: tuple[str, ...]) -> list[Any]:
