@@ -51,7 +51,7 @@ ARGUMENT_CHARS = 8_000
 MANY_TOOLS = 200
 HANGUP_PROMPT_CHARS = 40_000
 HANGUPS_PER_ROUND = 80
-REQUESTS_PER_ROUND = 16
+REQUESTS_PER_ROUND = 8
 ROUNDS = 3  # after a warm-up round
 MAX_EVENTS_BEFORE_HANGUP = 300
 # Resident memory may move by some megabytes between rounds (allocator, caches); a server that keeps what the
