@@ -23,7 +23,8 @@ def add_parser(subparsers: Any) -> None:
             "Start vLLM's OpenAI-compatible server (chat completions with the longcat tool-call and "
             "reasoning parsers) backed by a scripted engine: each request gets the next recorded model turn, "
             'streamed token by token. The recording is JSON lines: {"output": RAW_MODEL_TEXT, '
-            '"expect_prompt": PROMPT}, expect_prompt optional. Stop with Ctrl-C or SIGTERM.'
+            '"expect_prompt": PROMPT}, expect_prompt optional. Flags after -- go to vLLM\'s own `vllm serve` '
+            "parser. Stop with Ctrl-C or SIGTERM."
         ),
     )
     p.add_argument(
@@ -32,40 +33,65 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 picks a free one)")
     p.add_argument(
-        "--served-model-name", default=None, help="model name clients use (default LongCat-Flash-Chat)"
+        "--template",
+        default=None,
+        metavar="NAME",
+        help="chat template (and model family) to serve: longcat-flash-chat, qwen3-tools-first or "
+        "xml-function-thinking (default: the recording's header line, else longcat-flash-chat)",
+    )
+    p.add_argument(
+        "--served-model-name",
+        default=None,
+        help="model name clients use (default: the template's model, e.g. LongCat-Flash-Chat)",
     )
     p.add_argument("--token-delay", type=float, default=0.0, metavar="SECONDS", help="pause between tokens")
+    p.add_argument(
+        "vllm_args",
+        nargs="*",
+        metavar="-- VLLM_SERVE_FLAGS",
+        help="after --, more `vllm serve` flags, e.g. -- --enable-log-requests --enable-log-outputs",
+    )
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from longcat_plugins.replay import RecordingError, load_recording
+    from longcat_plugins.replay import RecordingError, read_recording
+    from longcat_plugins.replay.model_dir import FAMILIES, TEMPLATE_NAME
 
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port {args.port}: expected 0..65535")
     if args.token_delay < 0:
         raise UsageError("--token-delay must not be negative")
     try:
-        turns = load_recording(args.replay)
+        recording = read_recording(args.replay)
     except RecordingError as e:
         raise UsageError(str(e)) from None
+    turns = recording.turns
+    args.template = args.template or recording.template or TEMPLATE_NAME
+    if args.template not in FAMILIES:
+        raise UsageError(f"unknown template {args.template!r}; known: {', '.join(sorted(FAMILIES))}")
     if importlib.util.find_spec("vllm") is None:
         raise UsageError(
             "vLLM is not installed: pip install 'longcat-plugins[vllm]' (or run bash scripts/env_vllm.sh)"
         )
 
-    from longcat_plugins.replay.server import DEFAULT_MODEL_NAME, run_replay_server
+    from longcat_plugins.replay.server import run_replay_server
 
     def ready(url: str) -> None:
-        print(f"longcat-plugins serve: replaying {len(turns)} turn(s) of {args.replay} at {url}", flush=True)
+        print(
+            f"longcat-plugins serve: replaying {len(turns)} turn(s) of {args.replay} ({args.template}) at {url}",
+            flush=True,
+        )
 
     try:
         run_replay_server(
             turns,
             host=args.host,
             port=args.port,
-            served_model_name=args.served_model_name or DEFAULT_MODEL_NAME,
+            served_model_name=args.served_model_name,
             token_delay=args.token_delay,
+            template=args.template,
+            vllm_args=args.vllm_args,
             on_ready=ready,
         )
     except KeyboardInterrupt:

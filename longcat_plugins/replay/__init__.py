@@ -7,6 +7,24 @@ FILE``).
 
 from __future__ import annotations
 
-from .recording import RecordingError, Script, Turn, load_recording, parse_recording
+from .recording import (
+    Recording,
+    RecordingError,
+    Script,
+    Turn,
+    load_recording,
+    parse_recording,
+    parse_recording_text,
+    read_recording,
+)
 
-__all__ = ["RecordingError", "Script", "Turn", "load_recording", "parse_recording"]
+__all__ = [
+    "Recording",
+    "RecordingError",
+    "Script",
+    "Turn",
+    "load_recording",
+    "parse_recording",
+    "parse_recording_text",
+    "read_recording",
+]

@@ -1,38 +1,111 @@
 """A scripted vLLM ``EngineClient``: each request is answered with the next recorded model turn.
 
 It does what vLLM's ``AsyncLLM`` does in the API server process, minus the model: the request goes through
-vLLM's own ``InputProcessor`` (the engine's normal request validation), and the turn's token ids, fed one
-token per step as ``EngineCoreOutput``s, go through vLLM's own ``OutputProcessor`` (incremental detokenizer,
-stop strings, ``skip_special_tokens``, delta or final-only output kinds). The turn ends with the
-end-of-sequence token (``finish_reason`` "stop"), or after ``max_tokens`` tokens ("length").
+vLLM's own ``InputProcessor`` (the engine's normal request validation) and is registered with vLLM's own
+``OutputProcessor`` (incremental detokenizer, stop strings, ``skip_special_tokens``, delta or final-only output
+kinds, sample logprobs). One stepping task plays the engine core and ``AsyncLLM``'s output handler at once: at
+every step it takes the next token of every running request and hands them over together, as one list of
+``EngineCoreOutput``s, to ``OutputProcessor.process_outputs``, as a real engine batches its running requests.
+Requests join and leave between steps. A turn ends with the end-of-sequence token (``finish_reason`` "stop"), or
+after ``max_tokens`` tokens ("length"); a client that goes away aborts its request as with ``AsyncLLM``
+(``OutputProcessor.abort_requests``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import math
+import time
 from collections.abc import AsyncGenerator, Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 from vllm.config import VllmConfig
 from vllm.engine.protocol import EngineClient
 from vllm.exceptions import VLLMValidationError
-from vllm.outputs import RequestOutput
+from vllm.logger import init_logger
+from vllm.outputs import STREAM_FINISHED, RequestOutput
 from vllm.renderers import renderer_from_config
 from vllm.renderers.inputs.preprocess import extract_prompt_components
 from vllm.sampling_params import SamplingParams
 from vllm.v1.engine import EngineCoreOutput, EngineCoreRequest, FinishReason
+from vllm.v1.engine.exceptions import EngineDeadError
 from vllm.v1.engine.input_processor import InputProcessor
 from vllm.v1.engine.output_processor import OutputProcessor, RequestOutputCollector
+from vllm.v1.outputs import LogprobsLists
 
 from .recording import Script, Turn, prompt_mismatch
 
 SUPPORTED_TASKS: tuple[Any, ...] = ("generate",)
 
+logger = init_logger("vllm.longcat_replay.engine")
+
+
+@dataclass(frozen=True, slots=True)
+class LogprobsRequest:
+    """What a request asked for: the ``k`` most likely tokens at each position, or these token ids."""
+
+    top: int
+    token_ids: tuple[int, ...] | None
+    vocab_size: int
+
+    def lists(self, token_id: int) -> LogprobsLists:
+        """The logprobs of one replayed position, as a sampler reports them: the sampled token first, then the
+        top ``k``. A replay is certain of every token: the sampled token has logprob 0.0 and rank 1 (so it is also
+        the first of the top ``k``), every other token has -inf (shown as -9999.0 by the API)."""
+        if self.token_ids is not None:
+            others = list(self.token_ids)
+            values = [0.0 if other == token_id else -math.inf for other in others]
+        else:
+            others = [(token_id + j) % self.vocab_size for j in range(self.top)]
+            values = [0.0 if j == 0 else -math.inf for j in range(self.top)]
+        return LogprobsLists(
+            logprob_token_ids=np.array([[token_id, *others]], dtype=np.int64),
+            logprobs=np.array([[0.0, *values]], dtype=np.float32),
+            sampled_token_ranks=np.array([1], dtype=np.int64),
+        )
+
+
+@dataclass(slots=True)
+class _Running:
+    """A request the stepping task is generating: its token ids and how many were handed out."""
+
+    request_id: str
+    token_ids: list[int]
+    truncated: bool
+    logprobs: LogprobsRequest | None = None
+    position: int = 0
+
+    def next_output(self) -> EngineCoreOutput:
+        token_id = self.token_ids[self.position]
+        self.position += 1
+        finish = None
+        if self.position == len(self.token_ids):
+            finish = FinishReason.LENGTH if self.truncated else FinishReason.STOP
+        return EngineCoreOutput(
+            request_id=self.request_id,
+            new_token_ids=[token_id],
+            new_logprobs=self.logprobs.lists(token_id) if self.logprobs is not None else None,
+            finish_reason=finish,
+        )
+
+    @property
+    def done(self) -> bool:
+        return self.position >= len(self.token_ids)
+
 
 class ReplayEngineClient(EngineClient):
     """Answers chat requests from a :class:`Script`, token by token, with no model and no GPU."""
 
-    def __init__(self, vllm_config: VllmConfig, script: Script, *, token_delay: float = 0.0) -> None:
+    def __init__(
+        self,
+        vllm_config: VllmConfig,
+        script: Script,
+        *,
+        token_delay: float = 0.0,
+        log_requests: bool = False,
+    ) -> None:
         self.vllm_config = vllm_config
         self.model_config = vllm_config.model_config
         self.renderer = renderer_from_config(vllm_config)
@@ -41,6 +114,13 @@ class ReplayEngineClient(EngineClient):
         self.output_processor = OutputProcessor(self.tokenizer, log_stats=False)
         self.script = script
         self.token_delay = token_delay
+        self.log_requests = log_requests
+        self.steps = 0  # engine steps taken (each one token for every running request)
+        self._running: dict[str, _Running] = {}
+        self._wake: asyncio.Event | None = None
+        self._stepper: asyncio.Task[None] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._dead: BaseException | None = None
         self._stopped = False
 
     # -- generation --------------------------------------------------------------------------------
@@ -53,6 +133,11 @@ class ReplayEngineClient(EngineClient):
         if not ids or ids[-1] != eos:
             ids.append(eos)
         return ids
+
+    @property
+    def num_running(self) -> int:
+        """Requests the stepping task is still generating."""
+        return len(self._running)
 
     def generate(
         self,
@@ -75,6 +160,8 @@ class ReplayEngineClient(EngineClient):
         # rejected streaming request still gets a plain HTTP error.
         if self._stopped:
             raise VLLMValidationError("the replay server is shutting down")
+        if self._dead is not None:
+            raise EngineDeadError() from self._dead
         if isinstance(prompt, EngineCoreRequest) or not isinstance(prompt, dict):
             raise VLLMValidationError("the replay server takes rendered prompts only")
         request = self.input_processor.process_inputs(
@@ -94,6 +181,13 @@ class ReplayEngineClient(EngineClient):
         assert params is not None
         if params.n != 1:
             raise VLLMValidationError("the replay server answers n=1 only", parameter="n", value=params.n)
+        if params.prompt_logprobs is not None:
+            raise VLLMValidationError(
+                "the replay server has no prompt logprobs (it runs no model over the prompt); sample logprobs "
+                "(logprobs, top_logprobs) are answered",
+                parameter="prompt_logprobs",
+                value=params.prompt_logprobs,
+            )
         text = extract_prompt_components(self.model_config, prompt).text or ""
         turn = self.script.current
         number = self.script.position + 1
@@ -109,52 +203,99 @@ class ReplayEngineClient(EngineClient):
         if reasoning_parser_kwargs is not None:
             request.reasoning_parser_kwargs = reasoning_parser_kwargs
         self.input_processor.assign_request_id(request)
+        token_ids = self.turn_token_ids(turn)
+        truncated = params.max_tokens is not None and len(token_ids) > params.max_tokens
+        if truncated:
+            token_ids = token_ids[: params.max_tokens]
         queue = RequestOutputCollector(params.output_kind, request.request_id)
         self.output_processor.add_request(request, text, None, 0, queue)
-        return self._replay(request.request_id, queue, self.turn_token_ids(turn), params.max_tokens)
+        self._add(_Running(request.request_id, token_ids, truncated, self._logprobs_request(params)))
+        if self.log_requests:
+            logger.info("Added request %s.", request.request_id)
+        return self._outputs(request_id, queue)
 
-    async def _replay(
-        self, request_id: str, queue: RequestOutputCollector, token_ids: list[int], max_tokens: int | None
-    ) -> AsyncGenerator[RequestOutput, None]:
-        truncated = max_tokens is not None and len(token_ids) > max_tokens
-        if truncated:
-            assert max_tokens is not None
-            token_ids = token_ids[:max_tokens]
+    def _logprobs_request(self, params: SamplingParams) -> LogprobsRequest | None:
+        top = params.num_logprobs
+        if top is None:
+            return None
+        vocab_size = self.model_config.get_vocab_size()
+        if params.logprob_token_ids and params.logprobs is None:
+            return LogprobsRequest(0, tuple(params.logprob_token_ids), vocab_size)
+        return LogprobsRequest(vocab_size if top == -1 else top, None, vocab_size)
+
+    async def _outputs(self, request_id: str, queue: RequestOutputCollector) -> AsyncGenerator[RequestOutput, None]:
+        """What ``AsyncLLM.generate`` does with the request's queue: yield its outputs until the last one."""
         try:
-            for i, token_id in enumerate(token_ids):
-                finish = None
-                if i == len(token_ids) - 1:
-                    finish = FinishReason.LENGTH if truncated else FinishReason.STOP
-                step = EngineCoreOutput(request_id=request_id, new_token_ids=[token_id], finish_reason=finish)
-                self.output_processor.process_outputs([step])
-                out = queue.get_nowait()
-                if out is not None:
-                    assert isinstance(out, RequestOutput)
+            finished = False
+            while not finished:
+                out = queue.get_nowait() or await queue.get()
+                assert isinstance(out, RequestOutput)
+                finished = out.finished
+                if out is not STREAM_FINISHED:
                     yield out
-                    if out.finished:  # also when a stop string ended the turn early
-                        return
-                await asyncio.sleep(self.token_delay)
         except (asyncio.CancelledError, GeneratorExit):
-            self.output_processor.abort_requests([request_id], internal=True)
+            # the client went away: the request leaves the output processor and the running batch
+            await self.abort(queue.request_id, internal=True)
+            if self.log_requests:
+                logger.info("Request %s aborted.", request_id)
             raise
         finally:
             queue.close()
 
+    # -- the engine step -----------------------------------------------------------------------------
+
+    def _add(self, run: _Running) -> None:
+        if self._stepper is None or self._stepper.done():  # first request, or a new event loop
+            self._loop = asyncio.get_running_loop()
+            self._wake = asyncio.Event()
+            self._stepper = self._loop.create_task(self._step_loop(), name="longcat-replay-engine")
+        assert self._wake is not None
+        self._running[run.request_id] = run
+        self._wake.set()
+
+    async def _step_loop(self) -> None:
+        assert self._wake is not None
+        try:
+            while True:
+                if not self._running:
+                    self._wake.clear()
+                    await self._wake.wait()
+                    continue
+                self.step()
+                await asyncio.sleep(self.token_delay)
+        except Exception as e:  # as AsyncLLM's output handler: every waiting request gets the error
+            logger.exception("the replay engine's stepping task failed")
+            self._dead = e
+            self.output_processor.propagate_error(EngineDeadError())
+
+    def step(self) -> None:
+        """One engine step: the next token of every running request, processed as one batch."""
+        outputs = [run.next_output() for run in self._running.values()]
+        for run in [run for run in self._running.values() if run.done]:
+            del self._running[run.request_id]
+        self.steps += 1
+        processed = self.output_processor.process_outputs(outputs, time.monotonic())
+        for request_id in processed.reqs_to_abort:  # ended early by a stop string
+            self._running.pop(request_id, None)
+
     def encode(self, *args: Any, **kwargs: Any) -> Any:
         raise VLLMValidationError("the replay server serves generation (chat and completions) only")
 
-    async def abort(self, request_id: str | Iterable[str]) -> None:
+    async def abort(self, request_id: str | Iterable[str], internal: bool = False) -> None:
         ids = [request_id] if isinstance(request_id, str) else list(request_id)
-        self.output_processor.abort_requests(ids, internal=False)
+        for aborted in self.output_processor.abort_requests(ids, internal):
+            self._running.pop(aborted, None)
+        if self.log_requests:
+            logger.info("Aborted request(s) %s.", ",".join(ids))
 
     async def get_supported_tasks(self) -> tuple[Any, ...]:
         return SUPPORTED_TASKS
 
-    # -- state and housekeeping: a replay is always healthy, never sleeps or pauses --------------------
+    # -- state and housekeeping: a replay never sleeps or pauses ---------------------------------------
 
     @property
     def is_running(self) -> bool:
-        return not self._stopped
+        return not self._stopped and self._dead is None
 
     @property
     def is_stopped(self) -> bool:
@@ -162,18 +303,33 @@ class ReplayEngineClient(EngineClient):
 
     @property
     def errored(self) -> bool:
-        return False
+        return self._dead is not None
 
     @property
     def dead_error(self) -> BaseException:
-        return RuntimeError("the replay engine is not dead")
+        return EngineDeadError()
 
     def shutdown(self, timeout: float | None = None) -> None:
+        """Stop taking requests and stop stepping; requests still running end as aborted. Callable from any
+        thread (vLLM's shutdown handler runs it in an executor)."""
         self._stopped = True
+        loop, stepper = self._loop, self._stepper
+        if loop is not None and stepper is not None and not loop.is_closed():
+            if _running_loop() is loop:
+                self._stop_stepping()
+            else:
+                loop.call_soon_threadsafe(self._stop_stepping)
         self.renderer.shutdown()
 
+    def _stop_stepping(self) -> None:
+        if self._stepper is not None:
+            self._stepper.cancel()
+        self.output_processor.abort_requests(list(self._running), internal=True)
+        self._running.clear()
+
     async def check_health(self) -> None:
-        return None
+        if self._dead is not None:
+            raise EngineDeadError() from self._dead
 
     async def is_tracing_enabled(self) -> bool:
         return False
@@ -226,3 +382,10 @@ class ReplayEngineClient(EngineClient):
 
     async def is_paused(self) -> bool:
         return False
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None

@@ -1,61 +1,144 @@
-"""A weight-less LongCat-Flash model directory for the replay server: config.json and a real HF tokenizer.
+"""A weight-less model directory for the replay server: config.json and a real HF tokenizer, shaped after the
+model family a chat template is for.
 
 The tokenizer is a byte-level BPE trained at start-up (about a second) on the recording and the chat template,
-with LongCat's markup tags as special tokens, and LongCat-Flash-Chat's chat template (``longcat-flash-chat``)
-both as its ``chat_template`` and as the server's ``--chat-template``. ``</longcat_s>`` is the end-of-sequence
-token.
+with the family's markup tags as single tokens, and the template both as its ``chat_template`` and as the server's
+``--chat-template``. Each template has a :class:`ModelFamily`: the end-of-sequence token, which tags are special
+tokens (dropped by ``skip_special_tokens``), which are single but ordinary tokens, and the ``model_type`` and
+architecture of ``config.json``.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from longcat_plugins.templates import template_path
 
 from .tokenizer import train_bpe_tokenizer
 
-TEMPLATE_NAME = "longcat-flash-chat"
-BOS = "<longcat_s>"
-EOS = "</longcat_s>"
-#: Single (special) tokens in the replay tokenizer, as in LongCat's own vocabulary. Other tags (``<think>``,
-#: ``<tool_call>``, ``<function=``...) are split into several tokens, so both paths of the parser are used.
-SPECIAL_TAGS = (
-    "<longcat_tool_call>",
-    "</longcat_tool_call>",
-    "<longcat_tool_response>",
-    "</longcat_tool_response>",
-    "<longcat_think>",
-    "</longcat_think>",
-)
+TEMPLATE_NAME = "longcat-flash-chat"  # the default template
 VOCAB_SIZE = 1200
 
 
-def build_model_dir(root: Path, corpus: Iterable[str]) -> Path:
-    """Write a model directory (no weights) under ``root`` and return it."""
-    template = template_path(TEMPLATE_NAME).read_text(encoding="utf-8")
+@dataclass(frozen=True, slots=True)
+class ModelFamily:
+    """What the replay's model directory looks like for one chat template."""
+
+    served_model_name: str
+    model_type: str
+    architecture: str
+    eos: str
+    bos: str | None = None
+    special: tuple[str, ...] = ()  # special tokens besides bos/eos
+    plain: tuple[str, ...] = ()  # single tokens that are not special (kept by skip_special_tokens)
+    config: Mapping[str, Any] | None = None  # more config.json fields
+
+    def tokens(self) -> list[str]:
+        return [t for t in (self.bos, self.eos) if t is not None] + [*self.special, *self.plain]
+
+
+#: LongCat's vocabulary: its markup tags are special tokens. Other tags (``<think>``, ``<tool_call>``,
+#: ``<function=``, the key/value tags...) are split into several tokens, so both paths of the parser are used.
+LONGCAT = ModelFamily(
+    served_model_name="LongCat-Flash-Chat",
+    model_type="longcat_flash",
+    architecture="LongcatFlashForCausalLM",
+    bos="<longcat_s>",
+    eos="</longcat_s>",
+    special=(
+        "<longcat_tool_call>",
+        "</longcat_tool_call>",
+        "<longcat_tool_response>",
+        "</longcat_tool_response>",
+        "<longcat_think>",
+        "</longcat_think>",
+    ),
+    config={"num_layers": 1},
+)
+
+#: Qwen3's vocabulary (as in Qwen/Qwen3-8B's tokenizer_config.json): no BOS,
+#: ``<|im_end|>`` ends a turn, the chat markers are special tokens, and ``<tool_call>``, ``<tool_response>``,
+#: ``<think>`` (with their closing tags) are single tokens that are *not* special.
+_QWEN_SPECIAL = ("<|endoftext|>", "<|im_start|>")
+_QWEN_PLAIN = (
+    "<tool_call>",
+    "</tool_call>",
+    "<tool_response>",
+    "</tool_response>",
+    "<think>",
+    "</think>",
+)
+_QWEN_CONFIG = {
+    "num_hidden_layers": 1,
+    "intermediate_size": 128,
+    "num_key_value_heads": 1,
+    "head_dim": 32,
+    "tie_word_embeddings": True,
+}
+QWEN3 = ModelFamily(
+    served_model_name="Qwen3",
+    model_type="qwen3",
+    architecture="Qwen3ForCausalLM",
+    eos="<|im_end|>",
+    special=_QWEN_SPECIAL,
+    plain=_QWEN_PLAIN,
+    config=_QWEN_CONFIG,
+)
+QWEN3_CODER = ModelFamily(
+    served_model_name="Qwen3-Coder",
+    model_type="qwen3_moe",
+    architecture="Qwen3MoeForCausalLM",
+    eos="<|im_end|>",
+    special=_QWEN_SPECIAL,
+    plain=_QWEN_PLAIN,
+    config={**_QWEN_CONFIG, "num_experts": 2, "num_experts_per_tok": 1, "moe_intermediate_size": 32},
+)
+
+#: template name -> the model family whose vocabulary and config the replay imitates
+FAMILIES: Mapping[str, ModelFamily] = {
+    "longcat-flash-chat": LONGCAT,
+    "qwen3-tools-first": QWEN3,
+    "xml-function-thinking": QWEN3_CODER,
+}
+
+
+def family(template: str) -> ModelFamily:
+    try:
+        return FAMILIES[template]
+    except KeyError:
+        raise ValueError(f"no replay model for template {template!r}; known: {', '.join(sorted(FAMILIES))}") from None
+
+
+def build_model_dir(root: Path, corpus: Iterable[str], template: str = TEMPLATE_NAME) -> Path:
+    """Write a model directory (no weights) for ``template`` under ``root`` and return it."""
+    model = family(template)
+    source = template_path(template).read_text(encoding="utf-8")
     tokenizer = train_bpe_tokenizer(
-        [*corpus, template],
-        [BOS, EOS, *SPECIAL_TAGS],
+        [*corpus, source],
+        [*(t for t in (model.bos, model.eos) if t is not None), *model.special],
         vocab_size=VOCAB_SIZE,
-        bos_token=BOS,
-        eos_token=EOS,
-        additional_special_tokens=SPECIAL_TAGS,
-        chat_template=template,
+        bos_token=model.bos,
+        eos_token=model.eos,
+        additional_special_tokens=model.special,
+        plain_tokens=model.plain,
+        chat_template=source,
     )
     root.mkdir(parents=True, exist_ok=True)
     tokenizer.save_pretrained(root)
     config = {
-        "model_type": "longcat_flash",
-        "architectures": ["LongcatFlashForCausalLM"],
+        "model_type": model.model_type,
+        "architectures": [model.architecture],
         "vocab_size": len(tokenizer),
         "hidden_size": 64,
-        "num_layers": 1,
         "num_attention_heads": 2,
         "max_position_embeddings": 65536,
         "bos_token_id": tokenizer.bos_token_id,
         "eos_token_id": tokenizer.eos_token_id,
+        **(model.config or {}),
     }
     (root / "config.json").write_text(json.dumps(config, indent=2), encoding="utf-8")
     return root

@@ -4,6 +4,10 @@ Each non-blank line is an object ``{"output": "<raw model text>", "expect_prompt
 ``output`` is what the model generated for that turn (without the end-of-sequence token, which the replay
 adds); ``expect_prompt`` (optional) is the exact prompt text the chat template must have rendered for the
 request that this turn answers. ``"note"`` is allowed for a human comment and ignored.
+
+The first line may instead be a header, ``{"template": "<chat template name>"}`` (and an optional ``"note"``):
+the template the recording was made with (default ``longcat-flash-chat``). ``read_recording`` returns it with the
+turns; ``load_recording`` and ``parse_recording`` return the turns alone.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 KNOWN_KEYS = frozenset({"output", "expect_prompt", "note"})
+HEADER_KEYS = frozenset({"template", "note"})
 
 
 class RecordingError(ValueError):
@@ -26,8 +31,15 @@ class Turn:
     line: int = 0  # 1-based line in the recording file, for messages
 
 
-def parse_recording(text: str, source: str = "<recording>") -> list[Turn]:
+@dataclass(frozen=True, slots=True)
+class Recording:
+    turns: list[Turn]
+    template: str | None = None  # the chat template named by the header line, if any
+
+
+def parse_recording_text(text: str, source: str = "<recording>") -> Recording:
     turns: list[Turn] = []
+    template: str | None = None
     for number, raw in enumerate(text.splitlines(), start=1):
         if not raw.strip():
             continue
@@ -38,6 +50,17 @@ def parse_recording(text: str, source: str = "<recording>") -> list[Turn]:
             raise RecordingError(f"{where}: not valid JSON ({e.msg} at column {e.colno})") from None
         if not isinstance(obj, dict):
             raise RecordingError(f"{where}: expected a JSON object with an 'output' string")
+        if "template" in obj and "output" not in obj:
+            if turns or template is not None:
+                raise RecordingError(f"{where}: the header line (\"template\") must be the first line")
+            unknown = sorted(set(obj) - HEADER_KEYS)
+            if unknown:
+                names = ", ".join(map(repr, unknown))
+                raise RecordingError(f"{where}: unknown header key(s) {names}; known: template, note")
+            if not isinstance(obj["template"], str) or not obj["template"]:
+                raise RecordingError(f"{where}: 'template' must be a chat template name")
+            template = obj["template"]
+            continue
         unknown = sorted(set(obj) - KNOWN_KEYS)
         if unknown:
             raise RecordingError(
@@ -52,10 +75,15 @@ def parse_recording(text: str, source: str = "<recording>") -> list[Turn]:
         turns.append(Turn(output=output, expect_prompt=expect, line=number))
     if not turns:
         raise RecordingError(f"{source}: the recording has no turns (one JSON object per line)")
-    return turns
+    return Recording(turns, template)
 
 
-def load_recording(path: str | Path) -> list[Turn]:
+def parse_recording(text: str, source: str = "<recording>") -> list[Turn]:
+    return parse_recording_text(text, source).turns
+
+
+def read_recording(path: str | Path) -> Recording:
+    """The turns of a recording file and the template its header names."""
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8")
@@ -67,7 +95,11 @@ def load_recording(path: str | Path) -> list[Turn]:
         raise RecordingError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start})") from None
     except OSError as e:
         raise RecordingError(f"{path}: cannot read ({e.strerror})") from None
-    return parse_recording(text, str(path))
+    return parse_recording_text(text, str(path))
+
+
+def load_recording(path: str | Path) -> list[Turn]:
+    return read_recording(path).turns
 
 
 class Script:

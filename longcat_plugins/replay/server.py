@@ -17,11 +17,15 @@ import tempfile
 from argparse import Namespace
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from longcat_plugins.templates import template_path
 
-from .model_dir import TEMPLATE_NAME, build_model_dir
+from .model_dir import TEMPLATE_NAME, build_model_dir, family
 from .recording import Script, Turn
+
+if TYPE_CHECKING:
+    from .engine import ReplayEngineClient
 
 DEFAULT_MODEL_NAME = "LongCat-Flash-Chat"
 TOOL_PARSER = "longcat"
@@ -42,9 +46,15 @@ def use_cpu_platform() -> None:
 
 
 def serve_args(
-    model_dir: Path, host: str, port: int, served_model_name: str, extra: Sequence[str] = ()
+    model_dir: Path,
+    host: str,
+    port: int,
+    served_model_name: str,
+    extra: Sequence[str] = (),
+    template: str = TEMPLATE_NAME,
 ) -> Namespace:
-    """The ``vllm serve`` command line of the replay, parsed and checked by vLLM's own parser."""
+    """The ``vllm serve`` command line of the replay, parsed and checked by vLLM's own parser. ``extra`` are more
+    ``vllm serve`` flags (they come last, so they win over the replay's own)."""
     from vllm.entrypoints.common.cli_args import make_arg_parser, validate_parsed_serve_args
     from vllm.utils.argparse_utils import FlexibleArgumentParser
 
@@ -56,9 +66,8 @@ def serve_args(
         "--enable-auto-tool-choice",
         "--tool-call-parser", TOOL_PARSER,
         "--reasoning-parser", REASONING_PARSER,
-        "--chat-template", str(template_path(TEMPLATE_NAME)),
+        "--chat-template", str(template_path(template)),
         "--generation-config", "vllm",
-        "--disable-uvicorn-access-log",
         *extra,
     ]  # fmt: skip
     parser = make_arg_parser(FlexibleArgumentParser(prog="longcat-plugins serve"))
@@ -73,6 +82,27 @@ def corpus(turns: Sequence[Turn]) -> list[str]:
     return texts * 3
 
 
+def build_engine(args: Namespace, script: Script, *, token_delay: float = 0.0) -> ReplayEngineClient:
+    """The replay engine client for parsed ``vllm serve`` arguments (what ``AsyncLLM.from_vllm_config`` is to
+    ``vllm serve``): vLLM's model, logging and structured-output configs, no KV cache."""
+    import vllm.envs as envs
+    from vllm.config import VllmConfig
+    from vllm.engine.arg_utils import AsyncEngineArgs
+
+    from .engine import ReplayEngineClient
+
+    engine_args = AsyncEngineArgs.from_cli_args(args)
+    envs.VLLM_CPU_KVCACHE_SPACE = 0  # no KV cache: no CPU KV-cache size warning
+    vllm_config = VllmConfig(
+        model_config=engine_args.create_model_config(),
+        logging_config=engine_args.create_logging_config(),
+        structured_outputs_config=engine_args.create_structured_outputs_config(),
+    )
+    return ReplayEngineClient(
+        vllm_config, script, token_delay=token_delay, log_requests=bool(engine_args.enable_log_requests)
+    )
+
+
 async def serve_replay(
     args: Namespace,
     script: Script,
@@ -82,28 +112,27 @@ async def serve_replay(
 ) -> None:
     """Serve until SIGINT/SIGTERM: vLLM's ``run_server_worker`` and ``build_and_serve``, with the replay."""
     import vllm.envs as envs
-    from vllm.config import VllmConfig
-    from vllm.engine.arg_utils import AsyncEngineArgs
+    from vllm.entrypoints.common.cli_args import init_parser_plugin
     from vllm.entrypoints.launchers.api_server.app_state import init_app_state
     from vllm.entrypoints.launchers.app import build_app
     from vllm.entrypoints.launchers.launcher import serve_http, setup_server
+    from vllm.entrypoints.launchers.utils.server_utils import get_uvicorn_log_config
+    from vllm.logger import init_logger
 
-    from .engine import ReplayEngineClient
-
-    _, sock = setup_server(args, reuse_port=False)
+    logger = init_logger("vllm.longcat_replay.server")
+    init_parser_plugin(args)
+    listen_address, sock = setup_server(args, reuse_port=False)
     host, port = sock.getsockname()[:2]
-    engine_args = AsyncEngineArgs.from_cli_args(args)
-    model_config = engine_args.create_model_config()
-    envs.VLLM_CPU_KVCACHE_SPACE = 0  # no KV cache: no CPU KV-cache size warning
-    vllm_config = VllmConfig(
-        model_config=model_config,
-        logging_config=engine_args.create_logging_config(),
-        structured_outputs_config=engine_args.create_structured_outputs_config(),
-    )
-    engine = ReplayEngineClient(vllm_config, script, token_delay=token_delay)
+    engine = build_engine(args, script, token_delay=token_delay)
+    uvicorn_kwargs: dict[str, Any] = {}
+    log_config = get_uvicorn_log_config(args)
+    if log_config is not None:
+        uvicorn_kwargs["log_config"] = log_config
     supported_tasks = await engine.get_supported_tasks()
-    app = build_app(args, supported_tasks, model_config)
+    logger.info("Supported tasks: %s", supported_tasks)
+    app = build_app(args, supported_tasks, engine.model_config)
     await init_app_state(engine, app.state, args, supported_tasks)
+    logger.info("Starting vLLM server on %s", listen_address)
 
     async def announce() -> None:
         while not getattr(getattr(app.state, "server", None), "started", False):
@@ -116,11 +145,20 @@ async def serve_replay(
         shutdown = await serve_http(
             app,
             sock=sock,
+            enable_ssl_refresh=args.enable_ssl_refresh,
             host=args.host,
             port=port,
             log_level=args.uvicorn_log_level,
             access_log=not args.disable_uvicorn_access_log,
             timeout_keep_alive=envs.VLLM_HTTP_TIMEOUT_KEEP_ALIVE,
+            ssl_keyfile=args.ssl_keyfile,
+            ssl_certfile=args.ssl_certfile,
+            ssl_ca_certs=args.ssl_ca_certs,
+            ssl_cert_reqs=args.ssl_cert_reqs,
+            ssl_ciphers=args.ssl_ciphers,
+            h11_max_incomplete_event_size=args.h11_max_incomplete_event_size,
+            h11_max_header_count=args.h11_max_header_count,
+            **uvicorn_kwargs,
         )
         await shutdown
     finally:
@@ -134,16 +172,25 @@ def run_replay_server(
     *,
     host: str = "127.0.0.1",
     port: int = 8000,
-    served_model_name: str = DEFAULT_MODEL_NAME,
+    served_model_name: str | None = None,
     token_delay: float = 0.0,
+    template: str = TEMPLATE_NAME,
+    vllm_args: Sequence[str] = (),
     on_ready: Callable[[str], None] | None = None,
 ) -> None:
-    """Build the model directory and serve ``turns`` until interrupted (blocking)."""
+    """Build the model directory for ``template`` and serve ``turns`` until interrupted (blocking). The served
+    model name defaults to the template's model family's; ``vllm_args`` are more ``vllm serve`` flags; logging
+    is set up from them as ``vllm serve`` does."""
+    name = served_model_name or family(template).served_model_name
     with tempfile.TemporaryDirectory(prefix="longcat-replay-") as tmp:
-        model_dir = build_model_dir(Path(tmp) / "model", corpus(turns))
+        model_dir = build_model_dir(Path(tmp) / "model", corpus(turns), template)
         use_cpu_platform()
+        from vllm.logger import configure_logging_from_args
         from vllm.plugins import load_general_plugins
+        from vllm.utils.system_utils import decorate_logs
 
         load_general_plugins()
-        args = serve_args(model_dir, host, port, served_model_name)
+        args = serve_args(model_dir, host, port, name, vllm_args, template)
+        configure_logging_from_args(args)
+        decorate_logs("APIServer", skip_if_decorated=True)
         asyncio.run(serve_replay(args, Script(list(turns)), token_delay=token_delay, on_ready=on_ready))

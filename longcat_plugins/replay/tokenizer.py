@@ -17,15 +17,17 @@ def train_bpe_tokenizer(
     bos_token: str | None = None,
     eos_token: str | None = None,
     additional_special_tokens: Sequence[str] = (),
+    plain_tokens: Sequence[str] = (),
     chat_template: str | None = None,
 ) -> PreTrainedTokenizerFast:
     """Train a byte-level BPE of ``vocab_size`` tokens on ``corpus`` and wrap it in ``PreTrainedTokenizerFast``.
 
     ``special_tokens`` become single tokens, with the first ids, in this order; the text around them is split as
     BPE learnt it. ``bos_token``/``eos_token`` are set only when given (they should be among ``special_tokens``),
-    and ``additional_special_tokens`` are registered as such with transformers.
+    and ``additional_special_tokens`` are registered as such with transformers. ``plain_tokens`` become single
+    tokens too, added after training, but not special ones (``skip_special_tokens`` keeps them).
     """
-    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+    from tokenizers import AddedToken, Tokenizer, decoders, models, pre_tokenizers, trainers
     from transformers import PreTrainedTokenizerFast
 
     bpe = Tokenizer(models.BPE())
@@ -44,6 +46,8 @@ def train_bpe_tokenizer(
     )
     if additional_special_tokens:
         tokenizer.add_special_tokens({"additional_special_tokens": list(additional_special_tokens)})
+    if plain_tokens:
+        tokenizer.add_tokens([AddedToken(token, special=False, normalized=False) for token in plain_tokens])
     if chat_template is not None:
         tokenizer.chat_template = chat_template
     return tokenizer

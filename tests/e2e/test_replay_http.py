@@ -1,7 +1,8 @@
 """The replay server over HTTP with the official openai client: tool calls streamed and not, truncation,
 errors.
 
-One server (one subprocess) for the module, replaying a single recorded LongCat turn for every request:
+One server (one subprocess) for the module, started with ``vllm serve``'s request-logging flags after ``--``,
+replaying a single recorded LongCat turn for every request:
 reasoning, a sentence, then two parallel ``<longcat_tool_call>`` blocks (the second with ``arguments`` before
 ``name`` and a non-ASCII value). What the client receives is compared with the core's one-shot parse of the
 recorded text.
@@ -10,6 +11,7 @@ recorded text.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -41,6 +43,7 @@ OUTPUT = (
     '{"arguments": {"city": "東京", "days": 2}, "name": "get_weather"}\n'
     "</longcat_tool_call>"
 )
+LOG_FLAGS = ("--enable-log-requests", "--enable-log-outputs", "--max-log-len", "400")
 EXPECTED_CALLS = [
     ("get_weather", {"city": "Paris", "unit": "celsius"}),
     ("get_weather", {"city": "東京", "days": 2}),
@@ -50,7 +53,7 @@ EXPECTED_CALLS = [
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     recording = write_recording(tmp_path_factory.mktemp("replay") / "turn.jsonl", [{"output": OUTPUT}])
-    with replay_server(recording) as running:
+    with replay_server(recording, "--", *LOG_FLAGS) as running:
         yield running
 
 
@@ -195,6 +198,65 @@ def test_n_above_one_is_refused(client: Any) -> None:
 
 def test_still_serving_after_errors(client: Any) -> None:
     assert fold_response(create(client)).finish_reason == "tool_calls"
+
+
+def check_logprobs(entries: list[Any], top: int) -> list[str]:
+    """A replay is certain of every token: logprob 0.0, itself the most likely of the top ``top``, every other
+    token at vLLM's floor of -9999.0. Returns the tokens."""
+    for entry in entries:
+        assert entry.logprob == 0.0
+        assert len(entry.top_logprobs) == top
+        assert (entry.top_logprobs[0].token, entry.top_logprobs[0].logprob) == (entry.token, 0.0)
+        assert [alt.logprob for alt in entry.top_logprobs[1:]] == [-9999.0] * (top - 1)
+        assert len({alt.token for alt in entry.top_logprobs}) == top
+        assert entry.bytes == list(entry.token.encode("utf-8"))
+    return [entry.token for entry in entries]
+
+
+def test_logprobs_non_streaming(client: Any) -> None:
+    response = create(client, logprobs=True, top_logprobs=2)
+    tokens = check_logprobs(response.choices[0].logprobs.content, 2)
+    assert "".join(tokens) == OUTPUT + "</longcat_s>"  # every generated token, end-of-sequence included
+    assert len(tokens) == response.usage.completion_tokens
+    assert fold_response(response).same_message() == expected().same_message()
+
+
+def test_logprobs_streaming(client: Any) -> None:
+    chunks = list(create(client, logprobs=True, top_logprobs=2, stream=True))
+    entries = [e for c in chunks for choice in c.choices if choice.logprobs for e in choice.logprobs.content or []]
+    tokens = check_logprobs(entries, 2)
+    whole = create(client, logprobs=True, top_logprobs=2)
+    assert tokens == [entry.token for entry in whole.choices[0].logprobs.content]
+    assert fold_chunks(chunks).same_message() == expected().same_message()
+
+
+def test_logprobs_without_top_logprobs(client: Any) -> None:
+    entries = create(client, logprobs=True).choices[0].logprobs.content
+    assert entries and all(e.logprob == 0.0 and e.top_logprobs == [] for e in entries)
+
+
+def test_prompt_logprobs_are_a_clear_400(client: Any) -> None:
+    import openai
+
+    with pytest.raises(openai.BadRequestError) as info:  # (with stream=True vLLM itself refuses them)
+        create(client, extra_body={"prompt_logprobs": 1})
+    assert "no prompt logprobs" in str(info.value)
+
+
+def test_vllm_logging_as_vllm_serve_sets_it_up(client: Any, server: Server) -> None:
+    assert fold_response(create(client)).finish_reason == "tool_calls"
+    log = server.log_text()
+    # vLLM's own INFO lines, in vLLM's format, from the API server process
+    assert re.search(r"^\(APIServer pid=\d+\) INFO .*Starting vLLM server on http://", log, re.MULTILINE), log[-3000:]
+    assert "Route: /v1/chat/completions, Methods: POST" in log
+    # --enable-log-requests: the serving layer's request logger and the engine's lines
+    assert re.search(r"INFO .*Received request chatcmpl-\S+: params: SamplingParams\(", log), log[-3000:]
+    assert re.search(r"INFO .*Added request chatcmpl-", log)
+    # --enable-log-outputs: the response's content and finish reason
+    generated = r"INFO .*Generated response chatcmpl-\S+: output: .*check both cities.*finish_reason: tool_calls"
+    assert re.search(generated, log)
+    # uvicorn's access log, on as in vllm serve
+    assert '"POST /v1/chat/completions HTTP/1.1" 200' in log
 
 
 def test_server_stops_cleanly_on_sigterm(server: Server) -> None:
