@@ -46,6 +46,10 @@ def add_parser(subparsers: Any) -> None:
     )
     p.add_argument("--token-delay", type=float, default=0.0, metavar="SECONDS", help="pause between tokens")
     p.add_argument(
+        "--engine", choices=("vllm", "sglang"), default="vllm", help="whose HTTP server to run (default vllm)"
+    )
+    p.add_argument("--tokenizer-worker-num", type=int, default=1, metavar="N", help="SGLang's HTTP workers (sglang)")
+    p.add_argument(
         "vllm_args",
         nargs="*",
         metavar="-- VLLM_SERVE_FLAGS",
@@ -70,6 +74,12 @@ def run(args: argparse.Namespace) -> int:
     args.template = args.template or recording.template or TEMPLATE_NAME
     if args.template not in FAMILIES:
         raise UsageError(f"unknown template {args.template!r}; known: {', '.join(sorted(FAMILIES))}")
+    if args.engine == "vllm" and args.tokenizer_worker_num != 1:
+        raise UsageError("--tokenizer-worker-num is an SGLang option (with --engine sglang)")
+    if args.engine == "sglang":
+        from longcat_plugins.sglang_replay.command import run_sglang
+
+        return run_sglang(args, turns)
     if importlib.util.find_spec("vllm") is None:
         raise UsageError(
             "vLLM is not installed: pip install 'longcat-plugins[vllm]' (or run bash scripts/env_vllm.sh)"
