@@ -608,3 +608,24 @@ async def run_phase(
         before=before,
         after=process_usage(pid),
     )
+
+
+async def wait_idle(pid: int, quiet_cpu_s: float = 0.05, interval: float = 0.5, timeout: float = 120.0) -> float:
+    """Wait until process ``pid`` uses less than ``quiet_cpu_s`` of CPU in each of three ``interval``s in a row
+    (its engine has nothing left to step); return its CPU time then."""
+    deadline = time.monotonic() + timeout
+    quiet = 0
+    cpu = process_usage(pid).cpu_s
+    while quiet < 3 and time.monotonic() < deadline:
+        await asyncio.sleep(interval)
+        now = process_usage(pid).cpu_s
+        quiet = quiet + 1 if now - cpu < quiet_cpu_s else 0
+        cpu = now
+    return cpu
+
+
+async def server_cpu_of(pid: int, phase: Any) -> float:
+    """Server CPU time spent on ``phase`` (a coroutine), counted until the server is idle again."""
+    start = await wait_idle(pid)
+    await phase
+    return await wait_idle(pid) - start
