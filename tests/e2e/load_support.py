@@ -440,17 +440,40 @@ class Usage:
         return f"rss {self.rss_mb:.0f} MB, {self.fds} fds, {self.threads} threads"
 
 
+def _children(pid: int) -> list[int]:
+    out = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                if int((entry / "stat").read_text().rpartition(")")[2].split()[1]) == pid:
+                    out.append(int(entry.name))
+    return out
+
+
 def process_usage(pid: int) -> Usage:
-    """Resident memory, open file descriptors, threads and CPU time of process ``pid`` (Linux /proc)."""
-    status = Path(f"/proc/{pid}/status").read_text()
-    rss_kb = re.search(r"^VmRSS:\s+(\d+) kB", status, re.MULTILINE)
-    threads = re.search(r"^Threads:\s+(\d+)", status, re.MULTILINE)
-    assert rss_kb and threads, status
-    stat = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    """Resident memory, open file descriptors, threads and CPU time of process ``pid`` and its descendants (a
+    server with worker processes counts whole), from Linux /proc."""
+    rss_kb = fds = threads = 0
+    cpu = 0.0
     ticks = os.sysconf("SC_CLK_TCK")
-    cpu = (int(stat[11]) + int(stat[12])) / ticks  # utime and stime, fields 14 and 15 of /proc/PID/stat
-    fds = len(list(Path(f"/proc/{pid}/fd").iterdir()))
-    return Usage(int(rss_kb.group(1)) / 1024, fds, int(threads.group(1)), cpu)
+    pending = [pid]
+    while pending:
+        current = pending.pop()
+        try:
+            status = Path(f"/proc/{current}/status").read_text()
+            stat = Path(f"/proc/{current}/stat").read_text().rpartition(")")[2].split()
+            fds += len(list(Path(f"/proc/{current}/fd").iterdir()))
+        except OSError:
+            if current == pid:
+                raise
+            continue  # a child that just exited
+        rss = re.search(r"^VmRSS:\s+(\d+) kB", status, re.MULTILINE)
+        count = re.search(r"^Threads:\s+(\d+)", status, re.MULTILINE)
+        rss_kb += int(rss.group(1)) if rss else 0
+        threads += int(count.group(1)) if count else 0
+        cpu += (int(stat[11]) + int(stat[12])) / ticks  # utime and stime, fields 14 and 15 of /proc/PID/stat
+        pending += _children(current)
+    return Usage(rss_kb / 1024, fds, threads, cpu)
 
 
 def metric_sum(text: str, name: str, **labels: str) -> float:
@@ -466,18 +489,22 @@ def metric_sum(text: str, name: str, **labels: str) -> float:
     return total
 
 
-async def finished_chat_requests(client: Any, base_url: str) -> int:
-    """Chat requests the server is done with (answered, refused or abandoned by their client), from /metrics."""
-    text = (await client.get(base_url.removesuffix("/v1") + "/metrics")).text
-    return int(metric_sum(text, "http_request_duration_seconds_count", handler=CHAT_PATH))
+async def finished_chat_requests(client: Any, base_url: str) -> int | None:
+    """Chat requests the server is done with (answered, refused or abandoned by their client), from its /metrics
+    (vLLM's HTTP metrics); None if it does not count them."""
+    response = await client.get(base_url.removesuffix("/v1") + "/metrics")
+    name = "http_request_duration_seconds_count"
+    if response.status_code != 200 or name not in response.text:
+        return None
+    return int(metric_sum(response.text, name, handler=CHAT_PATH))
 
 
-async def wait_settled(client: Any, base_url: str, count: int, timeout: float = 60.0) -> int:
+async def wait_settled(client: Any, base_url: str, count: int | None, timeout: float = 60.0) -> int | None:
     """Wait until the server is done with ``count`` chat requests in all; return how many it is done with."""
     deadline = time.monotonic() + timeout
     while True:
         done = await finished_chat_requests(client, base_url)
-        if done >= count or time.monotonic() > deadline:
+        if done is None or count is None or done >= count or time.monotonic() > deadline:
             return done
         await asyncio.sleep(0.2)
 
@@ -507,7 +534,7 @@ class Phase:
     turns: list[int]  # the turn of every exact reply
     wall_s: float
     completion_tokens: int
-    settled: bool  # the server was done with every request afterwards (its /metrics count)
+    settled: bool | None  # the server was done with every request afterwards (None: it does not count them)
     before: Usage
     after: Usage
 
@@ -594,7 +621,8 @@ async def run_phase(
                     turns.append(turn_of(result.message) or 0)
                 else:
                     failures.append(problem)
-        done = await wait_settled(client, base_url, start_count + len(jobs))
+        target = None if start_count is None else start_count + len(jobs)
+        done = await wait_settled(client, base_url, target)
     return Phase(
         name=name,
         requests=len(bodies),
@@ -604,7 +632,7 @@ async def run_phase(
         turns=turns,
         wall_s=wall,
         completion_tokens=tokens,
-        settled=done == start_count + len(jobs),
+        settled=None if target is None else done == target,
         before=before,
         after=process_usage(pid),
     )
