@@ -49,10 +49,10 @@ from replay_support import MODEL, Server, replay_server
 pytestmark = pytest.mark.vllm
 
 TURNS = 64
-ARGUMENT_CHARS = 8_000
+ARGUMENT_CHARS = 6_000
 MANY_TOOLS = 200
-HANGUP_PROMPT_CHARS = 40_000
-HANGUPS_PER_ROUND = 80
+HANGUP_PROMPT_CHARS = 60_000
+HANGUPS_PER_ROUND = 48
 REQUESTS_PER_ROUND = 8
 ROUNDS = 3  # after a warm-up round
 MAX_EVENTS_BEFORE_HANGUP = 300
@@ -153,7 +153,7 @@ def test_a_stream_whose_client_hangs_up_stops_costing_the_server(load: tuple[Ser
     """Server CPU for streams abandoned after a few events, against the same number read to the end, side by side."""
     server, expected = load
     pid = server.process.pid
-    count = 12
+    count = 8
     whole = [chat_body(BASE_TOOLS, True, MODEL) for _ in range(count)]
     hangups = [(chat_body(BASE_TOOLS, True, MODEL), Hangup(stream=True, after_events=5)) for _ in range(count)]
     read = asyncio.run(server_cpu_of(pid, run_phase("read", server.url, pid, expected, whole)))
