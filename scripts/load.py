@@ -72,7 +72,9 @@ async def run(server: Server, expected: list[Expected], args: argparse.Namespace
     for number in range(args.rounds):
         await go(f"streams {number + 1}", [chat_body(BASE_TOOLS, True, MODEL) for _ in range(args.streams)],
                  concurrency=args.streams)  # fmt: skip
-    await go("mixed", [chat_body(BASE_TOOLS, i % 2 == 0, MODEL) for i in range(args.streams)], concurrency=args.streams)
+    for number in range(args.mixed_rounds):
+        bodies = [chat_body(BASE_TOOLS, i % 2 == 0, MODEL) for i in range(args.streams)]
+        await go(f"mixed {number + 1}", bodies, concurrency=args.streams)
     if args.many_tools:
         tools = many_tools(args.many_tools)
         bodies = [chat_body(tools, i % 2 == 0, MODEL) for i in range(args.tool_requests)]
@@ -105,6 +107,7 @@ def main() -> int:
     parser.add_argument("--streams", type=int, default=64, help="requests at once (and turns in the recording)")
     parser.add_argument("--argument-chars", type=int, default=20_000, help="length of each long argument")
     parser.add_argument("--rounds", type=int, default=3, help="rounds of --streams streaming requests")
+    parser.add_argument("--mixed-rounds", type=int, default=1, help="rounds of half streamed, half not")
     parser.add_argument("--many-tools", type=int, default=200, help="tools declared by the many-tools requests")
     parser.add_argument("--tool-requests", type=int, default=8, help="many-tools requests (as many ordinary ones)")
     parser.add_argument("--hangups", type=int, default=500, help="clients that go away, in all")
