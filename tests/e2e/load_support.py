@@ -493,10 +493,9 @@ async def finished_chat_requests(client: Any, base_url: str) -> int | None:
     """Chat requests the server is done with (answered, refused or abandoned by their client), from its /metrics
     (vLLM's HTTP metrics); None if it does not count them."""
     response = await client.get(base_url.removesuffix("/v1") + "/metrics")
-    name = "http_request_duration_seconds_count"
-    if response.status_code != 200 or name not in response.text:
+    if response.status_code != 200 or "# HELP http_request_duration_seconds " not in response.text:
         return None
-    return int(metric_sum(response.text, name, handler=CHAT_PATH))
+    return int(metric_sum(response.text, "http_request_duration_seconds_count", handler=CHAT_PATH))
 
 
 async def wait_settled(client: Any, base_url: str, count: int | None, timeout: float = 60.0) -> int | None:
