@@ -33,6 +33,8 @@ from vllm.v1.engine import EngineCoreOutput, EngineCoreRequest, FinishReason
 from vllm.v1.engine.exceptions import EngineDeadError
 from vllm.v1.engine.input_processor import InputProcessor
 from vllm.v1.engine.output_processor import OutputProcessor, RequestOutputCollector
+from vllm.v1.metrics.loggers import StatLoggerManager
+from vllm.v1.metrics.stats import IterationStats, PrefillStats, SchedulerStats
 from vllm.v1.outputs import LogprobsLists
 
 from .recording import Script, Turn, prompt_mismatch
@@ -75,10 +77,14 @@ class _Running:
     token_ids: list[int]
     truncated: bool
     logprobs: LogprobsRequest | None = None
+    prompt_len: int = 0
     position: int = 0
 
     def next_output(self) -> EngineCoreOutput:
         token_id = self.token_ids[self.position]
+        prefill = None
+        if self.position == 0:  # the step that "prefilled" the prompt, for the throughput figures
+            prefill = PrefillStats(num_prompt_tokens=self.prompt_len, num_computed_tokens=self.prompt_len)
         self.position += 1
         finish = None
         if self.position == len(self.token_ids):
@@ -88,6 +94,7 @@ class _Running:
             new_token_ids=[token_id],
             new_logprobs=self.logprobs.lists(token_id) if self.logprobs is not None else None,
             finish_reason=finish,
+            prefill_stats=prefill,
         )
 
     @property
@@ -105,13 +112,19 @@ class ReplayEngineClient(EngineClient):
         *,
         token_delay: float = 0.0,
         log_requests: bool = False,
+        log_stats: bool = False,
     ) -> None:
         self.vllm_config = vllm_config
         self.model_config = vllm_config.model_config
         self.renderer = renderer_from_config(vllm_config)
         self.input_processor = InputProcessor(vllm_config, self.renderer)
         self.tokenizer = self.renderer.tokenizer
-        self.output_processor = OutputProcessor(self.tokenizer, log_stats=False)
+        self.output_processor = OutputProcessor(self.tokenizer, log_stats=log_stats)
+        # as AsyncLLM: the periodic "Avg generation throughput" line and the Prometheus metrics of /metrics
+        self.logger_manager: StatLoggerManager | None = None
+        if log_stats:
+            self.logger_manager = StatLoggerManager(vllm_config=vllm_config, engine_idxs=[0])
+            self.logger_manager.log_engine_initialized()
         self.script = script
         self.token_delay = token_delay
         self.log_requests = log_requests
@@ -209,7 +222,8 @@ class ReplayEngineClient(EngineClient):
             token_ids = token_ids[: params.max_tokens]
         queue = RequestOutputCollector(params.output_kind, request.request_id)
         self.output_processor.add_request(request, text, None, 0, queue)
-        self._add(_Running(request.request_id, token_ids, truncated, self._logprobs_request(params)))
+        prompt_len = len(request.prompt_token_ids or ())
+        self._add(_Running(request.request_id, token_ids, truncated, self._logprobs_request(params), prompt_len))
         if self.log_requests:
             logger.info("Added request %s.", request.request_id)
         return self._outputs(request_id, queue)
@@ -274,9 +288,13 @@ class ReplayEngineClient(EngineClient):
         for run in [run for run in self._running.values() if run.done]:
             del self._running[run.request_id]
         self.steps += 1
-        processed = self.output_processor.process_outputs(outputs, time.monotonic())
+        stats = IterationStats() if self.logger_manager is not None else None
+        processed = self.output_processor.process_outputs(outputs, time.monotonic(), stats)
         for request_id in processed.reqs_to_abort:  # ended early by a stop string
             self._running.pop(request_id, None)
+        if self.logger_manager is not None:
+            scheduler = SchedulerStats(num_running_reqs=len(self._running), num_waiting_reqs=0)
+            self.logger_manager.record(scheduler_stats=scheduler, iteration_stats=stats, engine_idx=0)
 
     def encode(self, *args: Any, **kwargs: Any) -> Any:
         raise VLLMValidationError("the replay server serves generation (chat and completions) only")
@@ -335,7 +353,8 @@ class ReplayEngineClient(EngineClient):
         return False
 
     async def do_log_stats(self) -> None:
-        return None
+        if self.logger_manager is not None:
+            self.logger_manager.log()
 
     async def notify_kv_transfer_request_rejected(
         self, request_id: str, kv_transfer_params: Any, **_: Any

@@ -99,7 +99,11 @@ def build_engine(args: Namespace, script: Script, *, token_delay: float = 0.0) -
         structured_outputs_config=engine_args.create_structured_outputs_config(),
     )
     return ReplayEngineClient(
-        vllm_config, script, token_delay=token_delay, log_requests=bool(engine_args.enable_log_requests)
+        vllm_config,
+        script,
+        token_delay=token_delay,
+        log_requests=bool(engine_args.enable_log_requests),
+        log_stats=not engine_args.disable_log_stats,
     )
 
 

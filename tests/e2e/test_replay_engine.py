@@ -1,6 +1,7 @@
 """The replay engine client in-process, through vLLM's own ``InputProcessor`` and ``OutputProcessor``: one engine
 step serves every running request at once, requests join and leave between steps, and a client that goes away
-leaves no request state behind."""
+leaves no request state behind. The model directory is the Qwen3 one (``qwen3-tools-first``), whose turns end
+with ``<|im_end|>``."""
 
 from __future__ import annotations
 
@@ -15,9 +16,10 @@ from longcat_plugins.replay import Script, Turn
 
 pytestmark = pytest.mark.vllm
 
+TEMPLATE = "qwen3-tools-first"
 OUTPUT = (
-    "<longcat_think>One city.</longcat_think>Checking Paris.\n"
-    '<longcat_tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</longcat_tool_call>'
+    "<think>One city.</think>Checking Paris.\n"
+    '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>'
 )
 
 
@@ -29,10 +31,10 @@ def engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     from longcat_plugins.replay.server import build_engine, corpus, serve_args, use_cpu_platform
 
     turns = [Turn(output=OUTPUT)]
-    model_dir = build_model_dir(Path(tmp_path_factory.mktemp("replay")) / "model", corpus(turns))
+    model_dir = build_model_dir(Path(tmp_path_factory.mktemp("replay")) / "model", corpus(turns), TEMPLATE)
     use_cpu_platform()
     load_general_plugins()
-    client = build_engine(serve_args(model_dir, "127.0.0.1", 0, "replay"), Script(turns))
+    client = build_engine(serve_args(model_dir, "127.0.0.1", 0, "replay", template=TEMPLATE), Script(turns))
     yield client
     client.shutdown()
 
@@ -40,7 +42,7 @@ def engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
 def prompt(engine: Any) -> dict[str, Any]:
     from vllm.inputs.engine import tokens_input
 
-    text = "[Round 0] USER:Weather in Paris? ASSISTANT:"
+    text = "<|im_start|>user\nWeather in Paris?<|im_end|>\n<|im_start|>assistant\n"
     return dict(tokens_input(engine.tokenizer.encode(text, add_special_tokens=False), prompt=text))
 
 
@@ -67,6 +69,17 @@ def assert_no_request_state(engine: Any) -> None:
     assert dict(processor.external_req_ids) == {}
     assert processor.parent_requests == {}
     assert engine.num_running == 0
+
+
+def test_the_qwen3_vocabulary(engine: Any) -> None:
+    tokenizer = engine.tokenizer
+    assert engine.model_config.hf_config.model_type == "qwen3"
+    assert tokenizer.eos_token == "<|im_end|>" and tokenizer.bos_token is None
+    ids = engine.turn_token_ids(Turn(output=OUTPUT))
+    assert ids[-1] == tokenizer.eos_token_id
+    tokens = tokenizer.convert_ids_to_tokens(ids)
+    assert {"<think>", "</think>", "<tool_call>", "</tool_call>"} <= set(tokens)
+    assert tokenizer.decode(ids, skip_special_tokens=True) == OUTPUT  # the tags are not special tokens
 
 
 def test_one_step_serves_every_running_request(engine: Any) -> None:

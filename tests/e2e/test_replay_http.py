@@ -259,6 +259,22 @@ def test_vllm_logging_as_vllm_serve_sets_it_up(client: Any, server: Server) -> N
     assert '"POST /v1/chat/completions HTTP/1.1" 200' in log
 
 
+def test_engine_metrics_as_vllm_serve_exports_them(client: Any, server: Server) -> None:
+    import httpx
+
+    def counter(name: str) -> float:
+        text = httpx.get(server.url.removesuffix("/v1") + "/metrics", timeout=30).text
+        values = [float(line.rsplit(" ", 1)[1]) for line in text.splitlines() if line.startswith(name + "{")]
+        assert values, f"{name} is not exported"
+        return sum(values)
+
+    before = counter("vllm:generation_tokens_total"), counter("vllm:prompt_tokens_total")
+    usage = create(client).usage
+    after = counter("vllm:generation_tokens_total"), counter("vllm:prompt_tokens_total")
+    assert (after[0] - before[0], after[1] - before[1]) == (usage.completion_tokens, usage.prompt_tokens)
+    assert counter("vllm:num_requests_running") == 0
+
+
 def test_server_stops_cleanly_on_sigterm(server: Server) -> None:
     assert stop_server(server.process) == 0
     log = server.log_text()
