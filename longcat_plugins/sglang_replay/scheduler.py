@@ -23,6 +23,8 @@ stream for a streaming one. SGLang's health-check requests get one end-of-sequen
 from __future__ import annotations
 
 import logging
+import os
+import signal
 import sys
 import time
 from array import array
@@ -201,14 +203,17 @@ class ReplayScheduler:
     def add_request(self, request: Any) -> None:
         params = request.sampling_params
         prompt_ids = [int(i) for i in (request.input_ids or [])]
-        if request.rid.startswith(HEALTH_CHECK_RID_PREFIX):
-            planned = [self.eos_token_id]
+        if request.rid.startswith(HEALTH_CHECK_RID_PREFIX) or params.max_new_tokens == 0:
+            planned = [self.eos_token_id]  # no turn: a health check, or a prompt-only (prefix caching) request
         else:
             turn = self.script.current
             number = self.script.position + 1
             text = self.prompt_text(request)
             if request.return_logprob:
                 self.refuse(request, "the replay server has no logprobs (a recording holds text only)")
+                return
+            if (params.n or 1) > 1:
+                self.refuse(request, "the replay server answers n=1 only")
                 return
             if turn.expect_prompt is not None and text != turn.expect_prompt:
                 self.refuse(
@@ -273,7 +278,7 @@ class ReplayScheduler:
 
     def step(self) -> None:
         for req in self.running:
-            if req.to_finish is None:
+            if req.to_finish is None and req.max_new_tokens != 0:
                 position = len(req.output_ids)
                 # After the recorded turn (ignore_eos), the model would go on: repeat end of sequence.
                 req.output_ids.append(req.planned[position] if position < len(req.planned) else self.eos_token_id)
@@ -288,6 +293,9 @@ class ReplayScheduler:
         if req.to_finish is not None:
             req.finished_reason, req.to_finish = req.to_finish, None
             logger.info("request %s aborted after %d token(s)", req.rid, len(req.output_ids))
+            return
+        if req.max_new_tokens == 0:
+            req.finished_reason, req.finished_len = {"type": "length", "length": 0}, 0
             return
         if req.stop_strs:
             tail_len = min(req.stop_str_max_len + 1, len(req.output_ids))
@@ -433,6 +441,11 @@ def run_replay_scheduler(
 ) -> None:
     """The ``run_scheduler_process_func`` of the replay (bind ``config`` first, with ``functools.partial``)."""
     logging.basicConfig(level=logging.INFO, format="[%(asctime)s replay scheduler] %(message)s", stream=sys.stderr)
-    scheduler = ReplayScheduler(config, port_args)
-    pipe_writer.send(scheduler.init_info())
-    scheduler.run()
+    try:
+        scheduler = ReplayScheduler(config, port_args)
+        pipe_writer.send(scheduler.init_info())
+        scheduler.run()
+    except Exception:
+        # As run_scheduler_process does: the server goes down with the scheduler instead of hanging.
+        logger.exception("the replay scheduler failed")
+        os.kill(os.getppid(), signal.SIGQUIT)

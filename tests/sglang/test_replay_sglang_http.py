@@ -190,6 +190,15 @@ def test_logprobs_are_refused(client: Any) -> None:
     assert "no logprobs" in str(streamed.value)
 
 
+def test_n_above_one_is_refused(client: Any) -> None:
+    import openai
+
+    with pytest.raises(openai.BadRequestError) as info:
+        create(client, n=2)
+    assert "n=1" in str(info.value)
+    assert fold_response(create(client)).finish_reason == "tool_calls"
+
+
 def test_health_generate(server: Server, client: Any) -> None:
     import httpx
 
