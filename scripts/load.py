@@ -136,7 +136,7 @@ def main() -> int:
             log = server.log_text()[ready_log:]
             broken = "Traceback" in log
 
-    ok = not broken and all(not p.failures and p.settled is not False for p in phases)
+    ok = not broken and all(not p.failures and p.settled is not False and not p.running for p in phases)
     hangup_phases = [p for p in phases if p.hangups]
     if len(hangup_phases) > 1:
         warm = hangup_phases[0].after

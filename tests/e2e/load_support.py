@@ -508,6 +508,20 @@ async def wait_settled(client: Any, base_url: str, count: int | None, timeout: f
         await asyncio.sleep(0.2)
 
 
+async def wait_running(client: Any, base_url: str, timeout: float = 60.0) -> int | None:
+    """Wait until the engine reports no running request (vLLM's ``vllm:num_requests_running``); return how many
+    it reports then, None if it does not report them."""
+    deadline = time.monotonic() + timeout
+    while True:
+        response = await client.get(base_url.removesuffix("/v1") + "/metrics")
+        if response.status_code != 200 or "# HELP vllm:num_requests_running " not in response.text:
+            return None
+        running = int(metric_sum(response.text, "vllm:num_requests_running"))
+        if running == 0 or time.monotonic() > deadline:
+            return running
+        await asyncio.sleep(0.2)
+
+
 async def wait_fds(pid: int, at_most: int, timeout: float = 30.0) -> int:
     """Wait until process ``pid`` has at most ``at_most`` open file descriptors; return how many it has."""
     deadline = time.monotonic() + timeout
@@ -533,6 +547,7 @@ class Phase:
     turns: list[int]  # the turn of every exact reply
     wall_s: float
     completion_tokens: int
+    running: int | None  # requests the engine still ran afterwards (None: it does not say)
     settled: bool | None  # the server was done with every request afterwards (None: it does not count them)
     before: Usage
     after: Usage
@@ -622,6 +637,7 @@ async def run_phase(
                     failures.append(problem)
         target = None if start_count is None else start_count + len(jobs)
         done = await wait_settled(client, base_url, target)
+        running = await wait_running(client, base_url)
     return Phase(
         name=name,
         requests=len(bodies),
@@ -631,6 +647,7 @@ async def run_phase(
         turns=turns,
         wall_s=wall,
         completion_tokens=tokens,
+        running=running,
         settled=None if target is None else done == target,
         before=before,
         after=process_usage(pid),

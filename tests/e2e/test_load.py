@@ -132,6 +132,7 @@ def test_clients_that_hang_up_leave_nothing_behind(load: tuple[Server, list[Expe
         assert not result.failures, f"{result.name}:\n" + "\n".join(result.failures[:5])
         assert result.exact == REQUESTS_PER_ROUND
         assert result.settled, f"{result.name}: the server is still busy with requests whose clients left"
+        assert result.running == 0, f"{result.name}: the engine still runs {result.running} request(s)"
     warm = rounds[0].after
     growth = [round(r.after.rss_mb - warm.rss_mb, 1) for r in rounds[1:]]
     assert growth[-1] < RSS_SLACK_MB, f"resident memory after each round, above the warm-up round: {growth} MB"
