@@ -19,6 +19,7 @@ import asyncio
 import importlib.util
 import os
 import random
+import signal
 import sys
 import tempfile
 import time
@@ -118,6 +119,7 @@ def main() -> int:
     parser.add_argument("--rss-slack-mb", type=float, default=40.0, help="allowed memory growth after warm-up")
     parser.add_argument("--engine", default="vllm", help="replay engine (longcat-plugins serve --engine)")
     args = parser.parse_args()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # stop the server on the way out (e.g. under timeout)
 
     with tempfile.TemporaryDirectory(prefix="longcat-load-") as tmp:
         started = time.monotonic()
