@@ -9,6 +9,7 @@ own HTTP server over a stand-in scheduler. Needs the engine installed.
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib.util
 import sys
 from typing import Any
@@ -76,13 +77,17 @@ def run(args: argparse.Namespace) -> int:
     if args.engine == "vllm" and args.tokenizer_worker_num != 1:
         raise UsageError("--tokenizer-worker-num is an SGLang option (with --engine sglang)")
     if args.engine == "sglang":
-        from longcat_plugins.sglang_replay.command import run_sglang
+        from longcat_plugins.sglang_replay.command import sglang_replay_server
 
-        return run_sglang(args, turns)
-    if importlib.util.find_spec("vllm") is None:
-        raise UsageError("vLLM is not installed: pip install 'longcat-plugins[vllm]' (or run bash scripts/env_vllm.sh)")
+        serve = sglang_replay_server(args)
+    else:
+        if importlib.util.find_spec("vllm") is None:
+            raise UsageError(
+                "vLLM is not installed: pip install 'longcat-plugins[vllm]' (or run bash scripts/env_vllm.sh)"
+            )
+        from longcat_plugins.replay.server import run_replay_server
 
-    from longcat_plugins.replay.server import run_replay_server
+        serve = functools.partial(run_replay_server, vllm_args=args.vllm_args)
 
     def ready(url: str) -> None:
         print(
@@ -91,14 +96,13 @@ def run(args: argparse.Namespace) -> int:
         )
 
     try:
-        run_replay_server(
+        serve(
             turns,
             host=args.host,
             port=args.port,
             served_model_name=args.served_model_name,
             token_delay=args.token_delay,
             template=args.template,
-            vllm_args=args.vllm_args,
             on_ready=ready,
         )
     except KeyboardInterrupt:

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib.util
-import sys
-from collections.abc import Sequence
+from collections.abc import Callable
 
 from longcat_plugins.commands.errors import UsageError
-from longcat_plugins.replay.recording import Turn
 
 
-def run_sglang(args: argparse.Namespace, turns: Sequence[Turn]) -> int:
+def sglang_replay_server(args: argparse.Namespace) -> Callable[..., None]:
+    """The SGLang replay's server function, once SGLang is there in the release whose IPC it speaks."""
     if importlib.util.find_spec("sglang") is None:
         raise UsageError(
             "SGLang is not installed: pip install 'longcat-plugins[sglang]' (or run bash scripts/env_sglang.sh)"
@@ -29,27 +29,4 @@ def run_sglang(args: argparse.Namespace, turns: Sequence[Turn]) -> int:
         )
     if args.tokenizer_worker_num < 1:
         raise UsageError("--tokenizer-worker-num must be at least 1")
-
-    def ready(url: str) -> None:
-        print(
-            f"longcat-plugins serve: replaying {len(turns)} turn(s) of {args.replay} ({args.template}) at {url}",
-            flush=True,
-        )
-
-    try:
-        run_sglang_replay_server(
-            turns,
-            host=args.host,
-            port=args.port,
-            served_model_name=args.served_model_name,
-            token_delay=args.token_delay,
-            tokenizer_workers=args.tokenizer_worker_num,
-            template=args.template,
-            on_ready=ready,
-        )
-    except KeyboardInterrupt:
-        pass
-    except OSError as e:
-        raise UsageError(f"cannot listen on {args.host}:{args.port}: {e.strerror or e}") from None
-    print("longcat-plugins serve: stopped", file=sys.stderr, flush=True)
-    return 0
+    return functools.partial(run_sglang_replay_server, tokenizer_workers=args.tokenizer_worker_num)
