@@ -17,10 +17,10 @@ from xgrammar.structural_tag import (
     AnyTextFormat,
     ConstStringFormat,
     JSONSchemaFormat,
+    OrFormat,
     SequenceFormat,
     StarFormat,
     TagFormat,
-    TagsWithSeparatorFormat,
     TriggeredTagsFormat,
 )
 
@@ -32,6 +32,8 @@ __all__ = ["call_body", "call_tag", "call_tags", "function_schema", "triggered_c
 
 _KEY_TO_VALUE = f"{T.ARG_KEY_CLOSE}\n{T.ARG_VALUE_OPEN}"
 _PAIR_END = f"{T.ARG_VALUE_CLOSE}\n"
+#: where a schema keeps the definitions its ``$ref``s point to
+_DEFINITION_KEYS = ("$defs", "definitions")
 
 
 def function_schema(function: Any) -> dict[str, Any] | bool:
@@ -48,6 +50,15 @@ def _admits_string(schema: Any) -> bool:
     return not types or "string" in types
 
 
+def _with_definitions(schema: Any, root: Mapping[str, Any]) -> Any:
+    """A parameter's schema as a schema of its own: with the root's definitions, which its ``$ref``s name
+    (``#/$defs/...`` resolves against the schema it is compiled as)."""
+    if not isinstance(schema, Mapping):
+        return schema
+    definitions = {key: root[key] for key in _DEFINITION_KEYS if key in root and key not in schema}
+    return {**schema, **definitions} if definitions else schema
+
+
 def _kv_value(schema: Any) -> Any:
     if _admits_string(schema):
         return AnyTextFormat(excludes=[T.ARG_VALUE_CLOSE])
@@ -58,7 +69,9 @@ def _kv_body(dialect: Dialect, schema: dict[str, Any] | bool) -> Any:
     """Key/value pairs of the declared parameters, each value typed by its schema.
 
     Pairs may come in any order and repeat (the format has no way to require a key). Without declared parameters
-    (or for a non-strict tool) any keys may come, each value free text."""
+    (or for a non-strict tool) any keys may come, each value free text. The pairs are a repetition of choices,
+    not a ``TagsWithSeparatorFormat``: engines take that format for a list of calls (vLLM stops it after its first
+    tag for ``parallel_tool_calls=false``)."""
     properties = schema.get("properties") if isinstance(schema, Mapping) else None
     if not isinstance(properties, Mapping) or not properties:
         free_pair = SequenceFormat(
@@ -71,11 +84,16 @@ def _kv_body(dialect: Dialect, schema: dict[str, Any] | bool) -> Any:
             ]
         )
         return StarFormat(content=free_pair)
-    pairs = [
-        TagFormat(begin=f"{T.ARG_KEY_OPEN}{key}{_KEY_TO_VALUE}", content=_kv_value(sub), end=_PAIR_END)
+    assert isinstance(schema, Mapping)
+    pairs: list[Any] = [
+        TagFormat(
+            begin=f"{T.ARG_KEY_OPEN}{key}{_KEY_TO_VALUE}",
+            content=_kv_value(_with_definitions(sub, schema)),
+            end=_PAIR_END,
+        )
         for key, sub in properties.items()
     ]
-    return TagsWithSeparatorFormat(tags=pairs, separator="")
+    return StarFormat(content=OrFormat(elements=pairs))
 
 
 def call_body(dialect: Dialect, schema: dict[str, Any] | bool) -> Any:

@@ -32,13 +32,23 @@ SHAPES: list[tuple[str, dict[str, Any] | None, dict[str, Any], dict[str, Any] | 
         {"stops": "Paris"},
     ),
     ("no-parameters", None, {}, None),
-]
+    ("two-parameters", {"city": {"type": "string"}, "days": {"type": "integer"}}, {"city": "Paris", "days": 3},
+     {"city": "Paris", "days": "three"}),
+    # as Pydantic writes a model field: a reference into the root's definitions
+    ("defs-ref", {"place": {"$ref": "#/$defs/Place"}, "$defs": {"Place": PLACE}},
+     {"place": {"city": "Paris", "zip": 75001}}, {"place": "Paris"}),
+]  # fmt: skip
 
 
 def strict_tool(properties: dict[str, Any] | None) -> dict[str, Any]:
-    parameters: dict[str, Any] = {"type": "object", "properties": properties or {}}
+    """A strict tool with these parameters (a ``$defs`` entry among them goes to the root of the schema)."""
+    properties = dict(properties or {})
+    definitions = properties.pop("$defs", None)
+    parameters: dict[str, Any] = {"type": "object", "properties": properties}
     if properties:
         parameters["required"] = list(properties)
+    if definitions is not None:
+        parameters["$defs"] = definitions
     return {"type": "function", "function": {"name": "lookup", "parameters": parameters, "strict": True}}
 
 

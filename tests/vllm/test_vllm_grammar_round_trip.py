@@ -25,14 +25,16 @@ def tokenizer() -> Any:
     return build_tokenizer()
 
 
-def _structural_tag(monkeypatch: pytest.MonkeyPatch, tokenizer: Any, dialect: str, tool: dict[str, Any]) -> str:
+def _structural_tag(
+    monkeypatch: pytest.MonkeyPatch, tokenizer: Any, dialect: str, tool: dict[str, Any], parallel: bool = True
+) -> str:
     from vllm.parser.parser_manager import ParserManager
 
     monkeypatch.setenv(DIALECT_ENV, dialect)
     parser_cls = ParserManager.get_parser(
         tool_parser_name="longcat", reasoning_parser_name="longcat", enable_auto_tools=True, tokenizer=tokenizer
     )
-    request = chat_request(tools=[tool], tool_choice="required")
+    request = chat_request(tools=[tool], tool_choice="required", parallel_tool_calls=parallel)
     tag = parser_cls(tokenizer, request.tools, chat_template_kwargs={}).adjust_request(request)
     structural_tag = tag.structured_outputs.structural_tag
     assert structural_tag is not None
@@ -51,6 +53,7 @@ def _read(text: str, tool: dict[str, Any]) -> list[tuple[str, Any]]:
     return [(call.name, json.loads(call.arguments)) for call in message.tool_calls]
 
 
+@pytest.mark.parametrize("parallel", [True, False], ids=["parallel", "single-call"])
 @pytest.mark.parametrize(("shape", "properties", "arguments", "wrong"), SHAPES, ids=[s[0] for s in SHAPES])
 @pytest.mark.parametrize("dialect", sorted(DIALECTS))
 def test_what_the_grammar_accepts_the_parser_reads_back(
@@ -61,9 +64,12 @@ def test_what_the_grammar_accepts_the_parser_reads_back(
     properties: dict[str, Any] | None,
     arguments: dict[str, Any],
     wrong: dict[str, Any] | None,
+    parallel: bool,
 ) -> None:
+    """``parallel_tool_calls=false`` limits the calls (vLLM stops the list of calls after the first), never the
+    arguments of the one call."""
     tool = strict_tool(properties)
-    tag = _structural_tag(monkeypatch, tokenizer, dialect, tool)
+    tag = _structural_tag(monkeypatch, tokenizer, dialect, tool, parallel)
     text = written(DIALECTS[dialect], "lookup", arguments)
     assert _accepts(tag, text), text
     assert _read(text, tool) == [("lookup", arguments)]
