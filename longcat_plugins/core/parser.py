@@ -179,6 +179,11 @@ class StreamParser:
         return [ParsedToolCall(i, log.ids[i], log.names[i], log.arguments(i)) for i in range(len(log))]
 
     @property
+    def holding(self) -> bool:
+        """Whether text read so far is held back, undecided (a possible tag)."""
+        return bool(self._buf)
+
+    @property
     def in_reasoning(self) -> bool:
         """Whether the text read so far leaves the output inside reasoning (also while a block opened inside
         reasoning is not known yet to be a call)."""

@@ -15,7 +15,11 @@ goes on inside the block.
 Structured output: the engine core starts the grammar where these token-level hooks say reasoning ends. A call tag
 that ends reasoning is also the grammar's first token; vLLM's gate feeds such a token to the grammar (instead of
 starting after it) only for subclasses of ``ParserEngineReasoningAdapter``, so this parser derives from that class and
-overrides every method it implements (it has no parser engine: the adapter's ``__init__`` is skipped).
+overrides every method it implements (it has no parser engine: the adapter's ``__init__`` is skipped). Where a think
+tag is several tokens, its last token is where reasoning ends for the gate (found from the text of the last tokens).
+
+Without a tool parser (``--reasoning-parser`` alone), the request's output is read by this parser from start to end,
+as the core reads it in one pass: it then never hands over (see :mod:`.pairing`).
 """
 
 from __future__ import annotations
@@ -31,10 +35,14 @@ from vllm.reasoning.abs_reasoning_parsers import ReasoningParser
 from longcat_plugins.core import Content, Event, ParserOptions, Reasoning, StreamParser, parse
 from longcat_plugins.core import tags as T
 from longcat_plugins.core.prompt import TURN_BOUNDARIES, prompt_opens_reasoning
+from longcat_plugins.core.reasoning_tokens import ReasoningTokenCounter
 
+from .pairing import reasoning_parser_built
 from .tokenizer_facts import tokenizer_facts
 
 _PROMPT_TAIL_TOKENS: Final = 16
+#: tokens before a delta decoded with it, to find a closing think tag that is several tokens
+_TAG_TAIL_TOKENS: Final = 16
 
 
 def thinking_hint(chat_template_kwargs: Any) -> bool | None:
@@ -74,7 +82,6 @@ class LongcatReasoningParser(ParserEngineReasoningAdapter):
         self._facts = facts
         self._think_marks = facts.think_start_ids | facts.think_end_ids
         self._call_open_ids = _single_token_ids(tokenizer, T.WRAPPER_OPENS)
-        self._call_close_ids = _single_token_ids(tokenizer, T.WRAPPER_CLOSES)
         self._end_ids = facts.think_end_ids | self._call_open_ids
         self._thinking = thinking_hint(kwargs.get("chat_template_kwargs"))
         self._prompt_state: bool | None = None  # True: the prompt opened reasoning, False: closed it
@@ -84,6 +91,15 @@ class LongcatReasoningParser(ParserEngineReasoningAdapter):
         self._ended = False
         self._handed_inside_reasoning = False
         self._finished = False
+        self.has_tool_stage = False  # (set by the tool parser built with this one)
+        self._parsing_stream = False  # the serving layer gave this instance its prompt: it parses an output
+        self._counter: ReasoningTokenCounter | None = None
+        self._token_texts: dict[int, str] = {}
+        # closing think tags that are not one token: found in the text
+        self._split_closes = tuple(
+            tag for tag in T.THINK_CLOSES if not _single_token_ids(tokenizer, (tag,))
+        )
+        reasoning_parser_built(self)
 
     @property
     def reasoning_start_str(self) -> str:
@@ -137,6 +153,8 @@ class LongcatReasoningParser(ParserEngineReasoningAdapter):
 
     def set_prompt_token_ids(self, prompt_token_ids: Sequence[int]) -> None:
         self._prompt_state = self.prompt_state(prompt_token_ids)
+        self._parsing_stream = True
+        self._counter = None  # (it reads from where the prompt leaves the output)
 
     def adjust_initial_state_from_prompt(self, prompt_token_ids: Sequence[int]) -> None:
         self.set_prompt_token_ids(prompt_token_ids)
@@ -144,7 +162,13 @@ class LongcatReasoningParser(ParserEngineReasoningAdapter):
     # -- token-level hooks (the structured-output gate, usage) ---------------------------------------------------
 
     def is_reasoning_end(self, input_ids: Sequence[int]) -> bool:
-        """Whether a prompt leaves the output outside reasoning (the grammar then applies from the first token)."""
+        """Whether a prompt leaves the output outside reasoning (the grammar then applies from the first token).
+
+        Asked by the serving layer of a stream this parser reads alone (it was given the prompt, and no tool parser
+        follows), the answer is no: the whole output is then streamed through this parser, which reads reasoning
+        wherever it opens."""
+        if self._parsing_stream and not self.has_tool_stage:
+            return False
         state = self.prompt_state(input_ids)
         if state is None:
             return self._thinking is not True
@@ -160,17 +184,39 @@ class LongcatReasoningParser(ParserEngineReasoningAdapter):
         return self._call_open_ids
 
     def find_reasoning_end(self, token_ids: Sequence[int]) -> ReasoningEnd | None:
-        """Where reasoning ends in output tokens generated inside it, and whether that token is content."""
+        """Where reasoning ends in output tokens generated inside it, and whether that token is content. None when no
+        single token ends it there (the gate then asks :meth:`is_reasoning_end_streaming`, which also finds a
+        closing tag split across tokens)."""
         if not self._end_ids:
             return None
         for offset, token_id in enumerate(token_ids):
             if token_id in self._end_ids:
                 return ReasoningEnd(offset, token_id in self._call_open_ids)
+        if self._split_closes:
+            return None
         return ReasoningEnd(len(token_ids), False)
 
     def is_reasoning_end_streaming(self, input_ids: Sequence[int], delta_ids: Iterable[int]) -> bool:
+        """Whether the delta (the last tokens of ``input_ids``) ends reasoning: one of its tokens is a reasoning end,
+        or it completes a closing think tag written in several tokens."""
+        delta = list(delta_ids)
         ends = self._end_ids
-        return any(token_id in ends for token_id in delta_ids)
+        if any(token_id in ends for token_id in delta):
+            return True
+        if not self._split_closes or not delta or self.model_tokenizer is None:
+            return False
+        n = len(delta)
+        tail = list(input_ids[max(len(input_ids) - n - _TAG_TAIL_TOKENS, 0) :])
+        try:
+            before = len(self.model_tokenizer.decode(tail[:-n], skip_special_tokens=False))
+            text = self.model_tokenizer.decode(tail, skip_special_tokens=False)
+        except Exception:
+            return False
+        for tag in self._split_closes:
+            i = text.find(tag, max(before - len(tag) + 1, 0))
+            if i >= 0:
+                return True
+        return False
 
     def extract_content_ids(self, input_ids: list[int]) -> list[int]:
         for i, token_id in enumerate(input_ids):
@@ -181,31 +227,20 @@ class LongcatReasoningParser(ParserEngineReasoningAdapter):
         return input_ids
 
     def count_reasoning_tokens(self, token_ids: Sequence[int]) -> int:
-        """Tokens inside reasoning, read as the core reads the text: reasoning starts as the prompt left it, opens
-        at a think tag outside calls, and ends at its closing tag or at a call tag."""
-        facts = self._facts
-        starts, ends = facts.think_start_ids, facts.think_end_ids
-        call_opens, call_closes = self._call_open_ids, self._call_close_ids
-        reasoning = self.reasoning_open
-        in_call = False
-        text = False  # reasoning text since reasoning opened: a think tag after it is text too
-        count = 0
-        for token_id in token_ids:
-            if in_call:
-                in_call = token_id not in call_closes
-            elif not reasoning:
-                if token_id in starts:
-                    reasoning, text = True, False
-                else:
-                    in_call = token_id in call_opens
-            elif token_id in ends:
-                reasoning = False
-            elif token_id in call_opens:
-                reasoning, in_call = False, True
-            elif text or token_id not in starts:
-                count += 1
-                text = True
-        return count
+        """Tokens inside reasoning, read as the core reads their text (see
+        :mod:`longcat_plugins.core.reasoning_tokens`); a list that grows costs only its new tokens."""
+        counter = self._counter
+        if counter is None:
+            counter = self._counter = ReasoningTokenCounter(self._token_text, reasoning_open=self.reasoning_open)
+        return counter.count(token_ids)
+
+    def _token_text(self, token_id: int) -> str:
+        text = self._token_texts.get(token_id)
+        if text is None:
+            tokenizer = self.model_tokenizer
+            text = "" if tokenizer is None else tokenizer.decode([token_id], skip_special_tokens=False)
+            self._token_texts[token_id] = text
+        return text
 
     def adjust_request(self, request: Any) -> Any:
         # the reasoning tags are often special tokens: they must reach the parser
@@ -238,7 +273,9 @@ class LongcatReasoningParser(ParserEngineReasoningAdapter):
         events = stream.feed(delta_text)
         self._hold(events)
         content = ""
-        if self._held and (not stream.in_reasoning or self._calls_held()):
+        if not self.has_tool_stage:
+            content = self._release()
+        elif self._held and (not stream.in_reasoning or self._calls_held()):
             self._ended = True
             self._handed_inside_reasoning = stream.in_reasoning
             content = self._release()

@@ -23,10 +23,12 @@ from vllm.tool_parsers.abstract_tool_parser import Tool, ToolParser
 from vllm.tool_parsers.tool_strict_level import ToolStrictLevel
 
 from longcat_plugins.core import ParsedToolCall, ParserOptions, StreamParser, parse
+from longcat_plugins.core.blank_content import BlankContentHold
 from longcat_plugins.core.options import emit_unknown_calls_from_env
 
 from .deltas import events_to_delta
 from .names import STRUCTURAL_TAG_MODELS
+from .pairing import tool_parser_built
 from .tokenizer_facts import tokenizer_facts
 
 
@@ -85,11 +87,13 @@ class LongcatToolParser(ToolParser):
         self.structural_tag_model = STRUCTURAL_TAG_MODELS[self.dialect]
         self._request_tools = tools
         self._stream: StreamParser | None = None
+        self._blank = BlankContentHold()  # as vLLM drops blank content from a whole message with calls
         self._finished = False
         self._whole = _options(reasoning=False)
         self._stream_options = _options(reasoning=True)
         self._verbatim_whole = _options(reasoning=False, calls=False)
         self._verbatim_stream = _options(reasoning=True, calls=False)
+        tool_parser_built()
 
     # vLLM's older serving layer read these at the end of a stream to send "arguments parsed but not streamed yet";
     # all three are views of what was actually streamed, so that difference is always empty.
@@ -170,14 +174,14 @@ class LongcatToolParser(ToolParser):
             stream = self._stream = StreamParser(tools, options)
         if self._finished or not delta_text:
             return None
-        return events_to_delta(stream.feed(delta_text))
+        return events_to_delta(self._blank.filter(stream.feed(delta_text)))
 
     def finish_streaming(self) -> DeltaMessage | None:
         """End of stream: flush held-back text and close an open call (its arguments become valid JSON)."""
         if self._stream is None or self._finished:
             return None
         self._finished = True
-        return events_to_delta(self._stream.finish())
+        return events_to_delta(self._blank.finish(self._stream.finish()))
 
     def _tools(self, request: Any) -> list[dict[str, Any]] | None:
         return tool_dicts(getattr(request, "tools", None) or self._request_tools)

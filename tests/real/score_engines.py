@@ -207,7 +207,7 @@ class Driver(Protocol):
 
     def version(self) -> str: ...
 
-    def one_shot_view(self, message: Message) -> Message: ...
+    def served_view(self, message: Message) -> Message: ...
 
     def one_shot(self, contender: Contender, case: dict[str, Any], with_reasoning: bool) -> Message: ...
 
@@ -240,9 +240,9 @@ class VllmDriver:
         return importlib.metadata.version("vllm")
 
     @staticmethod
-    def one_shot_view(message: Message) -> Message:
-        """What ``Parser.parse`` makes of a tool parser's result: whitespace-only content beside calls becomes none
-        (``DelegatingParser._extract_tool_calls``)."""
+    def served_view(message: Message) -> Message:
+        """What vLLM serves of a tool parser's result: whitespace-only content beside calls becomes none
+        (``DelegatingParser._extract_tool_calls`` for a whole message; our parser holds it back in a stream)."""
         if message.tool_calls and not message.content.strip():
             return message._replace(content="")
         return message
@@ -347,8 +347,8 @@ class SglangDriver:
         return importlib.metadata.version("sglang")
 
     @staticmethod
-    def one_shot_view(message: Message) -> Message:
-        """SGLang returns a tool parser's one-shot result as it is."""
+    def served_view(message: Message) -> Message:
+        """SGLang serves a tool parser's result as it is."""
         return message
 
     def parsers(
@@ -467,11 +467,11 @@ def mismatches(case: dict[str, Any], runs: Runs) -> dict[str, list[str]]:
 
 
 def differences(driver: Driver, want: Message, runs: Runs) -> dict[str, list[str]]:
-    """Runs whose message is not exactly ``want`` (for the one-shot run: as the engine's one-shot path shows it),
-    with what differs; arguments must be the same text, not only the same JSON value."""
+    """Runs whose message is not exactly ``want`` as the engine serves it, with what differs; arguments must be the
+    same text, not only the same JSON value."""
     found: dict[str, list[str]] = {}
+    target = driver.served_view(want)
     for name, result in runs.items():
-        target = driver.one_shot_view(want) if name == ONE_SHOT else want
         if result != target:
             found[name] = problems(as_expected(target), result) or [f"{result!r} != {target!r}"]
     return found

@@ -1,0 +1,62 @@
+"""Counting the output tokens that are reasoning (the usage figure ``reasoning_tokens``), as the parser reads the text.
+
+Engines ask for the count of a growing list of token ids, on every streamed chunk when usage is sent with each
+chunk. :class:`ReasoningTokenCounter` keeps its place, so each call costs time proportional to the new tokens, and it
+reads each token's text with the parser (reasoning on, calls passed through), so tags that are several tokens, or
+text that only looks like a tag, count as the parser reads them.
+
+A token is reasoning when the output is inside reasoning before it and after it and its text is shown as reasoning
+(at once, or after being held back as the possible start of a tag that turned out to be text): an opening tag, a
+closing tag, a call tag and an end marker are never reasoning, whether they are one token or several. (A token that
+holds both the last reasoning text and the start of a closing tag is not counted.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from .events import Reasoning
+from .options import ParserOptions
+from .parser import StreamParser
+
+
+class ReasoningTokenCounter:
+    """Reasoning tokens of one output, counted incrementally; ``token_text`` gives one token's text."""
+
+    def __init__(self, token_text: Callable[[int], str], *, reasoning_open: bool) -> None:
+        self._token_text = token_text
+        self._reasoning_open = reasoning_open
+        self._restart()
+
+    def _restart(self) -> None:
+        options = ParserOptions(reasoning=True, tools=False, reasoning_open=self._reasoning_open)
+        self._parser = StreamParser(None, options)
+        self._seen = 0  # how many token ids were read
+        self._last_id: int | None = None
+        self._count = 0
+        self._undecided = 0  # tokens read inside reasoning while the parser held a possible tag back
+
+    def count(self, token_ids: Sequence[int]) -> int:
+        """The reasoning tokens among ``token_ids``: the list read last time, grown (as engines pass it), costs
+        only its new tokens; any other list is read from its start."""
+        seen = self._seen
+        if len(token_ids) < seen or (seen and token_ids[seen - 1] != self._last_id):
+            self._restart()
+            seen = 0
+        parser = self._parser
+        for token_id in token_ids[seen:]:
+            before = parser.in_reasoning
+            events = parser.feed(self._token_text(token_id))
+            if not (before and parser.in_reasoning):
+                self._undecided = 0
+            elif parser.holding:
+                self._undecided += 1
+            elif any(type(event) is Reasoning for event in events):
+                self._count += self._undecided + 1
+                self._undecided = 0
+            else:  # markup the parser dropped
+                self._undecided = 0
+        self._seen = len(token_ids)
+        if token_ids:
+            self._last_id = token_ids[-1]
+        return self._count
