@@ -80,19 +80,23 @@ class _Running:
     prompt_len: int = 0
     position: int = 0
 
-    def next_output(self) -> EngineCoreOutput:
-        token_id = self.token_ids[self.position]
+    def next_output(self, tokens_per_step: int = 1) -> EngineCoreOutput:
+        """The next step's tokens: one, or several as with speculative decoding (their logprobs: the first's)."""
+        new = self.token_ids[self.position : self.position + tokens_per_step]
         prefill = None
         if self.position == 0:  # the step that "prefilled" the prompt, for the throughput figures
             prefill = PrefillStats(num_prompt_tokens=self.prompt_len, num_computed_tokens=self.prompt_len)
-        self.position += 1
+        self.position += len(new)
         finish = None
         if self.position == len(self.token_ids):
             finish = FinishReason.LENGTH if self.truncated else FinishReason.STOP
+        logprobs = None
+        if self.logprobs is not None and len(new) == 1:
+            logprobs = self.logprobs.lists(new[0])
         return EngineCoreOutput(
             request_id=self.request_id,
-            new_token_ids=[token_id],
-            new_logprobs=self.logprobs.lists(token_id) if self.logprobs is not None else None,
+            new_token_ids=new,
+            new_logprobs=logprobs,
             finish_reason=finish,
             prefill_stats=prefill,
         )
@@ -113,6 +117,7 @@ class ReplayEngineClient(EngineClient):
         token_delay: float = 0.0,
         log_requests: bool = False,
         log_stats: bool = False,
+        tokens_per_step: int = 1,
     ) -> None:
         self.vllm_config = vllm_config
         self.model_config = vllm_config.model_config
@@ -127,6 +132,8 @@ class ReplayEngineClient(EngineClient):
             self.logger_manager.log_engine_initialized()
         self.script = script
         self.token_delay = token_delay
+        #: tokens each step hands over (more than one: as speculative decoding or MTP accepts several)
+        self.tokens_per_step = tokens_per_step
         self.log_requests = log_requests
         self.steps = 0  # engine steps taken (each one token for every running request)
         self._running: dict[str, _Running] = {}
@@ -284,7 +291,7 @@ class ReplayEngineClient(EngineClient):
 
     def step(self) -> None:
         """One engine step: the next token of every running request, processed as one batch."""
-        outputs = [run.next_output() for run in self._running.values()]
+        outputs = [run.next_output(self.tokens_per_step) for run in self._running.values()]
         for run in [run for run in self._running.values() if run.done]:
             del self._running[run.request_id]
         self.steps += 1

@@ -1,0 +1,53 @@
+"""The whole served-path matrix on one engine (run in that engine's environment):
+
+    python -m tests.served vllm [--sample N] [--seed S] [--texts K]
+
+``--sample N``: N cells drawn at random (default: every cell); ``--texts K``: K texts per cell, drawn at random
+from the ones the cell can serve (default: all of them). Prints the outcomes grouped by difference; exit status 1
+if any cell differs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+
+from .cells import every_cell
+from .report import summary
+from .run import run_cell
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tests.served")
+    parser.add_argument("engine", choices=["vllm", "sglang"])
+    parser.add_argument("--sample", type=int, default=0)
+    parser.add_argument("--texts", type=int, default=0)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    if args.engine == "vllm":
+        sys.path.insert(0, "tests/vllm")
+        from served_vllm import VllmDriver as Driver  # type: ignore[import-not-found]
+    else:
+        sys.path.insert(0, "tests/sglang")
+        from served_sglang import SglangDriver as Driver  # type: ignore[import-not-found]
+    driver = Driver()
+    rng = random.Random(args.seed)
+    cells = list(every_cell(driver.apis))
+    if args.sample:
+        cells = rng.sample(cells, min(args.sample, len(cells)))
+    start = time.monotonic()
+    outcomes = []
+    for cell in cells:
+        texts = driver.texts_for(cell)
+        if args.texts:
+            texts = rng.sample(texts, min(args.texts, len(texts)))
+        outcomes.extend(run_cell(driver, cell, text) for text in texts)
+    print(summary(outcomes))
+    print(f"\n{len(cells)} cells, {len(outcomes)} cell x text runs, {time.monotonic() - start:.0f} s")
+    return 0 if all(o.ok for o in outcomes) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,149 @@
+"""What a cell must serve for a text: the core's one-pass reading, seen through the API, with the differences an
+engine's API makes by design written down once, as data (:data:`DIFFERENCES`), each with its reason."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from longcat_plugins.core import ParserOptions, parse
+
+from .cells import Cell
+
+
+@dataclass(frozen=True)
+class Served:
+    """An answer as a user reads it, the same for every API: text, reasoning, calls (name, decoded arguments), and
+    the API's own stop reason."""
+
+    content: str = ""
+    reasoning: str = ""
+    calls: tuple[tuple[str, Any], ...] = ()
+    finish: str | None = None
+    #: problems seen while folding the answer (a stream's shape, arguments that are not JSON...)
+    faults: tuple[str, ...] = field(default=(), compare=False)
+
+    def describe(self) -> str:
+        return (
+            f"content={self.content!r} reasoning={self.reasoning!r} calls={list(self.calls)!r} finish={self.finish!r}"
+        )
+
+
+def core_options(cell: Cell, reasoning_open: bool) -> ParserOptions:
+    return ParserOptions(
+        reasoning=cell.reasoning_parser,
+        tools=cell.calls_parsed,
+        reasoning_open=reasoning_open and cell.reasoning_parser,
+    )
+
+
+def one_pass(text: str, tools: Any, cell: Cell, reasoning_open: bool) -> Served:
+    """The core's reading of the generated text with the options the cell's parsers run with."""
+    message = parse(text, tools if cell.calls_parsed else None, core_options(cell, reasoning_open))
+    calls = tuple((c.name, json.loads(c.arguments)) for c in message.tool_calls)
+    return Served(message.content, message.reasoning, calls)
+
+
+@dataclass(frozen=True)
+class Difference:
+    """A way an engine's API shows the core's reading differently by design."""
+
+    name: str
+    engines: frozenset[str]
+    applies: Callable[[Cell, Served], bool]
+    apply: Callable[[Served], Served]
+    reason: str
+
+
+def _blank_content(served: Served) -> Served:
+    return replace(served, content="")
+
+
+def _first_call(served: Served) -> Served:
+    return replace(served, calls=served.calls[:1])
+
+
+DIFFERENCES: tuple[Difference, ...] = (
+    Difference(
+        "blank-content-beside-calls",
+        frozenset({"vllm"}),
+        lambda cell, s: bool(s.calls) and not s.content.strip(),
+        _blank_content,
+        "vLLM drops content that is only whitespace from a message with calls (DelegatingParser._extract_tool_calls); "
+        "the stream holds it back to match",
+    ),
+    Difference(
+        "single-call",
+        frozenset({"vllm", "sglang"}),
+        lambda cell, s: not cell.parallel and len(s.calls) > 1,
+        _first_call,
+        "parallel_tool_calls=false: the engine serves the first call only",
+    ),
+)
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A request an engine refuses (HTTP 400) by design."""
+
+    name: str
+    engines: frozenset[str]
+    applies: Callable[[Cell], bool]
+    reason: str
+
+
+REFUSALS: tuple[Refusal, ...] = (
+    Refusal(
+        "tool-choice-without-tool-parser",
+        frozenset({"vllm"}),
+        lambda cell: not cell.tool_parser and cell.api != "responses" and cell.tool_choice in ("auto", "required", "named"),
+        "vLLM refuses a request with tools and tool_choice auto, required or named when the server runs no tool "
+        "parser ('\"auto\" tool choice requires --enable-auto-tool-choice and --tool-call-parser')",
+    ),
+)
+
+
+def refusal(engine: str, cell: Cell) -> Refusal | None:
+    return next((r for r in REFUSALS if engine in r.engines and r.applies(cell)), None)
+
+
+def keeps_special_tokens(engine: str, cell: Cell) -> bool:
+    """Whether the engine's detokenizer keeps special tokens in the text the parsers read and the user is served.
+
+    Our parsers ask for them (``skip_special_tokens=False``) from ``adjust_request``; vLLM calls that only when
+    the server has a reasoning parser or the request's tool choice is not ``none``, and only a tool parser asks
+    when the request has tools. Otherwise special tokens are dropped, as vLLM does by default."""
+    if engine == "vllm":
+        return cell.reasoning_parser or (cell.tool_parser and cell.tool_choice not in ("none", "no_tools"))
+    return True
+
+
+def finish_reason(cell: Cell, served: Served, cut: bool) -> str:
+    """The API's own stop reason for an answer, by how the output ended and whether it has calls."""
+    if cell.api == "chat":
+        if cell.finish == "length" and cut:
+            return "length"
+        if served.calls and cell.tool_choice != "named":
+            return "tool_calls"
+        return "stop"
+    if cell.api == "responses":
+        return "incomplete" if cell.finish == "length" and cut else "completed"
+    # messages
+    if cell.finish == "length" and cut:
+        return "max_tokens"
+    if served.calls:
+        return "tool_use"
+    if cell.finish == "stop" and cut:
+        return "stop_sequence"
+    return "end_turn"
+
+
+def expected(engine: str, cell: Cell, generated: str, tools: Any, reasoning_open: bool, cut: bool) -> Served:
+    """What ``engine`` must serve in ``cell`` for an output whose generated text (after any cut) is ``generated``."""
+    served = one_pass(generated, tools, cell, reasoning_open)
+    for difference in DIFFERENCES:
+        if engine in difference.engines and difference.applies(cell, served):
+            served = difference.apply(served)
+    return replace(served, finish=finish_reason(cell, served, cut))

@@ -1,0 +1,114 @@
+"""Running cells: serve a text through an engine's path and compare the answer with the oracle."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol
+
+from .cells import Cell
+from .fold import FOLDS
+from .oracle import Served, expected, refusal
+from .requests import request_body, stop_string
+from .texts import Text
+
+
+class Driver(Protocol):
+    engine: str
+
+    def serve(self, cell: Cell, output: str, body: dict[str, Any]) -> tuple[int, Any]: ...
+
+    def token_ids(self, cell: Cell, output: str) -> list[int]: ...
+
+    def decode(self, cell: Cell, token_ids: Sequence[int]) -> str: ...
+
+    def grammar_refusals(self, cell: Cell, output: str) -> list[int] | None: ...
+
+
+@dataclass
+class Outcome:
+    cell: Cell
+    text: Text
+    skipped: str = ""  # why the cell does not apply to the text
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def __str__(self) -> str:
+        head = f"{self.cell} x {self.text.id}"
+        if self.skipped:
+            return f"{head}: skipped ({self.skipped})"
+        return f"{head}: " + ("ok" if self.ok else " | ".join(self.problems))
+
+
+def cut_point(text: str) -> int:
+    """Where a ``max_tokens`` cut falls: inside the first call (at the stop string's place), else mid-text."""
+    stop = stop_string(text)
+    return text.find(stop) if stop else len(text) // 2
+
+
+def run_cell(driver: Driver, cell: Cell, text: Text) -> Outcome:
+    outcome = Outcome(cell, text)
+    if not text.tools:  # the request has no tools, whatever the cell's tool choice
+        cell = replace(cell, tool_choice="no_tools", strict=False, parallel=True)
+    output = text.text
+    ids = driver.token_ids(cell, output)
+    generated, max_tokens, stop, cut = driver.decode(cell, ids), None, None, False
+    if cell.finish == "length":
+        max_tokens = max(1, len(ids) * cut_point(output) // max(len(output), 1))
+        if max_tokens >= len(ids):
+            outcome.skipped = "too short to cut"
+            return outcome
+        generated, cut = driver.decode(cell, ids[:max_tokens]), True
+    elif cell.finish == "stop":
+        stop = stop_string(generated)
+        if stop is None:
+            outcome.skipped = "no stop string inside"
+            return outcome
+        generated, cut = generated[: generated.find(stop)], True
+    body = request_body(
+        cell, text.tools, text.reasoning_open, max_tokens=max_tokens or len(ids) + 16, stop=stop, cut=cut
+    )
+    status, payload = driver.serve(cell, output, body)
+    refused = refusal(driver.engine, cell)
+    if refused is not None:
+        if status != 400:
+            outcome.problems.append(f"expected the engine to refuse the request ({refused.name}), got HTTP {status}")
+        return outcome
+    if status != 200:
+        outcome.problems.append(f"HTTP {status}: {str(payload)[:300]}")
+        return outcome
+    served = FOLDS[(cell.api, cell.stream)](payload)
+    want = expected(driver.engine, cell, generated, text.tools, text.reasoning_open, cut)
+    outcome.problems.extend(served.faults)
+    outcome.problems.extend(compare(served, want))
+    if cell.constrained and cell.finish == "end":
+        refused = driver.grammar_refusals(cell, output)
+        if refused is None:
+            outcome.problems.append("the request was not constrained")
+        elif refused:
+            outcome.problems.append(f"the grammar refuses tokens of the intended output: {refused[:8]}")
+    return outcome
+
+
+def compare(served: Served, want: Served) -> list[str]:
+    problems = []
+    for name in ("content", "reasoning", "calls", "finish"):
+        got, exp = getattr(served, name), getattr(want, name)
+        if got != exp:
+            problems.append(f"{name}: served {_around(got, exp)}, one pass {_around(exp, got)}")
+    return problems
+
+
+def _around(value: Any, other: Any, width: int = 60) -> str:
+    """``repr(value)``, shortened to the part where it first differs from ``other``."""
+    text, other_text = repr(value), repr(other)
+    if len(text) <= 2 * width:
+        return text
+    i = next(
+        (k for k, (a, b) in enumerate(zip(text, other_text, strict=False)) if a != b), min(len(text), len(other_text))
+    )
+    start = max(i - width, 0)
+    return f"[{len(text)} chars, from {start}] ...{text[start : i + width]}..."

@@ -1,0 +1,143 @@
+"""The texts the matrix serves: the real corpus, the core corpus, and calls generated in every dialect."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from longcat_plugins.core.dialects import DIALECTS
+from tests.grammar_cases import written
+
+_TESTS = Path(__file__).resolve().parents[1]
+
+WEATHER: dict[str, Any] = {
+    "type": "function",
+    "function": {
+        "name": "get_weather",
+        "description": "Weather for a city",
+        "parameters": {
+            "type": "object",
+            "properties": {"city": {"type": "string"}, "days": {"type": "integer"}},
+            "required": ["city"],
+        },
+    },
+}
+WRITE_FILE: dict[str, Any] = {
+    "type": "function",
+    "function": {
+        "name": "write_file",
+        "description": "Write a file",
+        "parameters": {
+            "type": "object",
+            "properties": {"path": {"type": "string"}, "content": {"type": "string"}},
+            "required": ["path", "content"],
+        },
+    },
+}
+TOOLS = [WEATHER, WRITE_FILE]
+
+
+@dataclass(frozen=True)
+class Text:
+    """A model output to serve, with the tools of its request."""
+
+    id: str
+    text: str
+    tools: list[dict[str, Any]] | None = field(default=None, hash=False)
+    #: the prompt leaves the output inside reasoning (the template pre-filled the opening tag)
+    reasoning_open: bool = False
+    #: the dialect the text's calls are written in, when it was generated (then a grammar of it accepts them)
+    dialect: str | None = None
+
+    def __str__(self) -> str:
+        return self.id
+
+
+def _function_tools(tools: Any) -> list[dict[str, Any]] | None:
+    """The case's tools as the engines take them (function tools with an object schema), None if there are none."""
+    out = []
+    for tool in tools or []:
+        function = tool.get("function") if isinstance(tool, dict) else None
+        if isinstance(function, dict) and isinstance(function.get("name"), str):
+            parameters = function.get("parameters")
+            if not isinstance(parameters, dict) or parameters.get("type", "object") != "object":
+                parameters = {"type": "object", "properties": {}}
+            out.append({"type": "function", "function": {**function, "parameters": parameters}})
+    return out or None
+
+
+@cache
+def real_texts() -> tuple[Text, ...]:
+    out = []
+    for line in (_TESTS / "real" / "cases.jsonl").read_text(encoding="utf-8").splitlines():
+        case = json.loads(line)
+        tools = _function_tools(case.get("tools"))
+        out.append(Text(f"real:{case['id']}", case["text"], tools, bool(case.get("reasoning_open"))))
+    return tuple(out)
+
+
+@cache
+def corpus_texts() -> tuple[Text, ...]:
+    out = []
+    for line in (_TESTS / "core" / "corpus.jsonl").read_text(encoding="utf-8").splitlines():
+        case = json.loads(line)
+        options = case.get("options") or {}
+        tools = _function_tools(case.get("tools"))
+        out.append(Text(f"corpus:{case['id']}", case["text"], tools, bool(options.get("reasoning_open"))))
+    return tuple(out)
+
+
+PARIS = {"city": "Paris", "days": 3}
+REPORT = {"path": "out/report.md", "content": 'Weather:\n  "Paris": sunny <b>warm</b>\n'}
+
+
+@cache
+def generated_texts() -> tuple[Text, ...]:
+    """Per dialect: one call; reasoning, a sentence and two parallel calls; the reasoning the prompt opened, ended by
+    a call; whitespace between blocks and text after them; an answer with no call; a call of an unknown tool."""
+    out = []
+    for name, dialect in sorted(DIALECTS.items()):
+        weather = written(dialect, "get_weather", PARIS)
+        report = written(dialect, "write_file", REPORT)
+        unknown = written(dialect, "get_stock", {"symbol": "ACME"})
+        shapes = {
+            "one_call": (weather, False),
+            "two_calls": (weather + "\n" + report, False),
+            "think_text_two_calls": ("<think>Two tools.</think>\n\nChecking.\n" + weather + "\n" + report, False),
+            "open_reasoning_then_call": ("The user wants Paris.</think>\n\n" + weather, True),
+            "open_reasoning_call_ends_it": ("Paris, so I call it.\n" + weather, True),
+            "blocks_then_text": (weather + "\n\n" + report + "\n\nBoth done.", False),
+            "answer_only": ("<think>No tool needed.</think>\n\nIt is sunny in Paris.", False),
+            "unknown_tool": ("Looking it up.\n" + unknown, False),
+        }
+        for shape, (text, reasoning_open) in shapes.items():
+            out.append(Text(f"gen:{name}:{shape}", text, TOOLS, reasoning_open, dialect=name))
+    return tuple(out)
+
+
+def all_texts() -> tuple[Text, ...]:
+    return generated_texts() + real_texts() + corpus_texts()
+
+
+#: generated shapes by what a grammar lets the model write: only calls (``tool_choice`` required or named), one call
+_ONLY_CALLS = ("one_call", "two_calls", "open_reasoning_call_ends_it")
+_MULTI_CALL = ("two_calls", "think_text_two_calls", "blocks_then_text")
+
+
+def constrained_texts(dialect: str, tool_choice: str, parallel: bool) -> list[Text]:
+    """The generated texts a grammar in ``dialect`` accepts for ``tool_choice`` (required or named: calls only, of
+    the named tool for named; auto with strict tools: any text, calls of declared tools)."""
+    out = []
+    for text in generated_texts():
+        shape = text.id.rsplit(":", 1)[1]
+        if text.dialect != dialect or shape == "unknown_tool":
+            continue
+        if tool_choice in ("required", "named") and shape not in _ONLY_CALLS:
+            continue
+        if (tool_choice == "named" or not parallel) and shape in _MULTI_CALL:
+            continue
+        out.append(text)
+    return out
