@@ -24,6 +24,7 @@ from vllm.tool_parsers.tool_strict_level import ToolStrictLevel
 
 from longcat_plugins.core import ParsedToolCall, ParserOptions, StreamParser, parse
 from longcat_plugins.core.blank_content import BlankContentHold
+from longcat_plugins.core.item_order import CallItemOrder
 from longcat_plugins.core.options import emit_unknown_calls_from_env
 
 from .deltas import events_to_delta
@@ -88,6 +89,7 @@ class LongcatToolParser(ToolParser):
         self._request_tools = tools
         self._stream: StreamParser | None = None
         self._blank = BlankContentHold()  # as vLLM drops blank content from a whole message with calls
+        self._order = CallItemOrder()  # as the Responses and Messages streams take one item at a time
         self._finished = False
         self._whole = _options(reasoning=False)
         self._stream_options = _options(reasoning=True)
@@ -174,14 +176,14 @@ class LongcatToolParser(ToolParser):
             stream = self._stream = StreamParser(tools, options)
         if self._finished or not delta_text:
             return None
-        return events_to_delta(self._blank.filter(stream.feed(delta_text)))
+        return events_to_delta(self._blank.filter(self._order.filter(stream.feed(delta_text))))
 
     def finish_streaming(self) -> DeltaMessage | None:
         """End of stream: flush held-back text and close an open call (its arguments become valid JSON)."""
         if self._stream is None or self._finished:
             return None
         self._finished = True
-        return events_to_delta(self._blank.finish(self._stream.finish()))
+        return events_to_delta(self._blank.finish(self._order.finish(self._stream.finish())))
 
     def _tools(self, request: Any) -> list[dict[str, Any]] | None:
         return tool_dicts(getattr(request, "tools", None) or self._request_tools)

@@ -98,11 +98,40 @@ REFUSALS: tuple[Refusal, ...] = (
     Refusal(
         "tool-choice-without-tool-parser",
         frozenset({"vllm"}),
-        lambda cell: not cell.tool_parser and cell.api != "responses" and cell.tool_choice in ("auto", "required", "named"),
+        lambda cell: (
+            not cell.tool_parser and cell.api != "responses" and cell.tool_choice in ("auto", "required", "named")
+        ),
         "vLLM refuses a request with tools and tool_choice auto, required or named when the server runs no tool "
         "parser ('\"auto\" tool choice requires --enable-auto-tool-choice and --tool-call-parser')",
     ),
 )
+
+
+@dataclass(frozen=True)
+class EngineFault:
+    """A way an engine's own serving code fails a cell, whatever the parser gives it; counted apart, never hidden."""
+
+    name: str
+    engines: frozenset[str]
+    applies: Callable[[Cell, str], bool]  # (cell, the problem seen)
+    reason: str
+
+
+ENGINE_FAULTS: tuple[EngineFault, ...] = (
+    EngineFault(
+        "responses-stream-text-inside-a-call",
+        frozenset({"vllm"}),
+        lambda cell, problem: cell.api == "responses" and cell.stream and "ResponseFunctionToolCallItem" in problem,
+        "vLLM's Responses stream splits a delta message into reasoning, then content, then tool calls: when the "
+        "model wrote text inside a call and the call ends in the engine's last step, the text and the call's last "
+        "arguments share the last message, and vLLM opens a new call item without a name (a validation error that "
+        "breaks the stream). Our parser lets such text out after the call, in a later message, whenever there is one",
+    ),
+)
+
+
+def engine_fault(engine: str, cell: Cell, problem: str) -> EngineFault | None:
+    return next((f for f in ENGINE_FAULTS if engine in f.engines and f.applies(cell, problem)), None)
 
 
 def refusal(engine: str, cell: Cell) -> Refusal | None:

@@ -18,8 +18,9 @@ def summary(outcomes: Iterable[Outcome], examples: int = 2) -> str:
     outcomes = list(outcomes)
     ran = [o for o in outcomes if not o.skipped]
     failed = [o for o in ran if not o.ok]
-    lines = [f"cells run: {len(ran)}, passed: {len(ran) - len(failed)}, differ: {len(failed)}, "
-             f"not applicable: {len(outcomes) - len(ran)}"]  # fmt: skip
+    faults = Counter(o.engine_fault for o in ran if o.engine_fault)
+    lines = [f"cells run: {len(ran)}, passed: {len(ran) - len(failed) - sum(faults.values())}, differ: {len(failed)}, "
+             f"engine faults: {dict(faults)}, not applicable: {len(outcomes) - len(ran)}"]  # fmt: skip
     groups: dict[str, list[Outcome]] = defaultdict(list)
     for outcome in failed:
         for problem in outcome.problems:

@@ -8,7 +8,7 @@ from typing import Any, Protocol
 
 from .cells import Cell
 from .fold import FOLDS
-from .oracle import Served, expected, refusal
+from .oracle import Served, engine_fault, expected, refusal
 from .requests import request_body, stop_string
 from .texts import Text
 
@@ -31,6 +31,7 @@ class Outcome:
     text: Text
     skipped: str = ""  # why the cell does not apply to the text
     problems: list[str] = field(default_factory=list)
+    engine_fault: str = ""  # the engine's own serving code failed the cell (see ENGINE_FAULTS)
 
     @property
     def ok(self) -> bool:
@@ -40,6 +41,8 @@ class Outcome:
         head = f"{self.cell} x {self.text.id}"
         if self.skipped:
             return f"{head}: skipped ({self.skipped})"
+        if self.engine_fault:
+            return f"{head}: engine fault ({self.engine_fault})"
         return f"{head}: " + ("ok" if self.ok else " | ".join(self.problems))
 
 
@@ -78,7 +81,12 @@ def run_cell(driver: Driver, cell: Cell, text: Text) -> Outcome:
             outcome.problems.append(f"expected the engine to refuse the request ({refused.name}), got HTTP {status}")
         return outcome
     if status != 200:
-        outcome.problems.append(f"HTTP {status}: {str(payload)[:300]}")
+        problem = f"HTTP {status}: {str(payload)[:300]}"
+        fault = engine_fault(driver.engine, cell, problem)
+        if fault is not None:
+            outcome.engine_fault = fault.name
+        else:
+            outcome.problems.append(problem)
         return outcome
     served = FOLDS[(cell.api, cell.stream)](payload)
     want = expected(driver.engine, cell, generated, text.tools, text.reasoning_open, cut)

@@ -127,15 +127,18 @@ _ONLY_CALLS = ("one_call", "two_calls", "open_reasoning_call_ends_it")
 _MULTI_CALL = ("two_calls", "think_text_two_calls", "blocks_then_text")
 
 
-def constrained_texts(dialect: str, tool_choice: str, parallel: bool) -> list[Text]:
+def constrained_texts(dialect: str, tool_choice: str, parallel: bool, reasoning_parser: bool) -> list[Text]:
     """The generated texts a grammar in ``dialect`` accepts for ``tool_choice`` (required or named: calls only, of
-    the named tool for named; auto with strict tools: any text, calls of declared tools)."""
+    the named tool for named; auto with strict tools: any text, calls of declared tools). Without a reasoning
+    parser the grammar applies from the first token, reasoning the prompt opened included."""
     out = []
     for text in generated_texts():
         shape = text.id.rsplit(":", 1)[1]
         if text.dialect != dialect or shape == "unknown_tool":
             continue
         if tool_choice in ("required", "named") and shape not in _ONLY_CALLS:
+            continue
+        if tool_choice in ("required", "named") and text.reasoning_open and not reasoning_parser:
             continue
         if (tool_choice == "named" or not parallel) and shape in _MULTI_CALL:
             continue

@@ -277,7 +277,7 @@ class VllmDriver:
 
     def texts_for(self, cell: Cell) -> list[Text]:
         if cell.constrained:
-            return constrained_texts(self.dialect(cell), cell.tool_choice, cell.parallel)
+            return constrained_texts(self.dialect(cell), cell.tool_choice, cell.parallel, cell.reasoning_parser)
         return list(all_texts())
 
     def serve(self, cell: Cell, output: str, body: dict[str, Any]) -> tuple[int, Any]:
@@ -290,7 +290,8 @@ class VllmDriver:
         """The text vLLM's detokenizer makes of ``token_ids``: special tokens are kept when our parsers ask for them
         (see :func:`tests.served.oracle.keeps_special_tokens`)."""
         keep = keeps_special_tokens(self.engine, cell)
-        return str(self._server(cell).tokenizer.decode(list(token_ids), skip_special_tokens=not keep))
+        text = str(self._server(cell).tokenizer.decode(list(token_ids), skip_special_tokens=not keep))
+        return text.rstrip("\ufffd")  # (the detokenizer holds back a character whose bytes are not all there)
 
     def grammar_refusals(self, cell: Cell, output: str) -> list[int] | None:
         return grammar_refusals(self._server(cell), output, cell.group)
