@@ -93,6 +93,7 @@ def _run_block(code: str, cwd: Path, env: dict[str, str]) -> subprocess.Complete
 def _imported_from(venv: Path, env: dict[str, str]) -> str:
     return subprocess.run(
         [str(venv / "bin" / "python"), "-c", "import longcat_plugins; print(longcat_plugins.__file__)"],
+        cwd=venv,
         env=env,
         check=True,
         capture_output=True,
@@ -110,6 +111,7 @@ def test_install_from_a_clone_beside_the_engine(engine: str, tmp_path: Path) -> 
     assert result.returncode == 0, f"--- block ---\n{code}--- stdout ---\n{result.stdout}\n--- stderr ---\n{result.stderr}"
     assert "doctor: all checks passed" in result.stdout
     assert "plugin loading" in result.stdout  # the full doctor: the engine imported and its plugins loaded
+    assert f"0.1.0 at {venv}" in result.stdout  # the package row: the copy just installed, not another one
     assert _imported_from(venv, env).startswith(str(venv))
 
 
