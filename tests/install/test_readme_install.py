@@ -13,6 +13,7 @@ The engine environments are the test suite's (``.venvs/vllm``, ``.venvs/sglang``
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -41,6 +42,28 @@ def _install_blocks() -> tuple[str, str]:
     assert "git clone" in clone and "pip install --no-deps ./longcat-plugins" in clone, clone
     assert "scripts/build_wheel.sh" in wheel and "pip install --no-deps" in wheel, wheel
     return clone, wheel
+
+
+def _guide_blocks(heading: str, count: int) -> list[str]:
+    guide = (REPO / "deployment_guide.md").read_text(encoding="utf-8")
+    section = guide.split(f"\n{heading}\n", 1)[1].split("\n## ", 1)[0].split("\n### ", 1)[0]
+    blocks = re.findall(r"^```bash\n(.*?)^```", section, re.S | re.M)
+    assert len(blocks) == count, f"expected {count} bash blocks under {heading!r} in the guide, found {len(blocks)}"
+    return blocks
+
+
+def _doctor_package_row(venv: Path, engine: str, env: dict[str, str]) -> str:
+    report = subprocess.run(
+        [str(venv / "bin" / "longcat-plugins"), "doctor", "--quick", "--json", "--engine", engine],
+        cwd=venv,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert report.returncode == 0, report.stdout + report.stderr
+    rows = [c for c in json.loads(report.stdout)["checks"] if c["section"] == "package"]
+    return str(rows[0]["detail"])
 
 
 def _engine_python(engine: str) -> Path:
@@ -111,8 +134,18 @@ def test_install_from_a_clone_beside_the_engine(engine: str, tmp_path: Path) -> 
     assert result.returncode == 0, f"--- block ---\n{code}--- stdout ---\n{result.stdout}\n--- stderr ---\n{result.stderr}"
     assert "doctor: all checks passed" in result.stdout
     assert "plugin loading" in result.stdout  # the full doctor: the engine imported and its plugins loaded
-    assert f"0.1.0 at {venv}" in result.stdout  # the package row: the copy just installed, not another one
     assert _imported_from(venv, env).startswith(str(venv))
+    assert _doctor_package_row(venv, engine, env).endswith(f" at {_imported_from(venv, env).rsplit('/', 1)[0]}")
+
+    # the guide's upgrade, then its uninstall, in the same environment
+    upgrade, uninstall = _guide_blocks("### Upgrade and uninstall", 2)
+    result = _run_block(upgrade.replace("--engine vllm", f"--engine {engine}"), tmp_path, env)
+    assert result.returncode == 0, f"--- stdout ---\n{result.stdout}\n--- stderr ---\n{result.stderr}"
+    assert "doctor: all checks passed" in result.stdout
+    result = _run_block(uninstall, tmp_path, env)
+    assert result.returncode == 0, result.stderr
+    assert not (venv / "bin" / "longcat-plugins").exists()
+    assert (_engine_python(engine).parent / "python").exists()  # the engine's environment is untouched
 
 
 @pytest.mark.parametrize("engine", ENGINES)
