@@ -131,7 +131,7 @@ def test_install_from_a_clone_beside_the_engine(engine: str, tmp_path: Path) -> 
     env = _env(venv, engine, LONGCAT_PLUGINS_GIT=str(REPO))
     code = clone_block.replace("--engine vllm", f"--engine {engine}")
     result = _run_block(code, tmp_path, env)
-    assert result.returncode == 0, f"--- block ---\n{code}--- stdout ---\n{result.stdout}\n--- stderr ---\n{result.stderr}"
+    assert result.returncode == 0, f"{code}--- stdout ---\n{result.stdout}\n--- stderr ---\n{result.stderr}"
     assert "doctor: all checks passed" in result.stdout
     assert "plugin loading" in result.stdout  # the full doctor: the engine imported and its plugins loaded
     assert _imported_from(venv, env).startswith(str(venv))
@@ -145,7 +145,6 @@ def test_install_from_a_clone_beside_the_engine(engine: str, tmp_path: Path) -> 
     result = _run_block(uninstall, tmp_path, env)
     assert result.returncode == 0, result.stderr
     assert not (venv / "bin" / "longcat-plugins").exists()
-    assert (_engine_python(engine).parent / "python").exists()  # the engine's environment is untouched
 
 
 @pytest.mark.parametrize("engine", ENGINES)
