@@ -5,7 +5,7 @@ engine (CI runs this as the ``install`` suite of scripts/run_tests.sh).
 (as ``--system-site-packages`` does for a system Python): the engine is there, longcat-plugins is not, and pip
 installs into the new environment only (it does not touch the engine environment, where it reports the copy it
 finds there as "outside environment"). Its ``python``, ``pip`` and ``longcat-plugins`` come first on ``PATH``, as
-after ``source venv/bin/activate``. The clone is of this checkout's committed state.
+after ``source venv/bin/activate``. The clone is of this checkout's committed state (its HEAD commit).
 
 The engine environments are the test suite's (``.venvs/vllm``, ``.venvs/sglang``, or ``$LONGCAT_VENVS``); with
 ``LONGCAT_REQUIRE_INSTALL=1`` a missing one fails the test instead of skipping it.
@@ -113,6 +113,19 @@ def _run_block(code: str, cwd: Path, env: dict[str, str]) -> subprocess.Complete
     )
 
 
+def _origin(where: Path) -> Path:
+    """A repository to clone from whose default branch is this checkout's HEAD commit (also when the checkout's
+    HEAD is detached, as in some CI clones, where ``git pull`` in a clone of it would have no branch to follow)."""
+    origin = where / "origin.git"
+    subprocess.run(["git", "clone", "--quiet", "--bare", str(REPO), str(origin)], check=True, timeout=300)
+    head = subprocess.run(
+        ["git", "-C", str(REPO), "rev-parse", "HEAD"], check=True, capture_output=True, text=True
+    ).stdout.strip()
+    subprocess.run(["git", "-C", str(origin), "update-ref", "refs/heads/main", head], check=True)
+    subprocess.run(["git", "-C", str(origin), "symbolic-ref", "HEAD", "refs/heads/main"], check=True)
+    return origin
+
+
 def _imported_from(venv: Path, env: dict[str, str]) -> str:
     return subprocess.run(
         [str(venv / "bin" / "python"), "-c", "import longcat_plugins; print(longcat_plugins.__file__)"],
@@ -128,7 +141,7 @@ def _imported_from(venv: Path, env: dict[str, str]) -> str:
 def test_install_from_a_clone_beside_the_engine(engine: str, tmp_path: Path) -> None:
     clone_block, _ = _install_blocks()
     venv = _venv_beside(_engine_python(engine), tmp_path / "venv")
-    env = _env(venv, engine, LONGCAT_PLUGINS_GIT=str(REPO))
+    env = _env(venv, engine, LONGCAT_PLUGINS_GIT=str(_origin(tmp_path)))
     code = clone_block.replace("--engine vllm", f"--engine {engine}")
     result = _run_block(code, tmp_path, env)
     assert result.returncode == 0, f"{code}--- stdout ---\n{result.stdout}\n--- stderr ---\n{result.stderr}"
@@ -153,7 +166,7 @@ def test_install_the_wheel_beside_the_engine(engine: str, tmp_path: Path) -> Non
     venv = _venv_beside(_engine_python(engine), tmp_path / "venv")
     env = _env(venv, engine)
     clone = tmp_path / "longcat-plugins"
-    subprocess.run(["git", "clone", "--quiet", str(REPO), str(clone)], check=True, timeout=300)
+    subprocess.run(["git", "clone", "--quiet", str(_origin(tmp_path)), str(clone)], check=True, timeout=300)
     result = _run_block(wheel_block + "longcat-plugins doctor --quick --engine " + engine + "\n", clone, env)
     assert result.returncode == 0, f"--- stdout ---\n{result.stdout}\n--- stderr ---\n{result.stderr}"
     assert "doctor: all checks passed" in result.stdout
