@@ -5,14 +5,15 @@
 #   sglang   the SGLang 0.5.23 integration tests, against the real engine          (.venvs/sglang)
 #   clients  the client matrix: HTTP clients and agent frameworks against each engine's replay server
 #            (.venvs/clients; the servers run in .venvs/vllm and .venvs/sglang, built here if missing)
-# Usage: bash scripts/run_tests.sh [core] [vllm] [sglang] [clients]   (default: all four)
+#   install  README.md's install commands from a fresh clone into a fresh venv beside each engine (tests/install)
+# Usage: bash scripts/run_tests.sh [core] [vllm] [sglang] [clients] [install]   (default: all five)
 # Exit status is non-zero if any environment cannot be built or any check or test fails.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/venv_lib.sh
 
 suites=("$@")
-[[ ${#suites[@]} -eq 0 ]] && suites=(core vllm sglang clients)
+[[ ${#suites[@]} -eq 0 ]] && suites=(core vllm sglang clients install)
 reports="$(mktemp -d)"
 failed=()
 
@@ -34,7 +35,8 @@ run_core() {
   local py="$VENVS_DIR/core/bin/python" ok=0
   echo "[tests] ruff"; "$VENVS_DIR/core/bin/ruff" check longcat_plugins tests benchmarks examples || ok=1
   echo "[tests] mypy --strict longcat_plugins/core"; "$VENVS_DIR/core/bin/mypy" --strict longcat_plugins/core || ok=1
-  run_pytest core "$py" tests --ignore=tests/vllm --ignore=tests/sglang --ignore=tests/e2e --ignore=tests/clients -q \
+  run_pytest core "$py" tests --ignore=tests/vllm --ignore=tests/sglang --ignore=tests/e2e --ignore=tests/clients \
+    --ignore=tests/install -q \
     || ok=1
   return $ok
 }
@@ -59,13 +61,24 @@ run_clients() {
   LONGCAT_REQUIRE_CLIENTS=1 run_pytest clients "$VENVS_DIR/clients/bin/python" tests/clients -q
 }
 
+# The install commands of README.md beside each engine environment (used as it is: nothing is installed into it).
+run_install() {
+  local engine
+  for engine in vllm sglang; do
+    bash "scripts/env_$engine.sh" || { echo "[tests] could not build the $engine environment" >&2; return 1; }
+  done
+  bash scripts/env_core.sh || return 1
+  LONGCAT_VENVS="$VENVS_DIR" LONGCAT_REQUIRE_INSTALL=1 run_pytest install "$VENVS_DIR/core/bin/python" tests/install -q
+}
+
 for suite in "${suites[@]}"; do
   echo "=== [tests] $suite ==="
   case "$suite" in
     core) run_core || failed+=(core) ;;
     vllm|sglang) run_engine "$suite" || failed+=("$suite") ;;
     clients) run_clients || failed+=(clients) ;;
-    *) echo "unknown suite: $suite (known: core vllm sglang clients)" >&2; exit 2 ;;
+    install) run_install || failed+=(install) ;;
+    *) echo "unknown suite: $suite (known: core vllm sglang clients install)" >&2; exit 2 ;;
   esac
 done
 

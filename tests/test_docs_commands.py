@@ -182,7 +182,7 @@ def test_guide_dialect_table_matches_the_adapters() -> None:
     from longcat_plugins.vllm.tokenizer_facts import DIALECTS as VLLM_DIALECTS
 
     guide = (REPO / "deployment_guide.md").read_text(encoding="utf-8")
-    table = guide.split("| `LONGCAT_TOOL_DIALECT` |", 1)[1].split("\n\n", 1)[0]
+    table = guide.split("| `LONGCAT_TOOL_DIALECT` | forced syntax |", 1)[1].split("\n\n", 1)[0]
     rows = re.findall(r"^\| `(\w+)` \|", table, re.M)
     assert sorted(rows) == sorted(VLLM_DIALECTS)
     sglang_sentence = re.search(r"unless `LONGCAT_TOOL_DIALECT` says otherwise\s+\(([^)]*)\)", guide)

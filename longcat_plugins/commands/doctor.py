@@ -18,8 +18,9 @@ def add_parser(subparsers: Any) -> None:
             "For each engine installed in this environment (vLLM, SGLang): its version against the "
             "supported range, the 'longcat' plugin entry point, the engine's plugin allow-list, and -- after "
             "the engine's own plugin loading -- that 'longcat' resolves to this package's tool and reasoning "
-            "parsers and parses a sample. Also renders every shipped chat template. Exit status 1 when "
-            "something is wrong; an engine that is not installed is only a note."
+            "parsers and parses a sample; the environment variables the plugin reads. Also renders every shipped "
+            "chat template. Exit status 1 when something is wrong; an engine that is not installed is only a "
+            "note, unless it is named with --engine."
         ),
     )
     p.add_argument("--json", action="store_true", help="print the results as JSON instead of a table")
@@ -27,7 +28,8 @@ def add_parser(subparsers: Any) -> None:
         "--engine",
         action="append",
         choices=["vllm", "sglang"],
-        help="check only this engine (repeatable; default: every supported engine)",
+        help="check only this engine, which must be installed (repeatable; default: every supported engine, "
+        "where installed)",
     )
     p.add_argument(
         "--quick",
@@ -46,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     def progress(message: str) -> None:
         print(message, file=sys.stderr, flush=True)
 
-    checks = run_checks(engines, probe=not args.quick, progress=progress)
+    checks = run_checks(engines, probe=not args.quick, progress=progress, required=args.engine or ())
     header = {
         "longcat_plugins": __version__,
         "python": platform.python_version(),

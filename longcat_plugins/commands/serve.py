@@ -11,8 +11,11 @@ from __future__ import annotations
 import argparse
 import functools
 import importlib.util
+import os
 import sys
 from typing import Any
+
+from longcat_plugins.examples import UnknownExampleError, recordings, shipped_path
 
 from .errors import UsageError
 
@@ -29,7 +32,13 @@ def add_parser(subparsers: Any) -> None:
             "parser. Stop with Ctrl-C or SIGTERM."
         ),
     )
-    p.add_argument("--replay", required=True, metavar="FILE", help="the recording (.jsonl, one model turn a line)")
+    p.add_argument(
+        "--replay",
+        required=True,
+        metavar="FILE",
+        help="the recording (.jsonl, one model turn a line), or the name of a shipped one: "
+        + ", ".join(recordings()),
+    )
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 picks a free one)")
     p.add_argument(
@@ -66,6 +75,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--port {args.port}: expected 0..65535")
     if args.token_delay < 0:
         raise UsageError("--token-delay must not be negative")
+    args.replay = _recording_path(args.replay)
     try:
         recording = read_recording(args.replay)
     except RecordingError as e:
@@ -83,7 +93,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         if importlib.util.find_spec("vllm") is None:
             raise UsageError(
-                "vLLM is not installed: pip install 'longcat-plugins[vllm]' (or run bash scripts/env_vllm.sh)"
+                "vLLM is not installed in this environment: run serve where vLLM is (see deployment_guide.md, "
+                "section 1; in a checkout, bash scripts/env_vllm.sh builds one)"
             )
         from longcat_plugins.replay.server import run_replay_server
 
@@ -111,3 +122,14 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"cannot listen on {args.host}:{args.port}: {e.strerror or e}") from None
     print("longcat-plugins serve: stopped", file=sys.stderr, flush=True)
     return 0
+
+
+def _recording_path(value: str) -> str:
+    """``value`` itself when it is a file (or looks like a path), else the shipped recording of that name."""
+    if os.path.exists(value) or os.sep in value:
+        return value
+    try:
+        path = shipped_path(value)
+    except UnknownExampleError:
+        return value
+    return str(path) if path.suffix == ".jsonl" else value

@@ -1,11 +1,17 @@
-"""``longcat-plugins template NAME``: print the path of a shipped chat template."""
+"""``longcat-plugins template NAME``: print the path of a shipped chat template.
+
+Made for ``--chat-template "$(longcat-plugins template NAME)"``: on a wrong name it prints nothing on stdout and
+exits with status 2, so ``set -e`` (or a command substitution checked by the caller) stops there instead of starting
+a server with an empty ``--chat-template``.
+"""
 
 from __future__ import annotations
 
 import argparse
-import sys
 
 from longcat_plugins import templates
+
+from .errors import UsageError
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -26,11 +32,10 @@ def run(args: argparse.Namespace) -> int:
             print(f"{name}\t{templates.template_path(name)}")
         return 0
     if not args.name:
-        print("error: give a template name (known: " + ", ".join(templates.names()) + ")", file=sys.stderr)
-        return 2
+        raise UsageError("give a template name (known: " + ", ".join(templates.names()) + ")")
     try:
-        print(templates.template_path(args.name))
+        path = templates.template_path(args.name)
     except templates.UnknownTemplateError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        raise UsageError(str(exc)) from None
+    print(path)
     return 0

@@ -26,7 +26,7 @@ def package_check() -> Check:
             Status.FAIL,
             f"{ours} imported from {where}, but no {DIST_NAME} distribution is installed: the engines "
             "find plugins through installed entry points only",
-            f"pip install {DIST_NAME}  (or, from a checkout, pip install -e .)",
+            f"in a checkout of the {DIST_NAME} repository: pip install .  (deployment_guide.md, section 1)",
         )
     if installed != ours:
         return Check(
@@ -34,7 +34,7 @@ def package_check() -> Check:
             DIST_NAME,
             Status.WARN,
             f"imported {ours} from {where}, but the installed metadata says {installed}",
-            "reinstall the package (pip install -e . in a checkout) so its entry points match the code",
+            "reinstall the package (pip install . in its checkout) so its entry points match the code",
         )
     return Check("package", DIST_NAME, Status.OK, f"{ours} at {where}")
 
@@ -74,7 +74,7 @@ def entry_point_check(engine: EngineSpec) -> Check:
             Status.FAIL,
             f"no {name}: {engine.label} will not load longcat-plugins (the package is missing from this "
             "environment's metadata, or is an old build)",
-            f"pip install {DIST_NAME} next to {engine.key} (from a checkout: pip install -e .)",
+            f"install {DIST_NAME} next to {engine.key}: in its checkout, pip install --no-deps .",
         )
     values = sorted({ep.value for ep in found})
     if len(values) > 1:

@@ -44,7 +44,9 @@ class EngineSpec:
 
     @property
     def install_hint(self) -> str:
-        return f"pip install 'longcat-plugins[{self.extra}]'  (installs {self.key}{self.supported})"
+        """How to get a supported engine next to this package (longcat-plugins is installed from its repository,
+        not from an index: deployment_guide.md, section 1)."""
+        return f"pip install '{self.key}{self.supported}'  (a supported {self.label}, in this environment)"
 
 
 PLUGIN_NAME: Final = "longcat"

@@ -5,16 +5,10 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 
-from .metadata_checks import (
-    allow_list_check,
-    dialect_check,
-    entry_point_check,
-    installed_version,
-    package_check,
-    version_check,
-)
+from .env_checks import env_checks
+from .metadata_checks import entry_point_check, installed_version, package_check, version_check
 from .model import ENGINES, SGLANG, VLLM, Check, EngineSpec, Status
 from .probe_util import failure
 from .template_checks import template_checks
@@ -23,30 +17,21 @@ Progress = Callable[[str], None]
 
 
 def run_checks(
-    engines: Sequence[EngineSpec] = ENGINES, probe: bool = True, progress: Progress | None = None
+    engines: Sequence[EngineSpec] = ENGINES,
+    probe: bool = True,
+    progress: Progress | None = None,
+    required: Collection[str] = (),
 ) -> list[Check]:
-    """All checks for ``engines``; ``probe=False`` skips importing the engines (1 s, not ~20 s)."""
+    """All checks for ``engines``; ``probe=False`` skips importing the engines (1 s, not ~20 s). An engine whose key
+    is in ``required`` (``doctor --engine``) must be installed: its absence is a failure, not a note."""
     checks = [package_check(), *template_checks()]
     found: list[tuple[EngineSpec, list[Check]]] = []
     for engine in engines:
         version = installed_version(engine)
         if version is None:
-            checks.append(
-                Check(
-                    engine.key,
-                    "installed",
-                    Status.NOTE,
-                    f"not installed in this environment ({sys.prefix}): nothing to check",
-                    engine.install_hint,
-                )
-            )
+            checks.append(_not_installed(engine, engine.key in required))
             continue
-        rows = [
-            version_check(engine, version),
-            entry_point_check(engine),
-            allow_list_check(engine),
-            dialect_check(engine),
-        ]
+        rows = [version_check(engine, version), entry_point_check(engine), *env_checks(engine)]
         checks += rows
         found.append((engine, rows))
     if probe:
@@ -71,6 +56,21 @@ def run_checks(
                     )
     order = ["package", "templates", *(e.key for e in ENGINES)]
     return sorted(checks, key=lambda c: order.index(c.section) if c.section in order else len(order))
+
+
+def _not_installed(engine: EngineSpec, required: bool) -> Check:
+    where = f"this environment ({sys.prefix})"
+    if required:
+        return Check(
+            engine.key,
+            "installed",
+            Status.FAIL,
+            f"{engine.label} is not installed in {where}: run the doctor with the Python environment of the "
+            f"{engine.label} server",
+            f"run the longcat-plugins of the {engine.label} environment, or {engine.install_hint}",
+        )
+    detail = f"not installed in {where}: nothing to check"
+    return Check(engine.key, "installed", Status.NOTE, detail, engine.install_hint)
 
 
 def _probe(engine: EngineSpec, not_loaded_fix: str) -> list[Check]:

@@ -14,7 +14,8 @@ def sglang_replay_server(args: argparse.Namespace) -> Callable[..., None]:
     """The SGLang replay's server function, once SGLang is there in the release whose IPC it speaks."""
     if importlib.util.find_spec("sglang") is None:
         raise UsageError(
-            "SGLang is not installed: pip install 'longcat-plugins[sglang]' (or run bash scripts/env_sglang.sh)"
+            "SGLang is not installed in this environment: run serve where SGLang is (see deployment_guide.md, "
+            "section 1; in a checkout, bash scripts/env_sglang.sh builds one)"
         )
     from importlib.metadata import version
 

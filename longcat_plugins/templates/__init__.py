@@ -1,8 +1,9 @@
 """The chat templates shipped with longcat-plugins: a name -> ``.jinja`` path registry, and rendering.
 
 ``render`` renders exactly as the engines do: vLLM and SGLang turn an assistant tool call's JSON-string
-``arguments`` into an object, then call transformers' ``apply_chat_template``, whose Jinja environment
-``_environment`` rebuilds. So what ``render`` returns is the prompt text the engine tokenizes.
+``arguments`` into an object and content given as parts into text (``content_parts``), then call transformers'
+``apply_chat_template``, whose Jinja environment ``_environment`` rebuilds. So what ``render`` returns is the prompt
+text the engine tokenizes.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from longcat_plugins.templates._environment import compile_template
+from longcat_plugins.templates.content_parts import ENGINES, flatten_content, takes_content_parts
 
 TEMPLATE_DIR = Path(__file__).resolve().parent
 
@@ -71,14 +73,17 @@ def vllm_fallback_path(model_type: str) -> Path | None:
     return template_path(name) if name is not None else None
 
 
-def prepare_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
-    """A copy of ``messages`` with tool-call ``arguments`` given as JSON text turned into objects.
+def prepare_messages(messages: Sequence[Message], flatten_for: str | None = None) -> list[dict[str, Any]]:
+    """A copy of ``messages`` with tool-call ``arguments`` given as JSON text turned into objects, and with
+    ``flatten_for`` an engine name, content parts joined into text as that engine does for a string-format template.
 
     vLLM (``_postprocess_messages``) and SGLang (``normalize_assistant_tool_call_arguments``) do this
     before rendering; templates such as xml-function-thinking iterate over the arguments object.
     """
     prepared = [dict(message) for message in copy.deepcopy(list(messages))]
     for message in prepared:
+        if flatten_for is not None and "content" in message:
+            message["content"] = flatten_content(message["content"], flatten_for)
         calls = message.get("tool_calls")
         if message.get("role") != "assistant" or not isinstance(calls, list):
             continue
@@ -105,20 +110,25 @@ def render(
     messages: Sequence[Message],
     tools: Sequence[Mapping[str, Any]] | None = None,
     add_generation_prompt: bool = True,
+    engine: str = "vllm",
     **kwargs: Any,
 ) -> str:
-    """Render a conversation with a chat template, as the engines' ``apply_chat_template`` does.
+    """Render a conversation with a chat template, as ``engine``'s serving layer and ``apply_chat_template`` do.
 
     ``tools`` are OpenAI tool dicts; ``kwargs`` become template variables (``enable_thinking``,
-    ``bos_token`` ...), the way ``chat_template_kwargs`` and the tokenizer's special tokens do.
+    ``bos_token`` ...), the way ``chat_template_kwargs`` and the tokenizer's special tokens do. The engines
+    differ only in how they join several text parts of one message's content (see ``content_parts``).
     """
+    if engine not in ENGINES:
+        raise ValueError(f"unknown engine {engine!r}; known: {', '.join(ENGINES)}")
     if tools is not None:
         for tool in tools:
             if not isinstance(tool, Mapping):
                 raise TypeError("tools must be JSON-schema dicts")
-    template = compile_template(load(name_or_path))
+    source = load(name_or_path)
+    template = compile_template(source)
     return template.render(
-        messages=prepare_messages(messages),
+        messages=prepare_messages(messages, None if takes_content_parts(source) else engine),
         tools=[dict(tool) for tool in tools] if tools is not None else None,
         documents=None,
         add_generation_prompt=add_generation_prompt,
@@ -136,7 +146,7 @@ def segment_renderer(name_or_path: str | Path) -> Callable[..., list[str]]:
         **kwargs: Any,
     ) -> list[str]:
         kwargs.pop("documents", None)
-        return [render(name_or_path, messages, tools, add_generation_prompt, **kwargs)]
+        return [render(name_or_path, messages, tools, add_generation_prompt, engine="sglang", **kwargs)]
 
     return render_segments
 

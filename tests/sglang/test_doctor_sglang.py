@@ -23,6 +23,8 @@ ENGINE_CHECKS = {
     "entry point",
     "allow-list",
     "tool dialect",
+    "unknown calls",
+    "http app",
     "plugin loading",
     "parser names",
     "tool parser",
@@ -118,7 +120,7 @@ def test_doctor_fails_with_the_versions_when_an_sglang_contract_is_missing() -> 
     assert "a stand-in that fails: --tool-call-parser longcat is unavailable" in tool["detail"]
     assert "BaseFormatDetector.finish" in tool["detail"]
     assert f"SGLang {importlib.metadata.version('sglang')} lacks (tested with sglang>=0.5.23,<0.6)" in tool["detail"]
-    assert tool["fix"].startswith("pip install 'longcat-plugins[sglang]'")
+    assert tool["fix"].startswith("pip install 'sglang>=")
     assert rows["reasoning parser"]["status"] == "ok"
     assert "parse" not in rows  # nothing to parse with
 

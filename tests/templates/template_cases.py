@@ -212,3 +212,21 @@ ROUND_TRIP_CALLS: list[tuple[str, dict[str, Any]]] = [
     ),
     ("get_weather", {"city": "東京"}),
 ]
+
+
+# Content given as parts, as the OpenAI SDKs send it: {"type": "text", "text": ...} lists in every role.
+def text_parts(*texts: str) -> list[dict[str, str]]:
+    return [{"type": "text", "text": text} for text in texts]
+
+
+def as_parts(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``messages`` with every string content turned into one text part."""
+    return [{**m, "content": text_parts(m["content"])} if isinstance(m.get("content"), str) else m for m in messages]
+
+
+#: (name, messages with content parts, tools): the engines must render each as ``render`` shows it
+CONTENT_PART_CONVERSATIONS: list[tuple[str, list[dict[str, Any]], list[dict[str, Any]] | None]] = [
+    ("one-part-each", as_parts(TOOL_CALLS_DONE), [WEATHER]),
+    ("several-parts", [system(), {"role": "user", "content": text_parts("Look at this:", "what is it?")}], None),
+    ("empty-parts", [{"role": "user", "content": []}], None),
+]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import subprocess
 import sys
@@ -13,8 +12,7 @@ import pytest
 from template_cases import GOLDEN_SYSTEM, GOLDEN_TOOL_CALLS, TEMPLATE_NAMES, TOOL_CALLS, WEATHER, WITH_SYSTEM
 
 from longcat_plugins import templates
-from longcat_plugins.commands import render as render_command
-from longcat_plugins.commands import template as template_command
+from longcat_plugins.cli import main
 
 
 def test_names_map_to_shipped_files() -> None:
@@ -75,13 +73,7 @@ def test_segment_renderer_has_sglangs_python_template_shape() -> None:
 
 
 def _run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    parser = argparse.ArgumentParser(prog="longcat-plugins")
-    subparsers = parser.add_subparsers(dest="command", required=True)
-    template_command.add_parser(subparsers)
-    render_command.add_parser(subparsers)
-    args = parser.parse_args(argv)
-    module = template_command if args.command == "template" else render_command
-    code = module.run(args)
+    code = main(argv)
     out, err = capsys.readouterr()
     return code, out, err
 
@@ -106,7 +98,8 @@ def test_template_list(capsys: pytest.CaptureFixture[str]) -> None:
 def test_template_unknown_name(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = _run(["template", "nope"], capsys)
     assert (code, out) == (2, "")
-    assert "unknown chat template 'nope'" in err and "longcat-flash-chat" in err
+    assert err.startswith("longcat-plugins template: error: unknown chat template 'nope'")
+    assert "longcat-flash-chat" in err and err.count("\n") == 1
 
 
 def test_render_prints_the_prompt(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -136,11 +129,13 @@ def test_render_without_generation_prompt(tmp_path: Path, capsys: pytest.Capture
     ("files", "extra", "message"),
     [
         ({}, ["--template", "nope"], "unknown chat template"),
-        ({}, ["--messages", "/nonexistent/m.json"], "cannot read messages file"),
-        ({"m.json": "{not json"}, [], "is not valid JSON"),
+        ({}, ["--messages", "/nonexistent/m.json"], "/nonexistent/m.json: no such file"),
+        ({"m.json": "{not json"}, [], "m.json: the messages file is not valid JSON"),
         ({"m.json": '"just a string"'}, [], "list of message objects"),
-        ({"t.json": "{bad"}, ["--tools", "TMP/t.json"], "tools file"),
-        ({"t.json": '{"a": 1}'}, ["--tools", "TMP/t.json"], "list of tool objects"),
+        ({"t.json": "{bad"}, ["--tools", "TMP/t.json"], "t.json: the tools file is not valid JSON"),
+        ({"t.json": '{"a": 1}'}, ["--tools", "TMP/t.json"], "expected a JSON list of tools"),
+        ({"t.json": '[1, "x", null]'}, ["--tools", "TMP/t.json"], "tools[0] is 1, not a tool object"),
+        ({"t.json": b"[\xff]"}, ["--tools", "TMP/t.json"], "t.json: not UTF-8 text"),
         ({}, ["--kwargs", "{bad"], "--kwargs is not valid JSON"),
         ({}, ["--kwargs", "[1]"], "--kwargs must be a JSON object"),
         ({}, ["--kwargs", '{"messages": []}'], "may not set messages"),
@@ -148,16 +143,19 @@ def test_render_without_generation_prompt(tmp_path: Path, capsys: pytest.Capture
     ],
 )
 def test_render_errors(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], files: dict[str, str], extra: list[str], message: str
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], files: dict[str, str | bytes], extra: list[str], message: str
 ) -> None:
     (tmp_path / "m.json").write_text('[{"role": "user", "content": "hi"}]', encoding="utf-8")
     for name, text in files.items():
-        (tmp_path / name).write_text(text, encoding="utf-8")
+        if isinstance(text, bytes):
+            (tmp_path / name).write_bytes(text)
+        else:
+            (tmp_path / name).write_text(text, encoding="utf-8")
     argv = ["render", "--template", "longcat-flash-chat", "--messages", str(tmp_path / "m.json")]
     argv += [arg.replace("TMP", str(tmp_path)) for arg in extra]
     code, out, err = _run(argv, capsys)
     assert (code, out) == (2, "")
-    assert err.startswith("error: ") and message in err
+    assert err.startswith("longcat-plugins render: error: ") and message in err and err.count("\n") == 1
 
 
 def test_console_script_when_the_cli_exists() -> None:

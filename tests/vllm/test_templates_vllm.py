@@ -21,13 +21,16 @@ pytestmark = pytest.mark.vllm
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "templates"))
 from template_cases import (  # noqa: E402
+    CONTENT_PART_CONVERSATIONS,
     CONVERSATIONS,
     GOLDEN_SYSTEM,
     GOLDEN_TOOL_CALLS,
     TEMPLATE_NAMES,
     TOOL_CALLS,
+    TOOL_CALLS_DONE,
     WEATHER,
     WITH_SYSTEM,
+    as_parts,
 )
 
 from longcat_plugins.replay.tokenizer import train_bpe_tokenizer  # noqa: E402
@@ -129,6 +132,31 @@ def test_vllm_renders_what_render_shows(
     tools: list[dict[str, Any]] | None,
 ) -> None:
     assert _prompt(vllm_renderer, str(template_path(name)), messages, tools) == render(name, messages, tools)
+
+
+@pytest.mark.parametrize("name", TEMPLATE_NAMES)
+@pytest.mark.parametrize(
+    ("case", "messages", "tools"), CONTENT_PART_CONVERSATIONS, ids=[c[0] for c in CONTENT_PART_CONVERSATIONS]
+)
+def test_content_parts_render_as_render_shows(
+    vllm_renderer: tuple[Any, Any],
+    name: str,
+    case: str,
+    messages: list[dict[str, Any]],
+    tools: list[dict[str, Any]] | None,
+) -> None:
+    """Content given as parts goes through vLLM's content-format detection and flattening ("auto")."""
+    prompt = _prompt(vllm_renderer, str(template_path(name)), messages, tools)
+    assert prompt == render(name, messages, tools, engine="vllm")
+    assert "'type': 'text'" not in prompt
+
+
+@pytest.mark.parametrize("name", TEMPLATE_NAMES)
+def test_one_text_part_renders_as_the_string(vllm_renderer: tuple[Any, Any], name: str) -> None:
+    path = str(template_path(name))
+    assert _prompt(vllm_renderer, path, as_parts(TOOL_CALLS_DONE), [WEATHER]) == _prompt(
+        vllm_renderer, path, TOOL_CALLS_DONE, [WEATHER]
+    )
 
 
 def test_chat_template_kwargs_reach_the_template(vllm_renderer: tuple[Any, Any]) -> None:

@@ -1,0 +1,100 @@
+"""The environment variables that change what the plugin does, each read the way its reader reads it.
+
+:data:`VARIABLES` is the complete list (the guide's table of variables is checked against it); a value that would
+make an engine refuse to start, fail requests, or skip the plugin is a ``FAIL``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from typing import Final
+
+from longcat_plugins.core.options import EMIT_UNKNOWN_CALLS_ENV, emit_unknown_calls_from_env
+
+from .metadata_checks import allow_list_check, dialect_check
+from .model import SGLANG, Check, EngineSpec, Status
+
+HTTP_APP_ENV: Final = "SGLANG_HTTP_SERVER_APP_PATH"
+#: the app module that registers the plugin in SGLang's HTTP workers (``--tokenizer-worker-num > 1``)
+HTTP_APP: Final = "longcat_plugins.sglang.http_app:app"
+
+#: every variable the doctor checks, in the order of its rows
+VARIABLES: Final = (
+    "VLLM_PLUGINS",
+    "SGLANG_PLUGINS",
+    "LONGCAT_TOOL_DIALECT",
+    EMIT_UNKNOWN_CALLS_ENV,
+    HTTP_APP_ENV,
+)
+
+
+def env_checks(engine: EngineSpec) -> list[Check]:
+    """The rows for the variables ``engine``'s processes read."""
+    rows = [allow_list_check(engine), dialect_check(engine), emit_unknown_calls_check(engine)]
+    if engine is SGLANG:
+        rows.append(http_app_check())
+    return rows
+
+
+def emit_unknown_calls_check(engine: EngineSpec) -> Check:
+    """``LONGCAT_EMIT_UNKNOWN_CALLS`` holds a true or a false value (the adapters refuse anything else)."""
+    raw = os.environ.get(EMIT_UNKNOWN_CALLS_ENV)
+    try:
+        emit = emit_unknown_calls_from_env()
+    except ValueError as exc:
+        consequence = (
+            "vLLM will refuse to start" if engine.key == "vllm" else "every SGLang request with tools will fail"
+        )
+        return Check(
+            engine.key,
+            "unknown calls",
+            Status.FAIL,
+            f"{exc}: {consequence}",
+            f"export {EMIT_UNKNOWN_CALLS_ENV}=1 (or 0), or unset it",
+        )
+    if raw is None or not raw.strip():
+        detail = f"{EMIT_UNKNOWN_CALLS_ENV} not set: a call naming no tool of the request is content"
+    elif emit:
+        detail = f"{EMIT_UNKNOWN_CALLS_ENV}={raw}: a call naming no tool of the request is returned anyway"
+    else:
+        detail = f"{EMIT_UNKNOWN_CALLS_ENV}={raw}: a call naming no tool of the request is content"
+    return Check(engine.key, "unknown calls", Status.OK, detail)
+
+
+def http_app_check() -> Check:
+    """``SGLANG_HTTP_SERVER_APP_PATH``: unset, ours, or at least an importable ``module:attribute``."""
+    raw = os.environ.get(HTTP_APP_ENV)
+    name = "http app"
+    if not raw:
+        return Check(
+            "sglang",
+            name,
+            Status.OK,
+            f"{HTTP_APP_ENV} not set: right with one tokenizer worker (with --tokenizer-worker-num > 1, set it "
+            f"to {HTTP_APP})",
+        )
+    if raw == HTTP_APP:
+        return Check("sglang", name, Status.OK, f"{HTTP_APP_ENV}={raw}: HTTP workers register longcat")
+    module, sep, attribute = raw.partition(":")
+    fix = f"export {HTTP_APP_ENV}={HTTP_APP}  (or unset it with one tokenizer worker)"
+    if not sep or not module or not attribute:
+        return Check(
+            "sglang", name, Status.FAIL, f"{HTTP_APP_ENV}={raw!r} is not MODULE:ATTRIBUTE: SGLang cannot start", fix
+        )
+    try:
+        found = importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        found = False
+    if not found:
+        return Check(
+            "sglang", name, Status.FAIL, f"{HTTP_APP_ENV}={raw}: module {module} is not importable here", fix
+        )
+    return Check(
+        "sglang",
+        name,
+        Status.WARN,
+        f"{HTTP_APP_ENV}={raw}: with --tokenizer-worker-num > 1 its HTTP workers do not load plugins, so they know "
+        f"longcat only if {module} registers it (as {HTTP_APP.partition(':')[0]} does)",
+        fix,
+    )
