@@ -4,6 +4,7 @@ checking the answer's shape on the way. The same for every engine: the APIs are 
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 from .oracle import Served
@@ -29,7 +30,14 @@ def chat_whole(body: dict[str, Any]) -> Served:
         for c in message.get("tool_calls") or []
     )
     reasoning = message.get("reasoning") or message.get("reasoning_content") or ""
-    return Served(message.get("content") or "", reasoning, calls, choice.get("finish_reason"), tuple(faults))
+    served = Served(message.get("content") or "", reasoning, calls, choice.get("finish_reason"), tuple(faults))
+    return replace(served, reasoning_tokens=_reasoning_tokens(body.get("usage")))
+
+
+def _reasoning_tokens(usage: Any) -> int | None:
+    details = (usage or {}).get("completion_tokens_details") or {}
+    value = details.get("reasoning_tokens")
+    return value if isinstance(value, int) else None
 
 
 def chat_stream(chunks: list[dict[str, Any]]) -> Served:
@@ -39,7 +47,10 @@ def chat_stream(chunks: list[dict[str, Any]]) -> Served:
     args: list[list[str]] = []
     faults: list[str] = []
     finish = None
+    reasoning_tokens = None
     for chunk in chunks:
+        if chunk.get("usage"):
+            reasoning_tokens = _reasoning_tokens(chunk["usage"])
         if "error" in chunk:
             faults.append(f"error: {chunk['error']}")
             continue
@@ -63,7 +74,7 @@ def chat_stream(chunks: list[dict[str, Any]]) -> Served:
             if choice.get("finish_reason"):
                 finish = choice["finish_reason"]
     calls = tuple((name, _arguments(name, "".join(parts), faults)) for name, parts in zip(names, args, strict=True))
-    return Served("".join(content), "".join(reasoning), calls, finish, tuple(faults))
+    return Served("".join(content), "".join(reasoning), calls, finish, tuple(faults), reasoning_tokens)
 
 
 def _reasoning_item_text(item: dict[str, Any]) -> str:

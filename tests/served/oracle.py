@@ -24,6 +24,8 @@ class Served:
     finish: str | None = None
     #: problems seen while folding the answer (a stream's shape, arguments that are not JSON...)
     faults: tuple[str, ...] = field(default=(), compare=False)
+    #: usage's ``reasoning_tokens``, where the API reports it
+    reasoning_tokens: int | None = field(default=None, compare=False)
 
     def describe(self) -> str:
         return (

@@ -92,6 +92,7 @@ def run_cell(driver: Driver, cell: Cell, text: Text) -> Outcome:
     want = expected(driver.engine, cell, generated, text.tools, text.reasoning_open, cut)
     outcome.problems.extend(served.faults)
     outcome.problems.extend(compare(served, want))
+    outcome.problems.extend(check_reasoning_tokens(driver, cell, served, want, output))
     if cell.constrained and cell.finish == "end":
         refused = driver.grammar_refusals(cell, output)
         if refused is None:
@@ -99,6 +100,23 @@ def run_cell(driver: Driver, cell: Cell, text: Text) -> Outcome:
         elif refused:
             outcome.problems.append(f"the grammar refuses tokens of the intended output: {refused[:8]}")
     return outcome
+
+
+def check_reasoning_tokens(driver: Driver, cell: Cell, served: Served, want: Served, output: str) -> list[str]:
+    """Usage's ``reasoning_tokens``, where the API reports it: the tokens of the reasoning text when each tag is one
+    token; when tags are split, some tokens if and only if there is reasoning (a token holding both the last
+    reasoning text and the start of a closing tag is not counted)."""
+    count = served.reasoning_tokens
+    if count is None or cell.finish != "end":
+        return []
+    if not cell.reasoning_parser:
+        return [] if count == 0 else [f"reasoning_tokens {count} without a reasoning parser"]
+    if cell.tokens != "split":
+        exact = len(driver.token_ids(cell, want.reasoning)) if want.reasoning else 0
+        return [] if count == exact else [f"reasoning_tokens {count}, the reasoning text is {exact} tokens"]
+    if bool(count) != bool(want.reasoning.strip()) or count > len(driver.token_ids(cell, output)):
+        return [f"reasoning_tokens {count} for reasoning {want.reasoning[:40]!r}"]
+    return []
 
 
 def compare(served: Served, want: Served) -> list[str]:

@@ -30,10 +30,11 @@ WRITE_FILE: dict[str, Any] = {
     "function": {
         "name": "write_file",
         "description": "Write a file",
-        "parameters": {
+        "parameters": {  # a reference into the root's definitions, as Pydantic writes a model field
             "type": "object",
-            "properties": {"path": {"type": "string"}, "content": {"type": "string"}},
+            "properties": {"path": {"$ref": "#/$defs/Path"}, "content": {"type": "string"}},
             "required": ["path", "content"],
+            "$defs": {"Path": {"type": "string", "description": "A path relative to the project"}},
         },
     },
 }
