@@ -30,6 +30,12 @@ class CallLog:
         self.fragments.append([])
         return len(self.names) - 1
 
+    def withdraw_last(self) -> None:
+        """Forget the last call (one cut where the output ended, not reported as a call)."""
+        self.ids.pop()
+        self.names.pop()
+        self.fragments.pop()
+
     def add(self, index: int, text: str) -> None:
         self.fragments[index].append(text)
 

@@ -52,6 +52,8 @@ class Trigger(Enum):
     CALL_ENDS = "call reader finished"
     #: an announced call breaks off (bad markup, or the end of the output): closed with valid JSON arguments
     CALL_BREAKS = "announced call broke off"
+    #: the output ends inside an announced call that the engine may have cut (``cut_calls_as_text``)
+    CALL_CUT = "output ends inside a call it may have cut"
     #: what looked like a block or its first call is not one: its text is returned verbatim, to the origin
     NOT_A_CALL = "not a call"
     #: what looked like a further call of a block is not one: its text is returned as content, the block goes on
@@ -77,6 +79,8 @@ class Action(Enum):
     CLOSE_BLOCK = "close the block"
     RETURN_RECORDING = "return the recorded text, as text of the next mode"
     CLOSE_CALL = "close the announced call"
+    #: the call is withdrawn (a stream had not reported it yet); its text, recorded, goes back as content
+    RETURN_CUT_CALL = "withdraw the call, its text is content"
     RELEASE_WHITESPACE = "the whitespace taken was text"
     DROP_WHITESPACE = "the whitespace taken was markup"
 
@@ -129,10 +133,12 @@ TRANSITIONS: Final[dict[tuple[Mode, Trigger], tuple[Target, Action]]] = {
     (B, t.END_OF_INPUT): (C, a.CLOSE_BLOCK),
     (K, t.CALL_ENDS): (B, a.NONE),
     (K, t.CALL_BREAKS): (B, a.CLOSE_CALL),
+    (K, t.CALL_CUT): (C, a.RETURN_CUT_CALL),
     (K, t.NOT_A_CALL): (ORIGIN, a.RETURN_RECORDING),
     (K, t.BAD_CALL): (B, a.RETURN_RECORDING),
     (F, t.CALL_ENDS): (A, a.NONE),
     (F, t.CALL_BREAKS): (A, a.CLOSE_CALL),
+    (F, t.CALL_CUT): (C, a.RETURN_CUT_CALL),
     (F, t.NOT_A_CALL): (ORIGIN, a.RETURN_RECORDING),
     (A, t.TEXT_FOLLOWS): (C, a.RELEASE_WHITESPACE),
     (A, t.BLOCK_FOLLOWS): (C, a.DROP_WHITESPACE),

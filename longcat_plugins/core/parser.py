@@ -116,6 +116,7 @@ class StreamParser:
             Action.CLOSE_BLOCK: self._close_block,
             Action.RETURN_RECORDING: self._return_recording,
             Action.CLOSE_CALL: self._close_call,
+            Action.RETURN_CUT_CALL: self._return_cut_call,
             Action.RELEASE_WHITESPACE: self._release_whitespace,
             Action.DROP_WHITESPACE: self._drop_whitespace,
         }
@@ -140,6 +141,8 @@ class StreamParser:
         self._stray_last = False  # the last thing read in the block was stray text (what its whitespace follows)
         self._after_block = WhitespaceRun()  # after a block
         self._finished = False
+        self._cut_calls_as_text = opts.cut_calls_as_text and not self._passthrough
+        self._incomplete: list[Event] | None = None  # (cut_calls_as_text) the events of the call being read
 
     # -- public API ------------------------------------------------------------------------------------------
 
@@ -156,6 +159,11 @@ class StreamParser:
             if fast is not None:  # the hot path of a long value: nothing else can be pending here
                 index, text = fast
                 self._log.fragments[index].append(text)
+                if self._incomplete is not None:
+                    if self._recording is not None:
+                        self._recording.append(delta)
+                    self._incomplete.append(ToolCallArgs(index, text))
+                    return []
                 return [ToolCallArgs(index, text)]
         self._run(delta, final=False)
         return self._take()
@@ -180,8 +188,9 @@ class StreamParser:
 
     @property
     def holding(self) -> bool:
-        """Whether text read so far is held back, undecided (a possible tag)."""
-        return bool(self._buf)
+        """Whether text read so far is undecided: held back (a possible tag), or recorded with a block that may
+        still turn out not to be a call."""
+        return bool(self._buf) or self._recording is not None
 
     @property
     def in_reasoning(self) -> bool:
@@ -228,6 +237,8 @@ class StreamParser:
             return
         self._flush_text()
         self._events.append(ToolCallEnd(index))
+        if self._cut_calls_as_text:
+            self._recording = None  # (kept while the call was read, in case it was cut)
 
     def stray(self, text: str) -> None:
         if not self._passthrough:
@@ -281,7 +292,7 @@ class StreamParser:
         if mode in _CALL_MODES:
             assert self._reader is not None
             if self._reader.confirmed:
-                return Trigger.CALL_BREAKS
+                return Trigger.CALL_CUT if self._cut_calls_as_text else Trigger.CALL_BREAKS
             return Trigger.BAD_CALL if self._block_calls else Trigger.NOT_A_CALL
         if mode is Mode.AFTER_BLOCK and self._passthrough:  # left for the tool stage, as before a block
             return Trigger.TEXT_FOLLOWS
@@ -494,6 +505,22 @@ class StreamParser:
         self._reader = None
         return 0
 
+    def _return_cut_call(self, _: Mode) -> int:
+        """The output ended inside a call the engine may have cut: the call was never reported (its events were held
+        back), and the text recorded since its block (or the call) began is content."""
+        self._reader = None
+        self._wrapper = None
+        self._flush_text()
+        starts = [i for i, e in enumerate(self._events) if type(e) is ToolCallStart]
+        del self._events[starts[-1] if starts else 0 :]
+        self._incomplete = None
+        self._log.withdraw_last()
+        self._block_calls -= 1
+        recording = self._recording or []
+        self._recording = None
+        self._emit(Content, "".join(recording))
+        return 0
+
     def _release_whitespace(self, _: Mode) -> int:
         self._emit(Content, self._after_block.release())
         return 0
@@ -520,6 +547,8 @@ class StreamParser:
                 self._emit(Content, self._after_block.release())
             self._after_block.drop()
         self._reasoning_from = Mode.CONTENT
+        if self._cut_calls_as_text:
+            return  # the recording is kept until the call is complete
         recording = self._recording
         self._recording = None
         if recording and self._passthrough:
@@ -562,7 +591,25 @@ class StreamParser:
         self._flush_text()
         events = self._events
         self._events = []
+        if self._cut_calls_as_text:
+            return self._complete_calls(events)
         return events
+
+    def _complete_calls(self, events: list[Event]) -> list[Event]:
+        """``events`` without those of a call that is not complete yet (held until its end)."""
+        out: list[Event] = []
+        for event in events:
+            incomplete = self._incomplete
+            if incomplete is not None:
+                incomplete.append(event)
+                if type(event) is ToolCallEnd:
+                    out.extend(incomplete)
+                    self._incomplete = None
+            elif type(event) is ToolCallStart:
+                self._incomplete = [event]
+            else:
+                out.append(event)
+        return out
 
 
 def _no_action(_: Mode) -> int:

@@ -47,15 +47,16 @@ class ReasoningTokenCounter:
         for token_id in token_ids[seen:]:
             before = parser.in_reasoning
             events = parser.feed(self._token_text(token_id))
+            released = any(type(event) is Reasoning for event in events)
+            if released:  # what was held back turned out to be reasoning text
+                self._count += self._undecided
+            self._undecided = 0 if released else self._undecided
             if not (before and parser.in_reasoning):
                 self._undecided = 0
             elif parser.holding:
                 self._undecided += 1
-            elif any(type(event) is Reasoning for event in events):
-                self._count += self._undecided + 1
-                self._undecided = 0
-            else:  # markup the parser dropped
-                self._undecided = 0
+            elif released:
+                self._count += 1
         self._seen = len(token_ids)
         if token_ids:
             self._last_id = token_ids[-1]

@@ -40,10 +40,21 @@ def _new_call_id(index: int) -> str:
 # Non-streaming input is content with the reasoning already taken out. A stream also carries what follows the
 # first piece of content, where a later <think> block may still appear: that is reasoning unless vLLM runs without
 # a reasoning parser (then it sets ``skip_reasoning_parsing`` and reasoning markup is plain content).
-def _options(reasoning: bool, calls: bool = True) -> ParserOptions:
+def _options(reasoning: bool, calls: bool = True, cut: bool = False) -> ParserOptions:
     return ParserOptions(
-        reasoning=reasoning, tools=calls, id_factory=_new_call_id, emit_unknown_calls=emit_unknown_calls_from_env()
+        reasoning=reasoning,
+        tools=calls,
+        id_factory=_new_call_id,
+        emit_unknown_calls=emit_unknown_calls_from_env(),
+        cut_calls_as_text=cut,
     )
+
+
+def may_be_cut_by_stop_string(request: Any) -> bool:
+    """Whether the request has stop strings: vLLM does not tell the parser why an output ended, and a stop string
+    can end it inside a call (which must then not come back as a complete call)."""
+    stop = getattr(request, "stop", None)
+    return bool(stop) if isinstance(stop, (str, list, tuple)) else False
 
 
 def calls_allowed(request: Any, tools: list[dict[str, Any]] | None) -> bool:
@@ -91,8 +102,6 @@ class LongcatToolParser(ToolParser):
         self._blank = BlankContentHold()  # as vLLM drops blank content from a whole message with calls
         self._order = CallItemOrder()  # as the Responses and Messages streams take one item at a time
         self._finished = False
-        self._whole = _options(reasoning=False)
-        self._stream_options = _options(reasoning=True)
         self._verbatim_whole = _options(reasoning=False, calls=False)
         self._verbatim_stream = _options(reasoning=True, calls=False)
         tool_parser_built()
@@ -149,7 +158,9 @@ class LongcatToolParser(ToolParser):
 
     def extract_tool_calls(self, model_output: str, request: ChatCompletionRequest) -> ExtractedToolCallInformation:
         tools = self._tools(request)
-        message = parse(model_output, tools, self._whole if calls_allowed(request, tools) else self._verbatim_whole)
+        cut = may_be_cut_by_stop_string(request)
+        options = _options(reasoning=False, cut=cut) if calls_allowed(request, tools) else self._verbatim_whole
+        message = parse(model_output, tools, options)
         calls = [
             ToolCall(id=call.id, function=FunctionCall(id=call.id, name=call.name, arguments=call.arguments))
             for call in message.tool_calls
@@ -170,7 +181,7 @@ class LongcatToolParser(ToolParser):
         if stream is None:
             tools = self._tools(request)
             if calls_allowed(request, tools):
-                options = self._whole if self.skip_reasoning_parsing else self._stream_options
+                options = _options(not self.skip_reasoning_parsing, cut=may_be_cut_by_stop_string(request))
             else:
                 options = self._verbatim_whole if self.skip_reasoning_parsing else self._verbatim_stream
             stream = self._stream = StreamParser(tools, options)

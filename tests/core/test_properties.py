@@ -180,6 +180,25 @@ def test_truncated_output_keeps_invariants(data: st.DataObject, conv: Any, cut: 
     stream([text], tools)  # the invariant checks of a single feed
 
 
+@SETTINGS
+@given(data=st.data(), conv=conversation(), cut=st.floats(0, 1))
+def test_a_call_the_output_ends_in_comes_back_as_text(data: st.DataObject, conv: Any, cut: float) -> None:
+    """With ``cut_calls_as_text`` (the engine may have cut the output with a stop string), the complete calls are
+    the same, a call the output ends in is text, and streaming still equals the whole."""
+    text = conv[0][: int(len(conv[0]) * cut)]
+    tools = _tools(conv[3])
+    options = ParserOptions(cut_calls_as_text=True)
+    whole = parse(text, tools, options)
+    streamed, _ = stream(data.draw(splits(text)), tools, options)
+    assert summary(streamed) == summary(whole)
+    closed = parse(text, tools)
+    kept = [(c.name, c.arguments) for c in whole.tool_calls]
+    assert kept == [(c.name, c.arguments) for c in closed.tool_calls[: len(kept)]]
+    assert len(closed.tool_calls) - len(kept) in (0, 1)
+    if len(closed.tool_calls) > len(kept):
+        assert len(whole.content) > len(closed.content)
+
+
 GARBAGE = st.sampled_from(
     [
         "<",
@@ -221,7 +240,7 @@ def test_injected_garbage_keeps_invariants(data: st.DataObject, conv: Any, inser
         i = int(len(text) * at)
         text = text[:i] + junk + text[i:]
     tools = _tools(conv[3])
-    options = ParserOptions(reasoning_open=data.draw(st.booleans()))
+    options = ParserOptions(reasoning_open=data.draw(st.booleans()), cut_calls_as_text=data.draw(st.booleans()))
     whole = parse(text, tools, options)
     streamed, _ = stream(data.draw(splits(text)), tools, options)
     assert summary(streamed) == summary(whole)

@@ -88,3 +88,46 @@ def test_one_large_delta_of_angle_brackets_costs_linear_time(pattern: str) -> No
             return
         ratios.append(ratio)
     pytest.fail(f"{pattern!r}: 4x the text cost {min(ratios):.1f}x (linear: 4x)")
+
+
+def _count_per_chunk(tokens: int) -> float:
+    """Usage streamed with every chunk: the reasoning tokens of all ids so far, asked after every new id."""
+    from longcat_plugins.core.reasoning_tokens import ReasoningTokenCounter
+
+    texts = {0: "<think>", 1: "</think>", 2: "plan ", 3: "<", 4: "b"}
+    ids = [0] + [2, 3, 4] * (tokens // 3) + [1, 2]
+    best = float("inf")
+    for _ in range(3):
+        counter = ReasoningTokenCounter(texts.__getitem__, reasoning_open=False)
+        t0 = time.perf_counter()
+        for k in range(1, len(ids) + 1):
+            counter.count(ids[:k] if k < 64 else _Prefix(ids, k))
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+class _Prefix:
+    """``ids[:k]`` without the copy (vLLM hands over its growing list; copying it would be the test's own cost)."""
+
+    def __init__(self, ids: list[int], k: int) -> None:
+        self._ids, self._k = ids, k
+
+    def __len__(self) -> int:
+        return self._k
+
+    def __getitem__(self, item: int | slice) -> object:
+        if isinstance(item, slice):
+            return self._ids[item.start : self._k]
+        return self._ids[item if item >= 0 else self._k + item]
+
+
+def test_reasoning_token_count_per_chunk_grows_linearly() -> None:
+    """vLLM asks ``count_reasoning_tokens(all ids so far)`` on every chunk when usage is streamed with each one:
+    the count must cost the new ids only."""
+    ratios = []
+    for _ in range(3):
+        ratio = _count_per_chunk(4 * 6000) / _count_per_chunk(6000)
+        if ratio < MAX_RATIO:
+            return
+        ratios.append(ratio)
+    pytest.fail(f"counting reasoning tokens per chunk is not linear: 4x the tokens cost {min(ratios):.1f}x")

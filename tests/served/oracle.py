@@ -34,10 +34,13 @@ class Served:
 
 
 def core_options(cell: Cell, reasoning_open: bool) -> ParserOptions:
+    """The options the cell's parsers read with: a request with a stop string (the ``stop`` finish) may be cut
+    inside a call, which is then text."""
     return ParserOptions(
         reasoning=cell.reasoning_parser,
         tools=cell.calls_parsed,
         reasoning_open=reasoning_open and cell.reasoning_parser,
+        cut_calls_as_text=cell.finish == "stop",
     )
 
 
