@@ -61,7 +61,8 @@ REASONING_CONTRACTS: Final = (
 )
 SERVING: Final = Contract(
     f"{_SERVING_MODULE}:OpenAIServingChat._patch_reasoning_skip_special_tokens",
-    "keeping think tags that are special tokens in the text of a request without tools",
+    "keeping think tags that are special tokens in the text of a request without tools; telling the tool parser "
+    "whether the request has stop strings",
 )
 
 
@@ -156,9 +157,12 @@ def _keep_reasoning_markup(module: Any) -> None:
     if getattr(original, "_longcat_keeps_special_tokens", False):
         return
 
+    from .request_context import note_request
+
     @functools.wraps(original)
     def patch(self: Any, request: Any) -> None:
         original(self, request)
+        note_request(request)
         if self.reasoning_parser == PARSER_NAME:
             request.skip_special_tokens = False
 

@@ -7,6 +7,7 @@ detector sees the text (``--reasoning-parser longcat``), so the core runs with `
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any, Literal
 
 from sglang.srt.function_call.base_format_detector import BaseFormatDetector
@@ -27,6 +28,7 @@ from longcat_plugins.core import tags as T
 from longcat_plugins.core.options import emit_unknown_calls_from_env
 
 from .dialect import Dialect, dialect_from_env
+from .request_context import tools_of_a_request_with_stop_strings
 from .structural import build_structural_tag
 
 _CALL_OPENS = (*T.WRAPPER_OPENS, T.FUNCTION_OPEN)
@@ -44,6 +46,13 @@ class LongcatDetector(BaseFormatDetector):
         self._log = CallLog()
         self._options = ParserOptions(reasoning=False, emit_unknown_calls=emit_unknown_calls_from_env())
 
+    def _options_for(self, tools: Sequence[Any]) -> ParserOptions:
+        """The options for the request whose ``tools`` these are (a request with stop strings may be cut in a
+        call)."""
+        if tools_of_a_request_with_stop_strings(tools):
+            return replace(self._options, cut_calls_as_text=True)
+        return self._options
+
     @classmethod
     def parses_without_tools(cls) -> bool:
         """A request without tools may get no calls (as with ``tool_choice="none"``): the model's text is its
@@ -56,7 +65,7 @@ class LongcatDetector(BaseFormatDetector):
         return any(tag in text for tag in _CALL_OPENS)
 
     def detect_and_parse(self, text: str, tools: Sequence[Any]) -> StreamingParseResult:
-        message = parse(text, tools, self._options)
+        message = parse(text, tools, self._options_for(tools))
         calls = [ToolCallItem(tool_index=c.index, name=c.name, parameters=c.arguments) for c in message.tool_calls]
         return StreamingParseResult(normal_text=message.content, calls=calls)
 
@@ -64,7 +73,7 @@ class LongcatDetector(BaseFormatDetector):
 
     def parse_streaming_increment(self, new_text: str, tools: Sequence[Any]) -> StreamingParseResult:
         if self._parser is None:
-            self._parser = StreamParser(tools, self._options)
+            self._parser = StreamParser(tools, self._options_for(tools))
         return self._result(self._parser.feed(new_text))
 
     def finish(self, tools: Sequence[Any]) -> StreamingParseResult:

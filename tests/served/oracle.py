@@ -58,16 +58,20 @@ class Difference:
     name: str
     engines: frozenset[str]
     applies: Callable[[Cell, Served], bool]
-    apply: Callable[[Served], Served]
+    apply: Callable[[Served, str], Served]  # (the reading, the generated text)
     reason: str
 
 
-def _blank_content(served: Served) -> Served:
+def _blank_content(served: Served, text: str) -> Served:
     return replace(served, content="")
 
 
-def _first_call(served: Served) -> Served:
+def _first_call(served: Served, text: str) -> Served:
     return replace(served, calls=served.calls[:1])
+
+
+def _as_generated(served: Served, text: str) -> Served:
+    return Served(content=text)
 
 
 DIFFERENCES: tuple[Difference, ...] = (
@@ -81,10 +85,20 @@ DIFFERENCES: tuple[Difference, ...] = (
     ),
     Difference(
         "single-call",
-        frozenset({"vllm", "sglang"}),
+        frozenset({"vllm"}),
         lambda cell, s: not cell.parallel and len(s.calls) > 1,
         _first_call,
-        "parallel_tool_calls=false: the engine serves the first call only",
+        "parallel_tool_calls=false: vLLM serves the first call only (SGLang serves every call the model wrote; it "
+        "limits calls only through the grammar of a constrained request)",
+    ),
+    Difference(
+        "no-parser-reads-it",
+        frozenset({"sglang"}),
+        lambda cell, s: not cell.reasoning_parser and not cell.calls_parsed,
+        _as_generated,
+        "SGLang runs no parser on a request without tools (or with tool_choice none) when the server has no "
+        "reasoning parser: the text comes as generated, end-of-sequence markers included (vLLM runs ours, which "
+        "drops them)",
     ),
 )
 
@@ -146,20 +160,20 @@ def refusal(engine: str, cell: Cell) -> Refusal | None:
 def keeps_special_tokens(engine: str, cell: Cell) -> bool:
     """Whether the engine's detokenizer keeps special tokens in the text the parsers read and the user is served.
 
-    Our parsers ask for them (``skip_special_tokens=False``) from ``adjust_request``; vLLM calls that only when
-    the server has a reasoning parser or the request's tool choice is not ``none``, and only a tool parser asks
-    when the request has tools. Otherwise special tokens are dropped, as vLLM does by default."""
-    if engine == "vllm":
-        return cell.reasoning_parser or (cell.tool_parser and cell.tool_choice not in ("none", "no_tools"))
-    return True
+    Our parsers ask for them (``skip_special_tokens=False``): the reasoning parser always, the tool parser for a
+    request with tools whose tool choice is not ``none`` (vLLM does not let the parsers adjust such a request;
+    SGLang keeps special tokens for tool parsing only then). Otherwise special tokens are dropped, as both engines
+    do by default."""
+    return cell.reasoning_parser or (cell.tool_parser and cell.tool_choice not in ("none", "no_tools"))
 
 
-def finish_reason(cell: Cell, served: Served, cut: bool) -> str:
-    """The API's own stop reason for an answer, by how the output ended and whether it has calls."""
+def finish_reason(engine: str, cell: Cell, served: Served, cut: bool) -> str:
+    """The API's own stop reason for an answer, by how the output ended and whether it has calls. For a named tool
+    choice OpenAI (and vLLM) report ``stop``; SGLang reports ``tool_calls``."""
     if cell.api == "chat":
         if cell.finish == "length" and cut:
             return "length"
-        if served.calls and cell.tool_choice != "named":
+        if served.calls and (cell.tool_choice != "named" or engine == "sglang"):
             return "tool_calls"
         return "stop"
     if cell.api == "responses":
@@ -179,5 +193,5 @@ def expected(engine: str, cell: Cell, generated: str, tools: Any, reasoning_open
     served = one_pass(generated, tools, cell, reasoning_open)
     for difference in DIFFERENCES:
         if engine in difference.engines and difference.applies(cell, served):
-            served = difference.apply(served)
-    return replace(served, finish=finish_reason(cell, served, cut))
+            served = difference.apply(served, generated)
+    return replace(served, finish=finish_reason(engine, cell, served, cut))
