@@ -12,10 +12,17 @@ of the first content, that content is held until the block closes (or the output
 then it is handed over at once, followed by an opening think tag and what the core held back, so that the tool parser
 goes on inside the block.
 
+Without a tool parser, vLLM 0.34 keeps streaming the whole output through this parser when it says that reasoning
+can open again inside content (``opens_reasoning_in_content``, True here as in the core): later think blocks are then
+reasoning when streamed too, as they are in the non-streaming answer. This parser sees that it is fed past the end of
+reasoning it confirmed (or asked for fallback content after it), and then no longer hands over inside a think block.
+
 Structured output: the engine core starts the grammar where these token-level hooks say reasoning ends. A call tag
 that ends reasoning is also the grammar's first token; vLLM's gate feeds such a token to the grammar (instead of
-starting after it) only for subclasses of ``ParserEngineReasoningAdapter``, so this parser derives from that class and
-overrides every method it implements (it has no parser engine: the adapter's ``__init__`` is skipped).
+starting after it) when the parser gives ``reasoning_end_token_ids`` and ``find_reasoning_end``: vLLM 0.34 reads them
+from any reasoning parser, 0.33 only from subclasses of ``ParserEngineReasoningAdapter``. So this parser derives from
+the class the installed vLLM's gate reads them from; on 0.33 it overrides every method that adapter implements (it has
+no parser engine: the adapter's ``__init__`` is skipped).
 """
 
 from __future__ import annotations
@@ -24,7 +31,6 @@ from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
 from vllm.entrypoints.generate.base.protocol import DeltaMessage
-from vllm.parser.engine.adapters import ParserEngineReasoningAdapter
 from vllm.parser.engine.parser_engine import ReasoningEnd
 from vllm.reasoning.abs_reasoning_parsers import ReasoningParser
 
@@ -35,6 +41,12 @@ from longcat_plugins.core.prompt import TURN_BOUNDARIES, prompt_opens_reasoning
 from .tokenizer_facts import tokenizer_facts
 
 _PROMPT_TAIL_TOKENS: Final = 16
+
+_GateBase: type[ReasoningParser]
+if hasattr(ReasoningParser, "find_reasoning_end"):
+    _GateBase = ReasoningParser
+else:
+    from vllm.parser.engine.adapters import ParserEngineReasoningAdapter as _GateBase
 
 
 def thinking_hint(chat_template_kwargs: Any) -> bool | None:
@@ -63,7 +75,7 @@ def _single_token_ids(tokenizer: Any, tags: Iterable[str]) -> frozenset[int]:
     return frozenset(ids)
 
 
-class LongcatReasoningParser(ParserEngineReasoningAdapter):
+class LongcatReasoningParser(_GateBase):  # type: ignore[valid-type,misc]
     """``--reasoning-parser longcat``."""
 
     engine_based_streaming = True
@@ -83,6 +95,7 @@ class LongcatReasoningParser(ParserEngineReasoningAdapter):
         self._held_has_calls: bool | None = None  # (computed when needed)
         self._ended = False
         self._handed_inside_reasoning = False
+        self._streams_all = False  # vLLM streams the whole output through this parser (no hand-over)
         self._finished = False
 
     @property
@@ -92,6 +105,11 @@ class LongcatReasoningParser(ParserEngineReasoningAdapter):
     @property
     def reasoning_end_str(self) -> str:
         return self._facts.think_end
+
+    @property
+    def opens_reasoning_in_content(self) -> bool:
+        """A think tag in content opens reasoning again (the core reads every think block outside calls)."""
+        return True
 
     @property
     def reasoning_open(self) -> bool:
@@ -232,15 +250,17 @@ class LongcatReasoningParser(ParserEngineReasoningAdapter):
     ) -> DeltaMessage | None:
         if self._finished or not delta_text:
             return None
+        if self._ended:
+            self._streaming_everything()
         if self._stream is None:
             self._stream = StreamParser(None, self._options())
         stream = self._stream
         events = stream.feed(delta_text)
         self._hold(events)
         content = ""
-        if self._held and (not stream.in_reasoning or self._calls_held()):
+        if self._held and (not stream.in_reasoning or (not self._streams_all and self._calls_held())):
             self._ended = True
-            self._handed_inside_reasoning = stream.in_reasoning
+            self._handed_inside_reasoning = stream.in_reasoning and not self._streams_all
             content = self._release()
         return _delta(content, events)
 
@@ -263,7 +283,14 @@ class LongcatReasoningParser(ParserEngineReasoningAdapter):
         return _delta(self._release(), events)
 
     def get_streaming_fallback_content(self, text: str, request: Any) -> str | None:
+        if self._ended:  # asked at the end of a stream vLLM did not hand over
+            self._streaming_everything()
         return None
+
+    def _streaming_everything(self) -> None:
+        """vLLM went on after the end this parser confirmed: nothing is handed over, every delta comes here."""
+        self._streams_all = True
+        self._handed_inside_reasoning = False
 
     def _hold(self, events: list[Event]) -> None:
         for event in events:

@@ -241,11 +241,9 @@ VLLM_COMMANDS = guide_commands("vllm serve")
 
 @pytest.fixture(scope="module")
 def serve_parser() -> Any:
-    import vllm.platforms as platforms
-    from vllm.platforms.cpu import CpuPlatform
+    from longcat_plugins.replay.platform import use_cpu_platform
 
-    if platforms._current_platform is None or platforms._current_platform.is_unspecified():
-        platforms._current_platform = CpuPlatform()  # the argument parser needs a device type
+    use_cpu_platform()  # the argument parser needs a device type
     from vllm.entrypoints.common.cli_args import make_arg_parser
     from vllm.utils.argparse_utils import FlexibleArgumentParser
 
