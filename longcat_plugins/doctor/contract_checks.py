@@ -25,19 +25,18 @@ def contract_checks(engine: EngineSpec) -> list[Check]:
 
 
 def _row(engine: EngineSpec, version: str, group: str, kind: str, contract: Contract) -> Check:
-    name = f"contract {_short(contract.target)}"
     problem = check(contract)
     checked = ", ".join(contract.checked_on)
     if problem is not None:
         status, consequence = _CONSEQUENCE[kind]
-        detail = f"{group}: {problem}; {consequence} (checked on {engine.label} {checked})"
-        return Check(engine.key, name, status, detail, engine.install_hint)
-    detail = f"{group}: present; checked on {engine.label} {checked}"
+        detail = f"{problem} ({group}); {consequence}. Checked on {engine.label} {checked}"
+        return Check(engine.key, "contract", status, detail, engine.install_hint)
+    detail = f"{_short(contract.target)} ({group}): checked on {checked}"
     if version not in contract.checked_on:
-        detail += f", not on {version}"
+        detail += f", present in {version}"
     if contract.upstream:
-        detail += f"; {engine.label}'s development branch moves it to {contract.upstream}"
-    return Check(engine.key, name, Status.OK, detail)
+        detail += f"; {engine.label}'s main branch moves it to {contract.upstream}"
+    return Check(engine.key, "contract", Status.OK, detail)
 
 
 def _short(target: str) -> str:
