@@ -4,7 +4,8 @@ releases it was checked on.
 A contract names a module attribute (``module:attribute.path``); it holds when that resolves (and, for a callable,
 takes the listed keywords). ``alternatives`` are other names that fulfil the same contract: any one resolving is
 enough (an interface that moved between two releases the package supports). ``upstream`` says where the engine's
-development branch has moved it, when it has: the next release will need the adapter changed there.
+development branch has moved it, when it has: the next release will need the adapter changed there. ``since`` marks
+an interface that only newer supported releases have and ask for (older ones do without it).
 
 The adapters check their groups when they register (a missing one gives a stand-in parser that fails loudly, see
 :mod:`longcat_plugins.doctor.drift`); ``longcat-plugins doctor`` reports each contract against the installed engine.
@@ -27,6 +28,7 @@ class Contract:
     checked_on: tuple[str, ...] = ()  # engine releases it was checked on
     alternatives: tuple[str, ...] = ()  # other targets that fulfil it
     upstream: str = ""  # where the engine's development branch has it, when it moved
+    since: str = ""  # the first release that has it, for an interface an older supported release does without
 
     @property
     def name(self) -> str:
@@ -117,7 +119,9 @@ VLLM_REASONING: Final = (
         checked_on=_V,
     ),
     Contract(
-        f"{_REASONING_BASE}.is_reasoning_end_streaming", "constrained decoding starts where reasoning ends", checked_on=_V
+        f"{_REASONING_BASE}.is_reasoning_end_streaming",
+        "constrained decoding starts where reasoning ends",
+        checked_on=_V,
     ),
     Contract(
         f"{_REASONING_BASE}.count_reasoning_tokens", "usage.completion_tokens_details.reasoning_tokens", checked_on=_V
@@ -164,7 +168,16 @@ VLLM_REPLAY: Final = (
         "the engine client the API server drives (0.34 added checkpoint_prepare/restore/state)",
         checked_on=_V,
     ),
+    Contract(
+        "vllm.v1.engine:CheckpointState",
+        "the answer to checkpoint_state(), which 0.34's engine client has",
+        checked_on=("0.34.0",),
+        since="0.34",
+    ),
     Contract("vllm.platforms.cpu:CpuPlatform", "a device type for vLLM's configs without a GPU", checked_on=_V),
+    Contract("vllm.platforms:_current_platform", "setting the platform before any config is built", checked_on=_V),
+    Contract("vllm.envs:VLLM_CPU_KVCACHE_SPACE", "no KV cache", checked_on=_V),
+    Contract("vllm.envs:VLLM_HTTP_TIMEOUT_KEEP_ALIVE", "uvicorn's keep-alive, as vllm serve sets it", checked_on=_V),
     Contract("vllm.v1.engine.input_processor:InputProcessor", "vLLM's request validation", checked_on=_V),
     Contract("vllm.v1.engine.output_processor:OutputProcessor", "detokenizing, stop strings, logprobs", checked_on=_V),
     Contract("vllm.v1.engine.output_processor:RequestOutputCollector", "a request's output queue", checked_on=_V),
@@ -180,9 +193,7 @@ VLLM_REPLAY: Final = (
     Contract("vllm.outputs:RequestOutput", "a request's output", checked_on=_V),
     Contract("vllm.outputs:STREAM_FINISHED", "the end of a request's output stream", checked_on=_V),
     Contract("vllm.renderers:renderer_from_config", "the prompt renderer", checked_on=_V),
-    Contract(
-        "vllm.renderers.inputs.preprocess:extract_prompt_components", "the rendered prompt's text", checked_on=_V
-    ),
+    Contract("vllm.renderers.inputs.preprocess:extract_prompt_components", "the rendered prompt's text", checked_on=_V),
     Contract("vllm.sampling_params:SamplingParams", "sampling parameters", checked_on=_V),
     Contract("vllm.exceptions:VLLMValidationError", "a rejected request", checked_on=_V),
     Contract("vllm.config:VllmConfig", "the replay's config", checked_on=_V),

@@ -6,6 +6,7 @@ from longcat_plugins.contracts import GROUPS, Contract
 
 from .drift import check, engine_version
 from .model import Check, EngineSpec, Status
+from .versions import InvalidVersion, satisfies
 
 _CONSEQUENCE = {
     "required": (Status.FAIL, "'longcat' is registered to a stand-in that refuses to start"),
@@ -27,6 +28,13 @@ def contract_checks(engine: EngineSpec) -> list[Check]:
 def _row(engine: EngineSpec, version: str, group: str, kind: str, contract: Contract) -> Check:
     problem = check(contract)
     checked = ", ".join(contract.checked_on)
+    if problem is not None and contract.since and _older(version, contract.since):
+        return Check(
+            engine.key,
+            "contract",
+            Status.OK,
+            f"{_short(contract.target)} ({group}): not needed before {contract.since}",
+        )
     if problem is not None:
         status, consequence = _CONSEQUENCE[kind]
         detail = f"{problem} ({group}); {consequence}. Checked on {engine.label} {checked}"
@@ -37,6 +45,13 @@ def _row(engine: EngineSpec, version: str, group: str, kind: str, contract: Cont
     if contract.upstream:
         detail += f"; {engine.label}'s main branch moves it to {contract.upstream}"
     return Check(engine.key, "contract", Status.OK, detail)
+
+
+def _older(version: str, since: str) -> bool:
+    try:
+        return satisfies(version, f"<{since}")
+    except InvalidVersion:
+        return False
 
 
 def _short(target: str) -> str:

@@ -9,10 +9,11 @@ When SGLang's chat serving is imported, it is told to keep special tokens in the
 ``--reasoning-parser longcat`` (it does so on its own only for requests with tools and for the reasoning parsers it
 knows by name): think tags are often special tokens and must reach the reasoning detector.
 
-The detectors rely on SGLang internals (:data:`TOOL_CONTRACTS`, :data:`REASONING_CONTRACTS`, :data:`SERVING`, declared
-in :mod:`longcat_plugins.contracts`), each checked as its module is imported. When one is missing, ``longcat`` is registered to a stand-in that fails with a
-message naming the versions (see :mod:`longcat_plugins.doctor.drift`) instead of half working. Nothing here raises
-into SGLang: the callbacks run inside SGLang's own imports.
+The detectors rely on SGLang internals (:data:`TOOL_CONTRACTS`, :data:`REASONING_CONTRACTS`, :data:`SERVING`,
+declared in :mod:`longcat_plugins.contracts`), each checked as its module is imported. When one is missing,
+``longcat`` is registered to a stand-in that fails with a message naming the versions (see
+:mod:`longcat_plugins.doctor.drift`) instead of half working. Nothing here raises into SGLang: the callbacks run
+inside SGLang's own imports.
 """
 
 from __future__ import annotations

@@ -4,8 +4,9 @@ Each request goes through vLLM's ``OpenAIServingChat`` (our chat templates, our 
 the grammar (a structural tag for ``tool_choice="required"``, a named tool, strict tools; a JSON schema for
 ``response_format``) and decides ``reasoning_ended`` with our parser. The engine core's ``StructuredOutputManager``,
 built from the same config with our reasoning parser class, then runs over a fixed output as the scheduler drives it:
-``trim_spec_tokens`` (0.33: ``validate_tokens``) on draft tokens, ``grammar_bitmask`` before sampling, ``accept_tokens`` after. We count the output
-tokens sampled under the grammar's mask and check that every token is one the mask allows and the grammar accepts.
+``trim_spec_tokens`` (0.33: ``validate_tokens``) on draft tokens, ``grammar_bitmask`` before sampling,
+``accept_tokens`` after. We count the output tokens sampled under the grammar's mask and check that every token is one
+the mask allows and the grammar accepts.
 """
 
 from __future__ import annotations
