@@ -156,8 +156,9 @@ VLLM_OPTIONAL: Final = (
         checked_on=_V,
     ),
     Contract(
-        "vllm.transformers_utils.chat_templates.registry:_MODEL_TYPE_TO_CHAT_TEMPLATE_FALLBACK",
+        "vllm.transformers_utils.chat_templates.registry:get_chat_template_fallback_path",
         "registering the fallback template once per process",
+        keywords=("model_type", "tokenizer_name_or_path"),
         checked_on=_V,
     ),
 )
@@ -175,7 +176,7 @@ VLLM_REPLAY: Final = (
         since="0.34",
     ),
     Contract("vllm.platforms.cpu:CpuPlatform", "a device type for vLLM's configs without a GPU", checked_on=_V),
-    Contract("vllm.platforms:_current_platform", "setting the platform before any config is built", checked_on=_V),
+    Contract("vllm.platforms:current_platform", "setting the platform before any config is built", checked_on=_V),
     Contract("vllm.envs:VLLM_CPU_KVCACHE_SPACE", "no KV cache", checked_on=_V),
     Contract("vllm.envs:VLLM_HTTP_TIMEOUT_KEEP_ALIVE", "uvicorn's keep-alive, as vllm serve sets it", checked_on=_V),
     Contract("vllm.v1.engine.input_processor:InputProcessor", "vLLM's request validation", checked_on=_V),

@@ -28,9 +28,8 @@ def use_cpu_platform() -> None:
     """Make vLLM's platform :class:`ReplayPlatform` when it found no accelerator (before any config is built)."""
     import vllm.platforms as platforms
 
-    current = platforms._current_platform
-    if current is None or current.is_unspecified():
-        platforms._current_platform = replay_platform_class()()
+    if platforms.current_platform.is_unspecified():
+        platforms.current_platform = replay_platform_class()()  # as vLLM's own CLI sets the CPU platform
         config_module = sys.modules.get("vllm.config.vllm")
         if config_module is not None:  # imported before: it holds its own reference
-            config_module.current_platform = platforms._current_platform  # type: ignore[attr-defined]
+            config_module.current_platform = platforms.current_platform  # type: ignore[attr-defined]

@@ -188,7 +188,7 @@ def _register_chat_template_fallbacks() -> None:
 
         for model_type in VLLM_FALLBACKS:
             path = vllm_fallback_path(model_type)
-            if path is not None and registry._MODEL_TYPE_TO_CHAT_TEMPLATE_FALLBACK.get(model_type) != path:
+            if path is not None and registry.get_chat_template_fallback_path(model_type, "") != path:
                 registry.register_chat_template_fallback_path(model_type, path)
     except Exception as exc:
         from longcat_plugins.doctor.drift import engine_version
