@@ -87,12 +87,6 @@ VLLM_TOOL: Final = (
     Contract(
         "vllm.tool_parsers.tool_strict_level:ToolStrictLevel", "the strictness of a structural tag", checked_on=_V
     ),
-    Contract(
-        "vllm.tool_parsers.structural_tag_registry:register_vllm_structural_tag",
-        "one structural-tag model per tool-call dialect",
-        checked_on=_V,
-        upstream=f"{_NEXT_TOOL}.structural_tag_registry",
-    ),
     Contract(f"{_PROTOCOL}:DeltaMessage", "a streamed delta", checked_on=_V),
     Contract(f"{_PROTOCOL}:DeltaToolCall", "a streamed tool-call fragment", checked_on=_V),
     Contract(f"{_PROTOCOL}:DeltaFunctionCall", "a streamed function name / arguments fragment", checked_on=_V),
@@ -105,6 +99,15 @@ VLLM_TOOL: Final = (
     Contract("vllm.entrypoints.openai.responses.protocol:ResponsesRequest", "the request type", checked_on=_V),
     Contract("vllm.renderers.chat_utils:make_tool_call_id", "tool-call ids as vLLM makes them", checked_on=_V),
     Contract("vllm.tokenizers:TokenizerLike", "the tokenizer type", checked_on=_V),
+)
+#: Imported on first use (it imports xgrammar), not when the plugin registers.
+VLLM_STRUCTURAL: Final = (
+    Contract(
+        "vllm.tool_parsers.structural_tag_registry:register_vllm_structural_tag",
+        "one structural-tag model per tool-call dialect",
+        checked_on=_V,
+        upstream=f"{_NEXT_TOOL}.structural_tag_registry",
+    ),
 )
 VLLM_REASONING: Final = (
     Contract(
@@ -309,6 +312,7 @@ GROUPS: Final = {
     "vllm": (
         ("registration", VLLM_REGISTRY, "required"),
         ("tool parser", VLLM_TOOL, "required"),
+        ("constrained tool calls", VLLM_STRUCTURAL, "structural"),
         ("reasoning parser", VLLM_REASONING, "required"),
         ("serving", (VLLM_STREAM_END,), "required"),
         ("optional", VLLM_OPTIONAL, "optional"),

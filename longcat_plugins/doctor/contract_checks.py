@@ -10,6 +10,7 @@ from .versions import InvalidVersion, satisfies
 
 _CONSEQUENCE = {
     "required": (Status.FAIL, "'longcat' is registered to a stand-in that refuses to start"),
+    "structural": (Status.FAIL, "tool_choice='required' and named tools fail"),
     "optional": (Status.WARN, "the adapter works without it"),
     "replay": (Status.WARN, "`longcat-plugins serve --replay` will not start"),
 }
