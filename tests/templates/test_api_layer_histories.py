@@ -39,8 +39,8 @@ def test_consecutive_assistant_messages_are_one_turn(name: str) -> None:
 
 @pytest.mark.parametrize("name", ["longcat-flash-chat", "qwen3-tools-first"])
 def test_a_leading_think_block_is_past_reasoning_not_text(name: str) -> None:
-    thinking = [user("Weather in Paris and Lyon?"), assistant("<think>Two cities.</think>Checking both.", [PARIS, LYON]),
-                *RESULTS]  # fmt: skip
+    turn = assistant("<think>Two cities.</think>Checking both.", [PARIS, LYON])
+    thinking = [user("Weather in Paris and Lyon?"), turn, *RESULTS]
     rendered = _render(name, thinking)
     assert "Two cities." not in rendered
     assert rendered == _render(name, ONE_TURN)
@@ -53,6 +53,6 @@ def test_the_xml_thinking_template_keeps_a_leading_think_block_as_reasoning() ->
 
 
 def test_a_longcat_think_block_is_dropped_too() -> None:
-    thinking = [user("Weather in Paris and Lyon?"),
-                assistant("<longcat_think>Two cities.</longcat_think>Checking both.", [PARIS, LYON]), *RESULTS]  # fmt: skip
+    turn = assistant("<longcat_think>Two cities.</longcat_think>Checking both.", [PARIS, LYON])
+    thinking = [user("Weather in Paris and Lyon?"), turn, *RESULTS]
     assert _render("longcat-flash-chat", thinking) == _render("longcat-flash-chat", ONE_TURN)
