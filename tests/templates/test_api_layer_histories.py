@@ -52,6 +52,12 @@ def test_the_xml_thinking_template_keeps_a_leading_think_block_as_reasoning() ->
     assert "<think>Two cities.</think>" in rendered
 
 
+@pytest.mark.parametrize("name", ["longcat-flash-chat", "qwen3-tools-first"])
+def test_the_space_a_messages_layer_puts_after_the_think_block_goes_with_it(name: str) -> None:
+    turn = assistant("<think>Two cities.</think> Checking both.", [PARIS, LYON])
+    assert _render(name, [user("Weather in Paris and Lyon?"), turn, *RESULTS]) == _render(name, ONE_TURN)
+
+
 def test_a_longcat_think_block_is_dropped_too() -> None:
     turn = assistant("<longcat_think>Two cities.</longcat_think>Checking both.", [PARIS, LYON])
     thinking = [user("Weather in Paris and Lyon?"), turn, *RESULTS]
