@@ -38,8 +38,8 @@ def main(argv: list[str] | None = None) -> int:
     rng = random.Random(args.seed)
     cells = list(every_cell(driver.apis))
     if args.every_text:
-        cells = [c for c in cells if (c.tool_choice, c.finish, c.group, c.strict, c.parallel) == ("auto", "end", 3,
-                                                                                                    False, True)]  # fmt: skip
+        defaults = ("auto", "end", 3, False, True)
+        cells = [c for c in cells if (c.tool_choice, c.finish, c.group, c.strict, c.parallel) == defaults]
     if args.sample:
         cells = rng.sample(cells, min(args.sample, len(cells)))
     start = time.monotonic()
