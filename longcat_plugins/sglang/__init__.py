@@ -63,6 +63,20 @@ def register() -> None:
     when_imported(_REASONING_REGISTRY_MODULE, _on_reasoning_registry)
     when_imported(_SERVING_MODULE, _on_serving)
     _check_dialect_setting()
+    _point_http_workers_here()
+
+
+#: SGLang's HTTP workers (``--tokenizer-worker-num`` > 1) import their app from this path and never load plugins
+HTTP_APP_ENV: Final = "SGLANG_HTTP_SERVER_APP_PATH"
+HTTP_APP: Final = "longcat_plugins.sglang.http_app:app"
+
+
+def _point_http_workers_here() -> None:
+    """Unless the operator chose an app, SGLang's HTTP workers (started after this runs, with this environment)
+    import the app that registers ``longcat`` first. SGLang reads the variable only with several workers."""
+    import os
+
+    os.environ.setdefault(HTTP_APP_ENV, HTTP_APP)
 
 
 def _check_dialect_setting() -> None:

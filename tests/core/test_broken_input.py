@@ -102,3 +102,14 @@ def test_a_repeated_typed_parameter_is_shown_verbatim() -> None:
     result = _everywhere(text)
     assert _args(result) == [("k", {"n": 1})]
     assert result[0] == "<parameter=n>\n2\n</parameter>"
+
+
+def test_the_unknown_tool_warning_stays_one_short_line(caplog: pytest.LogCaptureFixture) -> None:
+    """A request can declare hundreds of tools: the log line names a few and counts the rest."""
+    tools = [{"type": "function", "function": {"name": f"tool_{i}", "parameters": {}}} for i in range(200)]
+    with caplog.at_level("WARNING", logger="longcat_plugins"):
+        message = parse('<tool_call>{"name": "nope", "arguments": {}}</tool_call>', tools)
+    assert message.tool_calls == []
+    (record,) = [r for r in caplog.records if "names no tool" in r.getMessage()]
+    assert "tool_0, tool_1" in record.getMessage() and "and 192 more" in record.getMessage()
+    assert len(record.getMessage()) < 300
