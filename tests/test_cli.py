@@ -83,6 +83,12 @@ def _blocked_reading_stdin(pid: int) -> bool:
     return len(fields) > 1 and fields[0] == read_syscall and int(fields[1], 16) == 0
 
 
+def _sigint_as_in_a_terminal() -> None:
+    """A shell starts a background job with SIGINT ignored, and its children inherit that (CI may run the suite so):
+    the command under test gets the default disposition a terminal gives it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _interrupt_when(proc: subprocess.Popen[bytes], ready: object) -> tuple[int, str]:
     deadline = time.monotonic() + 60
     while not ready():  # type: ignore[operator]
@@ -100,7 +106,12 @@ def _interrupt_when(proc: subprocess.Popen[bytes], ready: object) -> tuple[int, 
 )
 def test_ctrl_c_while_reading_stdin(args: list[str], command: str) -> None:
     proc = subprocess.Popen(
-        [script(), *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=cli_env()
+        [script(), *args],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=cli_env(),
+        preexec_fn=_sigint_as_in_a_terminal,
     )
     try:
         status, err = _interrupt_when(proc, lambda: _blocked_reading_stdin(proc.pid))
@@ -122,7 +133,8 @@ def test_ctrl_c_during_doctor(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     env = cli_env(PYTHONPATH=os.pathsep.join(filter(None, [str(tmp_path), os.environ.get("PYTHONPATH")])))
-    proc = subprocess.Popen([script(), "doctor"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    pipes = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
+    proc = subprocess.Popen([script(), "doctor"], **pipes, env=env, preexec_fn=_sigint_as_in_a_terminal)
     assert proc.stderr is not None
     try:
         assert proc.stderr.readline().strip() == b"checks started"
