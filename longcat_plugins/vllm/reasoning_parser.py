@@ -105,7 +105,7 @@ class LongcatReasoningParser(_GateBase):  # type: ignore[valid-type,misc]
         self._handed_inside_reasoning = False
         self._streams_all = False  # vLLM streams the whole output through this parser (no hand-over)
         self._finished = False
-        self.has_tool_stage = False  # (set by the tool parser built with this one)
+        self.tool_stage: Any = None  # the tool parser built with this one (see .pairing)
         self._parsing_stream = False  # the serving layer gave this instance its prompt: it parses an output
         self._counter: ReasoningTokenCounter | None = None
         self._token_texts: dict[int, str] = {}
@@ -183,11 +183,11 @@ class LongcatReasoningParser(_GateBase):  # type: ignore[valid-type,misc]
     def is_reasoning_end(self, input_ids: Sequence[int]) -> bool:
         """Whether a prompt leaves the output outside reasoning (the grammar then applies from the first token).
 
-        Asked by the serving layer of a stream this parser reads alone (it was given the prompt, and no tool parser
-        follows), the answer is no: the whole output is then streamed through this parser, which reads reasoning
-        wherever it opens."""
-        if self._parsing_stream and not self.has_tool_stage:
-            return False
+        Asked by the serving layer of a stream (this instance was given the prompt): with a tool parser, yes, and
+        the tool parser reads the whole output in one pass, from where the prompt left it; alone, no, and the whole
+        output streams through this parser, which reads reasoning wherever it opens."""
+        if self._parsing_stream:
+            return self.tool_stage is not None
         state = self.prompt_state(input_ids)
         if state is None:
             return self._thinking is not True
@@ -272,6 +272,11 @@ class LongcatReasoningParser(_GateBase):  # type: ignore[valid-type,misc]
         return ParserOptions(reasoning=True, tools=False, reasoning_open=self.reasoning_open)
 
     def extract_reasoning(self, model_output: str, request: Any) -> tuple[str | None, str | None]:
+        """With a tool parser, the tool parser reads the whole output in one pass (the reasoning is its reading's;
+        it answers the tool stage with the same reading); alone, this parser reads it."""
+        if self.tool_stage is not None:
+            message = self.tool_stage.read_whole(model_output, request, self.reasoning_open)
+            return message.reasoning or None, model_output
         message = parse(model_output, None, self._options())
         return message.reasoning or None, message.content or None
 
@@ -294,7 +299,7 @@ class LongcatReasoningParser(_GateBase):  # type: ignore[valid-type,misc]
         events = stream.feed(delta_text)
         self._hold(events)
         content = ""
-        if not self.has_tool_stage:
+        if self.tool_stage is None:
             content = self._release()
         elif self._held and (not stream.in_reasoning or (not self._streams_all and self._calls_held())):
             self._ended = True

@@ -22,7 +22,7 @@ from vllm.tokenizers import TokenizerLike
 from vllm.tool_parsers.abstract_tool_parser import Tool, ToolParser
 from vllm.tool_parsers.tool_strict_level import ToolStrictLevel
 
-from longcat_plugins.core import ParsedToolCall, ParserOptions, StreamParser, parse
+from longcat_plugins.core import ParsedMessage, ParsedToolCall, ParserOptions, StreamParser, parse
 from longcat_plugins.core.blank_content import BlankContentHold
 from longcat_plugins.core.item_order import CallItemOrder
 from longcat_plugins.core.options import emit_unknown_calls_from_env
@@ -40,10 +40,11 @@ def _new_call_id(index: int) -> str:
 # Non-streaming input is content with the reasoning already taken out. A stream also carries what follows the
 # first piece of content, where a later <think> block may still appear: that is reasoning unless vLLM runs without
 # a reasoning parser (then it sets ``skip_reasoning_parsing`` and reasoning markup is plain content).
-def _options(reasoning: bool, calls: bool = True, cut: bool = False) -> ParserOptions:
+def _options(reasoning: bool, calls: bool = True, cut: bool = False, reasoning_open: bool = False) -> ParserOptions:
     return ParserOptions(
         reasoning=reasoning,
         tools=calls,
+        reasoning_open=reasoning_open,
         id_factory=_new_call_id,
         emit_unknown_calls=emit_unknown_calls_from_env(),
         cut_calls_as_text=cut,
@@ -104,7 +105,9 @@ class LongcatToolParser(ToolParser):
         self._finished = False
         self._verbatim_whole = _options(reasoning=False, calls=False)
         self._verbatim_stream = _options(reasoning=True, calls=False)
-        tool_parser_built()
+        self.reasoning_stage: Any = None  # the reasoning parser built with this one (see .pairing)
+        self._whole_reading: ParsedMessage | None = None
+        tool_parser_built(self)
 
     # vLLM's older serving layer read these at the end of a stream to send "arguments parsed but not streamed yet";
     # all three are views of what was actually streamed, so that difference is always empty.
@@ -156,11 +159,25 @@ class LongcatToolParser(ToolParser):
         register_structural_tags()
         return super().get_structural_tag(request, reasoning=reasoning, strict_level=strict_level)
 
-    def extract_tool_calls(self, model_output: str, request: ChatCompletionRequest) -> ExtractedToolCallInformation:
+    def read_whole(self, model_output: str, request: Any, reasoning_open: bool) -> ParsedMessage:
+        """The whole output read in one pass, reasoning included (for the reasoning parser built with this one,
+        whose tool stage then answers with the same reading)."""
         tools = self._tools(request)
-        cut = may_be_cut_by_stop_string(request)
-        options = _options(reasoning=False, cut=cut) if calls_allowed(request, tools) else self._verbatim_whole
-        message = parse(model_output, tools, options)
+        if calls_allowed(request, tools):
+            options = _options(True, cut=may_be_cut_by_stop_string(request), reasoning_open=reasoning_open)
+        else:
+            options = _options(True, calls=False, reasoning_open=reasoning_open)
+        self._whole_reading = parse(model_output, tools, options)
+        return self._whole_reading
+
+    def extract_tool_calls(self, model_output: str, request: ChatCompletionRequest) -> ExtractedToolCallInformation:
+        message = self._whole_reading
+        if message is None:
+            tools = self._tools(request)
+            cut = may_be_cut_by_stop_string(request)
+            options = _options(reasoning=False, cut=cut) if calls_allowed(request, tools) else self._verbatim_whole
+            message = parse(model_output, tools, options)
+        self._whole_reading = None
         calls = [
             ToolCall(id=call.id, function=FunctionCall(id=call.id, name=call.name, arguments=call.arguments))
             for call in message.tool_calls
@@ -180,10 +197,13 @@ class LongcatToolParser(ToolParser):
         stream = self._stream
         if stream is None:
             tools = self._tools(request)
+            reasoning_open = self.reasoning_stage is not None and self.reasoning_stage.reasoning_open
+            reasoning = not self.skip_reasoning_parsing
             if calls_allowed(request, tools):
-                options = _options(not self.skip_reasoning_parsing, cut=may_be_cut_by_stop_string(request))
+                cut = may_be_cut_by_stop_string(request)
+                options = _options(reasoning, cut=cut, reasoning_open=reasoning and reasoning_open)
             else:
-                options = self._verbatim_whole if self.skip_reasoning_parsing else self._verbatim_stream
+                options = _options(reasoning, calls=False, reasoning_open=reasoning and reasoning_open)
             stream = self._stream = StreamParser(tools, options)
         if self._finished or not delta_text:
             return None
