@@ -43,6 +43,7 @@ _SURROGATE: Final = re.compile(r"[\ud800-\udfff]")
 _HEADER_END: Final = re.compile(r"[<>\n]")
 _KV_NAME_END: Final = re.compile(r"[\s<>{(]")
 _MAX_WHITESPACE_AFTER_CLOSE: Final = 256
+_MAX_CLOSER_RUN: Final = 512  # how much of a run of closing tags inside a value is held back while undecided
 _MAX_NULL_TEXT: Final = 16  # how much of a nullable string value is held back while it may read as null
 _LINE_BREAK_OR_TAG: Final = re.compile("[\n<]")
 #: ``json.dumps(value, ensure_ascii=False)``, without building an encoder per call
@@ -61,22 +62,22 @@ def json_escape(text: str) -> str:
 class PlainValue:
     """Reads one plain-text value up to (not including) the first of its terminator tags.
 
-    A terminator listed in ``confirmed_by`` ends the value only where what follows it (after whitespace) confirms
-    that: one of the given tags, or the end of the output. Elsewhere it is text of the value (a model writing an XML
-    file writes ``</function>`` in a value); only that undecided tail is held back.
+    A terminator listed in ``held_back`` ends the value only where what follows it decides so (see
+    :func:`_closer_run_ends_call`); elsewhere it is text of the value (a model writing an XML file writes
+    ``</function>`` in a value). Only that undecided tail is held back.
     """
 
-    __slots__ = ("_confirmed_by", "_out", "_started", "_strip_newlines", "_terminators", "done", "terminator")
+    __slots__ = ("_held_back", "_out", "_started", "_strip_newlines", "_terminators", "done", "terminator")
 
     def __init__(
         self,
         terminators: T.TagSet,
         strip_newlines: bool,
         out: Callable[[str], None],
-        confirmed_by: dict[str, T.TagSet] | None = None,
+        held_back: frozenset[str] = frozenset(),
     ) -> None:
         self._terminators = terminators
-        self._confirmed_by = confirmed_by or {}
+        self._held_back = held_back
         self._strip_newlines = strip_newlines
         self._out = out
         self._started = not strip_newlines
@@ -103,8 +104,8 @@ class PlainValue:
                 return end
             # at the end of the output, a cut-off closing tag still ends the value (it is not value text)
             tag = self._terminators.match(buf, i, False)
-            if isinstance(tag, str) and tag in self._confirmed_by:
-                verdict = _confirms(buf, i + len(tag), final, self._confirmed_by[tag])
+            if isinstance(tag, str) and tag in self._held_back:
+                verdict = _closer_run_ends_call(buf, i, final)
                 tag = tag if verdict else None if verdict is False else T.NEED_MORE
             if tag is None:
                 out(buf[pos : i + 1])
@@ -223,24 +224,41 @@ class LineValue:
         return "<" not in text and "\n" not in text
 
 
-def _confirms(buf: str, after: int, final: bool, tags: T.TagSet) -> bool | None:
-    """Whether what follows a closing tag (ending at ``after``) confirms it; None: not known yet."""
-    end = whitespace_end(buf, after)
-    if end - after > _MAX_WHITESPACE_AFTER_CLOSE:
-        return True
-    if end == len(buf):
-        return True if final else None
-    if buf[end] != "<":
-        return False
-    tag = tags.match(buf, end, final)
-    return None if tag is T.NEED_MORE else tag is not None
+def _closer_run_ends_call(buf: str, start: int, final: bool) -> bool | None:
+    """Whether the closing tag at ``start``, met inside an open value, ends the value and its call; None: not known
+    yet.
+
+    The closers and whitespace that follow it form one run; what comes after the run decides. ``</parameter>`` means
+    the run was value text; so does other text on the run's last line, or after a run that closes no block. The end
+    of the output, an opening tag, an end marker, or text on a new line after a block's closer mean it closed the
+    call. A run longer than ``_MAX_CLOSER_RUN`` closes the call (the bound on what is held back).
+    """
+    limit = start + _MAX_CLOSER_RUN
+    pos = start
+    block_closed = False
+    while True:
+        tag = _AFTER_CLOSER.match(buf, pos, final)
+        if tag is T.NEED_MORE:
+            return None
+        if tag not in _CALL_CLOSERS:  # (never so at ``start``)
+            return tag != T.PARAMETER_CLOSE
+        assert isinstance(tag, str)
+        block_closed = block_closed or tag in T.WRAPPER_CLOSES
+        after = pos + len(tag)
+        pos = whitespace_end(buf, after)
+        if pos > limit:
+            return True
+        if pos == len(buf):
+            return True if final else None
+        if buf[pos] != "<" or _AFTER_CLOSER.match(buf, pos, final) is None:
+            return block_closed and "\n" in buf[after:pos]
 
 
 class _MarkupCall:
     """What the XML and key/value readers share: parameters, their typing and the arguments object they form."""
 
     _closing_tag: str  # the tag that closes a value
-    _confirmations: dict[str, T.TagSet] | None = None  # see PlainValue
+    _held_back: frozenset[str] = frozenset()  # see PlainValue
 
     def __init__(self, host: CallHost, schemas: ToolSchemas) -> None:
         self._host = host
@@ -307,7 +325,7 @@ class _MarkupCall:
             self._value = (
                 LineValue(host.stray, self._accepts_line_key)
                 if line
-                else PlainValue(terminators, False, host.stray, self._confirmations)
+                else PlainValue(terminators, False, host.stray, self._held_back)
             )
             self._finish_value = None
             self._repeat_closing = self._closing_tag
@@ -340,7 +358,7 @@ class _MarkupCall:
         if line:
             self._value = LineValue(out, self._accepts_line_key)
         else:
-            self._value = PlainValue(terminators, strip_newlines, out, self._confirmations)
+            self._value = PlainValue(terminators, strip_newlines, out, self._held_back)
         self._finish_value = finish
 
     def _accepts_line_key(self, key: str) -> bool:
@@ -421,12 +439,12 @@ class _MarkupCall:
         return pos
 
 
-_XML_VALUE_END: Final = T.TagSet(T.PARAMETER_CLOSE, T.PARAMETER_OPEN, T.FUNCTION_CLOSE)
-#: ``</function>`` inside a value ends it (and the call) only before the end of its block, another call or block, an
-#: end marker, or the end of the output
-_XML_VALUE_CONFIRMATIONS: Final = {
-    T.FUNCTION_CLOSE: T.TagSet(*T.WRAPPER_CLOSES, *T.WRAPPER_OPENS, T.FUNCTION_OPEN, *T.END_OF_SEQUENCE)
-}
+#: the closers that end an XML value (and its call) where what follows decides so (see _closer_run_ends_call)
+_CALL_CLOSERS: Final = frozenset((T.FUNCTION_CLOSE, *T.WRAPPER_CLOSES))
+_AFTER_CLOSER: Final = T.TagSet(
+    T.PARAMETER_CLOSE, *_CALL_CLOSERS, *T.WRAPPER_OPENS, T.FUNCTION_OPEN, *T.END_OF_SEQUENCE
+)
+_XML_VALUE_END: Final = T.TagSet(T.PARAMETER_CLOSE, T.PARAMETER_OPEN, *_CALL_CLOSERS)
 # Besides its own tags, a function body ends where its block closes, where the next call or block opens (a model
 # that forgot a closing tag) or at an end-of-sequence marker; those tags are left for the parser.
 _XML_BODY_TAGS: Final = T.TagSet(
@@ -448,7 +466,7 @@ class XmlCallReader(_MarkupCall):
     """Reads ``<function=NAME>...</function>``, starting at ``<function=``."""
 
     _closing_tag = T.PARAMETER_CLOSE
-    _confirmations = _XML_VALUE_CONFIRMATIONS
+    _held_back = _CALL_CLOSERS
 
     def __init__(self, host: CallHost, schemas: ToolSchemas) -> None:
         super().__init__(host, schemas)

@@ -1099,6 +1099,49 @@ case(
     ],
 )
 
+# ---------------------------------------------------------------------------------------- closers inside a value
+case(
+    "xml_unclosed_value_ends_at_block_closer",
+    "A parameter that never closes: the block's closer ends the value and the call (issue 22, item 2); the one "
+    "newline before it is markup.",
+    "<tool_call>\n<function=write_file>\n<parameter=path>\na.py\n</tool_call>",
+    calls=[("write_file", {"path": "a.py"})],
+)
+case(
+    "xml_unclosed_typed_value_ends_at_block_closer",
+    "Qwen3-Coder-30B shape: a boolean written ' True   ' right before </tool_call>: typed by the schema.",
+    "<tool_call>\n<function=configure>\n<parameter=enabled> True   </tool_call>",
+    calls=[("configure", {"enabled": True})],
+)
+case(
+    "xml_unclosed_value_ends_at_longcat_closer",
+    "The same with the LongCat wrapper's closer, then text after the block.",
+    "<longcat_tool_call><function=write_file>\n<parameter=path>\na.py\n</longcat_tool_call>\nDone.",
+    content="\nDone.",
+    calls=[("write_file", {"path": "a.py"})],
+)
+case(
+    "xml_value_holds_closers_as_text",
+    "A model writing an XML file: closers inside the value followed by </parameter> are text (issue 22, item 3).",
+    "<tool_call>\n<function=write_file>\n<parameter=content>\n<function=demo>\n</function>\n</tool_call>\n"
+    "</parameter>\n</function>\n</tool_call>",
+    calls=[("write_file", {"content": "<function=demo>\n</function>\n</tool_call>"})],
+)
+case(
+    "xml_unclosed_value_then_next_block",
+    "An unclosed value's block closer followed by the next block: the first call ends there.",
+    "<function=write_file>\n<parameter=path>\na.py\n</tool_call>\n"
+    + tc("\n" + xml_fn("write_file", ("path", "b.py")) + "\n"),
+    calls=[("write_file", {"path": "a.py"}), ("write_file", {"path": "b.py"})],
+)
+case(
+    "xml_value_block_closer_mid_line_is_text",
+    "A block closer with more text on its line is value text.",
+    "<tool_call>\n<function=write_file>\n<parameter=content>\nsee </tool_call> here\n</parameter>\n</function>\n"
+    "</tool_call>",
+    calls=[("write_file", {"content": "see </tool_call> here"})],
+)
+
 if __name__ == "__main__":
     out = sys.argv[1]
     ids = [c["id"] for c in CASES]
