@@ -76,6 +76,8 @@ class JsonCallReader:
                 assert self._value is not None
                 pos = self._value.feed(buf, pos, final)
                 if self._value.failed:
+                    if self._index is not None:  # what it read and did not pass on is content (the rest follows)
+                        self._host.stray(self._value.take_unread())
                     return self._fail(pos)
                 if not self._value.done:
                     return pos
@@ -135,6 +137,7 @@ class JsonCallReader:
             return
         if self._args_open and self._value is not None:
             self._value.close()
+            self._host.stray(self._value.take_unread())  # an unfinished member, cut off by the end of the output
         self._finish_call()
 
     # -- members ---------------------------------------------------------------------------------------------

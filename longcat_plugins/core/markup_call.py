@@ -620,7 +620,8 @@ class KvCallReader(_MarkupCall):
                 json_reader = self._json
                 assert json_reader is not None
                 pos = json_reader.feed(buf, pos, final)
-                if json_reader.failed:  # what follows the broken object is text
+                if json_reader.failed:  # what it read and did not pass on, and what follows, is text
+                    self._host.stray(json_reader.take_unread())
                     json_reader.close()
                     self._state = _BODY
                 elif json_reader.done:
@@ -816,6 +817,7 @@ class KvCallReader(_MarkupCall):
     def _close_pending(self) -> None:
         if self._json is not None:
             self._json.close()
+            self._host.stray(self._json.take_unread())  # an unfinished member, cut off by the end of the output
         elif self._state == _AFTER_KEY:  # the call ends after a key: its value is empty (as in XML)
             self._begin_param(self._name, _KV_VALUE_END, False, self._key_markup)
             self._state = _VALUE

@@ -400,14 +400,16 @@ case(
 )
 case(
     "trunc_json_mid_key",
-    "Cut inside a key: the incomplete member is dropped.",
+    "Cut inside a key: the incomplete member is dropped from the arguments; its text is content (nothing is lost).",
     '<longcat_tool_call>{"name": "get_weather", "arguments": {"city": "Paris", "da',
+    content=', "da',
     calls=[("get_weather", {"city": "Paris"})],
 )
 case(
     "trunc_json_after_colon",
-    "Cut after a key's colon: the member has no value and is dropped.",
+    "Cut after a key's colon: the member has no value and is dropped from the arguments; its text is content.",
     '<longcat_tool_call>{"name": "get_weather", "arguments": {"city": "Paris", "days": ',
+    content=', "days": ',
     calls=[("get_weather", {"city": "Paris"})],
 )
 case(
@@ -431,8 +433,10 @@ case(
 )
 case(
     "trunc_json_mid_literal",
-    "Cut inside a literal (tr...): the member cannot be completed and is dropped.",
+    "Cut inside a literal (tr...): the member cannot be completed and is dropped from the arguments; its text is "
+    "content.",
     '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris", "metric": tr',
+    content=', "metric": tr',
     calls=[("get_weather", {"city": "Paris"})],
 )
 case(
@@ -1140,6 +1144,31 @@ case(
     "<tool_call>\n<function=write_file>\n<parameter=content>\nsee </tool_call> here\n</parameter>\n</function>\n"
     "</tool_call>",
     calls=[("write_file", {"content": "see </tool_call> here"})],
+)
+
+# ------------------------------------------------------------------------------------ broken JSON in a call
+case(
+    "json_broken_member_is_content",
+    "A small model's broken member (issue 22, item 1): the call keeps what was read, and everything the reader did "
+    "not pass on is content, verbatim.",
+    tc('\n{"name":"write_file","arguments":{"path":"a.py", oops}}\n'),
+    content=", oops}}",
+    calls=[("write_file", {"path": "a.py"})],
+)
+case(
+    "json_colon_inside_key_quotes",
+    "Qwen3-4B shape: a key written \"content:\" then the value's quote: the colon is read as the member's colon; the "
+    "extra closing brace is content.",
+    tc('\n{"name":"write_file","arguments":{"path":"t.py","content:""import tkinter as tk\\nroot = tk.Tk()\\n"}}}\n'),
+    content="}",
+    calls=[("write_file", {"path": "t.py", "content": "import tkinter as tk\nroot = tk.Tk()\n"})],
+)
+case(
+    "json_key_without_colon_is_content",
+    "A key followed by a value with no colon: the member is content from its comma on.",
+    tc('{"name": "get_weather", "arguments": {"city": "Paris" , \'days\' 3}}'),
+    content=" , 'days' 3}}",
+    calls=[("get_weather", {"city": "Paris"})],
 )
 
 if __name__ == "__main__":
