@@ -8,7 +8,7 @@ the input and wherever it stops:
 * common model slips are repaired on the fly: raw control characters inside strings are escaped, an invalid escape
   becomes a literal backslash, trailing commas are dropped, Python's ``True``/``False``/``None`` become JSON literals,
   unquoted (JavaScript) object keys are quoted, a colon written inside a key's quotes (``"key:""value"``) is read as
-  the member's colon;
+  the member's colon, an unquoted word as a value (``a.py``, ``utf-8``) is a string;
 * what strict readers (``JSON.parse``, serde_json) refuse is never passed on: a number outside the range of a double
   (``1e999``) becomes a string of its text; a surrogate without its other half (``\\uD83D`` followed by anything but a
   low surrogate escape, a lone ``\\uDE00``, a raw surrogate code point) becomes ``\\ufffd``, and a high surrogate cut
@@ -51,9 +51,13 @@ _HEX_PREFIX: Final = re.compile(r"[0-9a-fA-F]{0,3}")
 _SIMPLE_ESCAPES: Final = frozenset('"\\/bfnrt')
 _LITERALS: Final = {"true": "true", "false": "false", "null": "null", "True": "true", "False": "false", "None": "null"}
 _TOKEN_START: Final = frozenset("+-0123456789tfnTFN")
+#: (a literal cut off by the end of the output is no word)
+_LITERAL_PREFIXES: Final = frozenset(literal[:k] for literal in _LITERALS for k in range(1, len(literal)))
 _IDENTIFIER_START: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_$")
 _IDENTIFIER: Final = re.compile(r"[A-Za-z_$][\w$]*", re.ASCII)
 _MAX_IDENTIFIER: Final = 256
+#: an unquoted word as a value (``{"path": a.py}``), read as a string
+_BARE_WORD: Final = re.compile(r"[A-Za-z_$][\w$.\-/]*", re.ASCII)
 _WHITESPACE: Final = frozenset(" \t\n\r")
 _CONTROL_ESCAPES: Final = {chr(c): f"\\u{c:04x}" for c in range(0x20)} | {
     "\n": "\\n",
@@ -314,7 +318,7 @@ class JsonValueReader:
                     pos = self._close_container(pos)
                     if self.done:
                         return pos
-                elif c in _TOKEN_START:
+                elif c in _TOKEN_START or c in _IDENTIFIER_START:
                     self._hold_from(pos)
                     self._state = _TOKEN
                 else:
@@ -399,6 +403,8 @@ class JsonValueReader:
         text = _LITERALS.get(token)
         if text is None:
             text = _number_text(token)
+        if text is None and _BARE_WORD.fullmatch(token) and token not in _LITERAL_PREFIXES:
+            text = f'"{token}"'
         if text is None:
             self.failed = True
             self._state = _DONE

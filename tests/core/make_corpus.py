@@ -1171,6 +1171,13 @@ case(
     calls=[("get_weather", {"city": "Paris"})],
 )
 
+case(
+    "json_bare_word_values_are_strings",
+    "Unquoted words as values (a path, an encoding): read as strings.",
+    tc('{"name": "write_file", "arguments": {"path": notes/a.md, "content": utf-8}}'),
+    calls=[("write_file", {"path": "notes/a.md", "content": "utf-8"})],
+)
+
 if __name__ == "__main__":
     out = sys.argv[1]
     ids = [c["id"] for c in CASES]
