@@ -1178,6 +1178,47 @@ case(
     calls=[("write_file", {"path": "notes/a.md", "content": "utf-8"})],
 )
 
+# ------------------------------------------------------------------------------ an array without its brackets
+ASK = fn(
+    "ask_user",
+    {
+        "questions": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {"question": {"type": "string"}, "header": {"type": "string"}},
+            },
+        }
+    },
+)
+case(
+    "kv_array_as_bare_objects",
+    "LongCat key/value shape (issue 22, item 4): an array parameter written as comma-separated objects without "
+    "brackets is the array.",
+    kv(
+        "ask_user",
+        ("questions", '{"question": "Which city?", "header": "City"}, {"question": "Which day?", "header": "Day"}'),
+    ),
+    calls=[
+        (
+            "ask_user",
+            {
+                "questions": [
+                    {"question": "Which city?", "header": "City"},
+                    {"question": "Which day?", "header": "Day"},
+                ]
+            },
+        )
+    ],
+    tools=[ASK],
+)
+case(
+    "xml_array_as_bare_values",
+    "The same in XML, with Python-style elements.",
+    tc(xml_fn("configure", ("ids", "1, 2, 3"), ("tags", "'a', 'b'"))),
+    calls=[("configure", {"ids": [1, 2, 3], "tags": ["a", "b"]})],
+)
+
 if __name__ == "__main__":
     out = sys.argv[1]
     ids = [c["id"] for c in CASES]
