@@ -463,14 +463,16 @@ _VALUE: Final = 3
 
 
 class XmlCallReader(_MarkupCall):
-    """Reads ``<function=NAME>...</function>``, starting at ``<function=``."""
+    """Reads ``<function=NAME>...</function>``, starting at ``<function=``; with ``name_first``, ``NAME>`` then
+    the parameters (Qwen3.5 leaves ``<function=`` out), starting at NAME."""
 
     _closing_tag = T.PARAMETER_CLOSE
     _held_back = _CALL_CLOSERS
 
-    def __init__(self, host: CallHost, schemas: ToolSchemas) -> None:
+    def __init__(self, host: CallHost, schemas: ToolSchemas, name_first: bool = False) -> None:
         super().__init__(host, schemas)
         self._state = _HEADER
+        self._name_at = 0 if name_first else len(T.FUNCTION_OPEN)  # where the name starts after the reader's start
 
     def feed(self, buf: str, pos: int, final: bool) -> int:
         n = len(buf)
@@ -482,11 +484,11 @@ class XmlCallReader(_MarkupCall):
                     return pos
                 self._state = _BODY
             elif state == _HEADER:
-                name, end = _read_header(buf, pos + len(T.FUNCTION_OPEN), final)
+                name, end = _read_header(buf, pos + self._name_at, final)
                 if end < 0:
                     return pos
                 if name is None or not name.strip():
-                    return self._fail(pos + len(T.FUNCTION_OPEN))
+                    return self._fail(pos + self._name_at)
                 self._start(name.strip())
                 self._state = _BODY
                 pos = end
@@ -525,6 +527,31 @@ class XmlCallReader(_MarkupCall):
             self._end_param()
             self._state = _BODY
         return pos
+
+
+_NAME_CHARS: Final = re.compile(rf"[^\s<>{{(]{{0,{T.MAX_NAME_LENGTH + 1}}}")
+_PARAMETER_OPEN: Final = T.TagSet(T.PARAMETER_OPEN)
+
+
+def parameters_follow_name(buf: str, pos: int, final: bool) -> bool | None:
+    """Whether ``buf[pos:]`` is ``NAME>`` then (after whitespace) ``<parameter=``: a call written without its
+    ``<function=``. None: not known yet."""
+    m = _NAME_CHARS.match(buf, pos)
+    assert m is not None
+    end = m.end()
+    if end - pos > T.MAX_NAME_LENGTH:
+        return False
+    if end == len(buf):
+        return False if final else None
+    if buf[end] != ">" or end == pos:
+        return False
+    first = whitespace_end(buf, end + 1)
+    if first - end > _MAX_WHITESPACE_AFTER_CLOSE:
+        return False
+    if first == len(buf):
+        return False if final else None
+    tag = _PARAMETER_OPEN.match(buf, first, final)
+    return None if tag is T.NEED_MORE else tag is not None
 
 
 def _read_header(buf: str, start: int, final: bool) -> tuple[str | None, int]:
@@ -588,6 +615,7 @@ class KvCallReader(_MarkupCall):
         self._key_markup = ""  # the raw ``<longcat_arg_key>K</longcat_arg_key>`` until its value begins
         self._json: JsonValueReader | None = None
         self._json_closers: T.TagSet | None = None
+        self._closed_name = False  # a '>' after the name was taken
 
     def feed(self, buf: str, pos: int, final: bool) -> int:
         n = len(buf)
@@ -658,6 +686,10 @@ class KvCallReader(_MarkupCall):
                     pos = end
                     continue
                 c = buf[pos]
+                if c == ">" and not self._closed_name:  # ``NAME>{json}`` (Qwen3.5)
+                    self._closed_name = True
+                    pos += 1
+                    continue
                 if c in "{(":
                     if not self._start(self._name):
                         return pos

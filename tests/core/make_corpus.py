@@ -1219,6 +1219,27 @@ case(
     calls=[("configure", {"ids": [1, 2, 3], "tags": ["a", "b"]})],
 )
 
+# ------------------------------------------------------------------------------------------ Qwen3.5 variants
+case(
+    "qwen35_name_then_parameters",
+    "Qwen3.5 shape (issue 22, item 5): <tool_call>NAME> then XML parameters, the <function= left out.",
+    "<tool_call>write_file>\n<parameter=path>\na.py\n</parameter>\n<parameter=content>\nx = 1\n</parameter>\n"
+    "</tool_call>",
+    calls=[("write_file", {"path": "a.py", "content": "x = 1"})],
+)
+case(
+    "qwen35_name_then_json",
+    "Qwen3.5 shape: <tool_call>NAME>{json}.",
+    tc('get_weather>{"city": "Paris", "days": 2}'),
+    calls=[("get_weather", {"city": "Paris", "days": 2})],
+)
+case(
+    "qwen35_name_then_parameters_undeclared",
+    "The same naming no declared tool: the block is content, verbatim.",
+    "<tool_call>web_fetch>\n<parameter=url>\nhttps://example.com\n</parameter>\n</tool_call>",
+    content="<tool_call>web_fetch>\n<parameter=url>\nhttps://example.com\n</parameter>\n</tool_call>",
+)
+
 if __name__ == "__main__":
     out = sys.argv[1]
     ids = [c["id"] for c in CASES]

@@ -252,3 +252,25 @@ def test_a_run_of_closers_inside_a_value_is_held_back_a_bounded_amount() -> None
     events = parser.feed(" " * 600)
     assert any(isinstance(e, ToolCallEnd) for e in events)
     assert _read_with(WRITE, head + " " * 600 + "</parameter>")[1] == [("write_file", {"path": "v"})]
+
+
+@pytest.mark.parametrize(
+    ("text", "content", "calls"),
+    [
+        (
+            "<tool_call>write_file>\n<parameter=path>\na.py\n</parameter>\n</tool_call>",
+            "",
+            [("write_file", {"path": "a.py"})],
+        ),
+        ('<tool_call>write_file>{"path": "a.py"}</tool_call>', "", [("write_file", {"path": "a.py"})]),
+        (
+            "<tool_call>other>\n<parameter=path>\na.py\n</parameter>\n</tool_call>",
+            "<tool_call>other>\n<parameter=path>\na.py\n</parameter>\n</tool_call>",
+            [],
+        ),
+    ],
+)
+def test_a_block_naming_its_tool_before_a_closing_angle_is_read_only_for_a_declared_tool(
+    text: str, content: str, calls: Any
+) -> None:
+    assert _read_with(WRITE, text) == (content, calls)
