@@ -7,15 +7,18 @@
 #   3. examples/agent_loop.py against it: question, two parallel tool calls run locally, results, final answer
 #   4. the server is stopped (also on Ctrl-C or failure)
 # Usage: bash scripts/demo.sh [agent_loop.py options, e.g. --no-stream]
-# LONGCAT_DEMO_PYTHON=/path/to/python uses that interpreter (vLLM installed) instead of building .venvs/vllm.
+# LONGCAT_DEMO_PYTHON=/path/to/python uses that interpreter (vLLM installed) instead of building .venvs/vllm;
+# LONGCAT_DEMO_VLLM=0.34.0 builds and uses that vLLM release's environment (scripts/env_vllm.sh 0.34.0).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+source scripts/vllm_versions.sh
 
 if [[ -n "${LONGCAT_DEMO_PYTHON:-}" ]]; then
   PY="$LONGCAT_DEMO_PYTHON"
 else
-  bash scripts/env_vllm.sh >&2
-  PY="${LONGCAT_VENVS:-.venvs}/vllm/bin/python"
+  VERSION="${LONGCAT_DEMO_VLLM:-$VLLM_DEFAULT_VERSION}"
+  bash scripts/env_vllm.sh "$VERSION" >&2
+  PY="${LONGCAT_VENVS:-.venvs}/$(vllm_env_name "$VERSION")/bin/python"
 fi
 
 RECORDING="longcat_plugins/examples/weather_agent.jsonl"

@@ -71,6 +71,7 @@ multidict==7.2.1
 networkx==3.6.1
 numpy==2.4.6
 openai==2.8.0
+openai-harmony==0.0.4
 opentelemetry-api==1.45.2
 orjson==3.13.0
 packaging==26.4

@@ -1,19 +1,21 @@
 #!/usr/bin/env bash
 # The whole test suite on a fresh machine: builds every environment it needs (scripts/env_*.sh), then runs
 #   core     ruff, mypy --strict on the core, and the engine-free tests            (.venvs/core)
-#   vllm     the vLLM 0.33 integration tests and the end-to-end HTTP tests          (.venvs/vllm)
+#   vllm     the vLLM integration tests and the end-to-end HTTP tests on vLLM 0.33  (.venvs/vllm)
+#   vllm034  the same suite on vLLM 0.34                                            (.venvs/vllm-0.34)
 #   sglang   the SGLang 0.5.23 integration tests, against the real engine          (.venvs/sglang)
 #   clients  the client matrix: HTTP clients and agent frameworks against each engine's replay server
 #            (.venvs/clients; the servers run in .venvs/vllm and .venvs/sglang, built here if missing)
 #   install  README.md's install commands from a fresh clone into a fresh venv beside each engine (tests/install)
-# Usage: bash scripts/run_tests.sh [core] [vllm] [sglang] [clients] [install]   (default: all five)
+# Usage: bash scripts/run_tests.sh [core] [vllm] [vllm034] [sglang] [clients] [install]   (default: all six)
 # Exit status is non-zero if any environment cannot be built or any check or test fails.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/venv_lib.sh
+source scripts/vllm_versions.sh
 
 suites=("$@")
-[[ ${#suites[@]} -eq 0 ]] && suites=(core vllm sglang clients install)
+[[ ${#suites[@]} -eq 0 ]] && suites=(core vllm vllm034 sglang clients install)
 reports="$(mktemp -d)"
 failed=()
 
@@ -45,9 +47,16 @@ run_engine() {
   local engine="$1"
   bash "scripts/env_$engine.sh" || { echo "[tests] could not build the $engine environment" >&2; return 1; }
   venv_refresh_package "$engine" || return 1
-  local paths=("tests/$engine")
-  [[ $engine == vllm ]] && paths+=(tests/e2e)  # the replay server is vLLM's own front end
-  LONGCAT_REQUIRE_ENGINE="$engine" run_pytest "$engine" "$VENVS_DIR/$engine/bin/python" "${paths[@]}" -q
+  LONGCAT_REQUIRE_ENGINE="$engine" run_pytest "$engine" "$VENVS_DIR/$engine/bin/python" "tests/$engine" -q
+}
+
+# run_vllm SUITE VERSION: the vLLM suite (tests/vllm, and tests/e2e: the replay server is vLLM's own front end)
+run_vllm() {
+  local suite="$1" version="$2" env
+  env="$(vllm_env_name "$version")"
+  bash scripts/env_vllm.sh "$version" || { echo "[tests] could not build the vLLM $version environment" >&2; return 1; }
+  venv_refresh_package "$env" || return 1
+  LONGCAT_REQUIRE_ENGINE=vllm run_pytest "$suite" "$VENVS_DIR/$env/bin/python" tests/vllm tests/e2e -q
 }
 
 run_clients() {
@@ -75,10 +84,12 @@ for suite in "${suites[@]}"; do
   echo "=== [tests] $suite ==="
   case "$suite" in
     core) run_core || failed+=(core) ;;
-    vllm|sglang) run_engine "$suite" || failed+=("$suite") ;;
+    vllm) run_vllm vllm "$VLLM_DEFAULT_VERSION" || failed+=(vllm) ;;
+    vllm034) run_vllm vllm034 "$VLLM_NEWEST_VERSION" || failed+=(vllm034) ;;
+    sglang) run_engine sglang || failed+=(sglang) ;;
     clients) run_clients || failed+=(clients) ;;
     install) run_install || failed+=(install) ;;
-    *) echo "unknown suite: $suite (known: core vllm sglang clients install)" >&2; exit 2 ;;
+    *) echo "unknown suite: $suite (known: core vllm vllm034 sglang clients install)" >&2; exit 2 ;;
   esac
 done
 

@@ -125,13 +125,22 @@ def test_sglang_allow_list(monkeypatch: pytest.MonkeyPatch, value: str | None, o
         assert check.fix.startswith("export SGLANG_PLUGINS=other,longcat")
 
 
-def test_unsupported_engine_version_fails_with_the_range(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(doctor_runner, "installed_version", lambda e: "0.34.0" if e is VLLM else None)
+def test_older_engine_version_fails_with_the_range(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(doctor_runner, "installed_version", lambda e: "0.32.0" if e is VLLM else None)
     checks = run_checks([VLLM], probe=False)
     version = next(c for c in checks if c.section == "vllm" and c.name == "version")
     assert version.status is Status.FAIL
-    assert "0.34.0 is outside the supported range >=0.33,<0.34" in version.detail
+    assert f"0.32.0 is outside the supported range {VLLM.supported}" in version.detail
     assert version.fix.startswith("pip install 'vllm>=")
+
+
+def test_newer_engine_version_warns_and_leaves_it_to_the_contracts(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(doctor_runner, "installed_version", lambda e: "0.35.0" if e is VLLM else None)
+    checks = run_checks([VLLM], probe=False)
+    version = next(c for c in checks if c.section == "vllm" and c.name == "version")
+    assert version.status is Status.WARN
+    assert f"0.35.0 is newer than the tested range {VLLM.supported}" in version.detail
+    assert "contract rows" in version.detail
 
 
 def test_template_that_does_not_render_fails_the_doctor(
@@ -259,7 +268,7 @@ def test_drift_message_names_both_versions(monkeypatch: pytest.MonkeyPatch) -> N
     message = drift.drift_message(VLLM, "--tool-call-parser", ["X is missing", "Y does not take z"])
     assert message.startswith(
         "--tool-call-parser longcat is unavailable: longcat-plugins 0.1.0 needs vLLM interfaces that vLLM 0.34.1 "
-        "lacks (tested with vllm>=0.33,<0.34): X is missing; Y does not take z. "
+        f"lacks (tested with vllm{VLLM.supported}): X is missing; Y does not take z. "
     )
     assert "Fix: pip install 'vllm>=" in message
 

@@ -206,7 +206,7 @@ class StreamParser:
         if name is None and self._passthrough:
             return None
         if name is None:
-            tools = ", ".join(self._schemas.names) or "none"
+            tools = _some_names(self._schemas.names)
             if not (self._emit_unknown and is_identifier(written)):
                 logger.warning("a call names no tool of the request (%r; tools: %s): content", written[:100], tools)
                 return None
@@ -617,3 +617,16 @@ class StreamParser:
 
 def _no_action(_: Mode) -> int:
     return 0
+
+
+_NAMES_LOGGED: Final = 8
+
+
+def _some_names(names: Iterable[str]) -> str:
+    """The request's tool names for a log line: a few, and how many more (a request can declare hundreds)."""
+    listed = list(names)
+    if not listed:
+        return "none"
+    shown = ", ".join(listed[:_NAMES_LOGGED])
+    more = len(listed) - _NAMES_LOGGED
+    return f"{shown} and {more} more" if more > 0 else shown

@@ -18,10 +18,10 @@ import inspect
 import logging
 import pkgutil
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from typing import Any, Final
 
 import longcat_plugins
+from longcat_plugins.contracts import Contract
 
 from .model import EngineSpec
 from .versions import InvalidVersion, satisfies
@@ -38,30 +38,26 @@ class EngineDriftError(RuntimeError):
     """The engine lacks an interface a longcat-plugins parser needs (raised when a stand-in is built)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Contract:
-    target: str  # "module:attribute.path", as pkgutil.resolve_name takes it
-    purpose: str  # what the adapter uses it for
-    keywords: tuple[str, ...] = ()  # for a callable target: keyword parameters it must accept
-
-    @property
-    def name(self) -> str:
-        return self.target.replace(":", ".")
-
-
 def missing(contracts: Iterable[Contract]) -> list[str]:
     """What is wrong with each contract the engine does not fulfil (importing the modules they name)."""
-    problems = []
-    for contract in contracts:
+    return [problem for contract in contracts if (problem := check(contract)) is not None]
+
+
+def check(contract: Contract) -> str | None:
+    """What is wrong with ``contract`` in the engine installed here (importing the modules it names), or ``None``.
+    The first of its targets that resolves decides."""
+    error: Exception | None = None
+    for name in contract.targets:
         try:
-            target = pkgutil.resolve_name(contract.target)
+            target = pkgutil.resolve_name(name)
         except Exception as exc:  # an engine module may raise anything while it imports
-            problems.append(f"{contract.name} ({contract.purpose}) is missing: {type(exc).__name__}: {exc}")
+            error = error or exc
             continue
         absent = _absent_keywords(target, contract.keywords)
         if absent:
-            problems.append(f"{contract.name} ({contract.purpose}) does not take {', '.join(absent)}")
-    return problems
+            return f"{contract.name} ({contract.purpose}) does not take {', '.join(absent)}"
+        return None
+    return f"{contract.name} ({contract.purpose}) is missing: {type(error).__name__}: {error}"
 
 
 def _absent_keywords(target: Any, keywords: tuple[str, ...]) -> list[str]:

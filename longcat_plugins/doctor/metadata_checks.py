@@ -53,6 +53,16 @@ def version_check(engine: EngineSpec, version: str) -> Check:
         ok = False
     if ok:
         return Check(engine.key, "version", Status.OK, f"{version} (supported: {engine.supported})")
+    if _newer(version, engine.supported):
+        return Check(
+            engine.key,
+            "version",
+            Status.WARN,
+            f"{engine.key} {version} is newer than the tested range {engine.supported}: each {engine.label} "
+            "interface the adapter uses is checked below (the contract rows; --quick skips them), and the server "
+            "logs a warning naming both versions",
+            f"{engine.install_hint}, or run the test suite against {version}",
+        )
     return Check(
         engine.key,
         "version",
@@ -61,6 +71,15 @@ def version_check(engine: EngineSpec, version: str) -> Check:
         f"{engine.label} interfaces that change between releases",
         engine.install_hint,
     )
+
+
+def _newer(version: str, specifier: str) -> bool:
+    """Whether ``version`` is past the range's upper bound (it satisfies every lower bound)."""
+    lower = ",".join(c for c in specifier.split(",") if c.strip().startswith(">"))
+    try:
+        return bool(lower) and satisfies(version, lower)
+    except InvalidVersion:
+        return False
 
 
 def entry_point_check(engine: EngineSpec) -> Check:

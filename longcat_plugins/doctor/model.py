@@ -6,6 +6,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Final
 
+from longcat_plugins.contracts import SGLANG_SUPPORTED, VLLM_SUPPORTED
+
 
 class Status(str, Enum):
     OK = "ok"
@@ -55,7 +57,7 @@ DIST_NAME: Final = "longcat-plugins"
 VLLM: Final = EngineSpec(
     key="vllm",
     label="vLLM",
-    supported=">=0.33,<0.34",
+    supported=VLLM_SUPPORTED,
     group="vllm.general_plugins",
     entry_point="longcat_plugins.vllm:register",
     allow_env="VLLM_PLUGINS",
@@ -64,7 +66,7 @@ VLLM: Final = EngineSpec(
 SGLANG: Final = EngineSpec(
     key="sglang",
     label="SGLang",
-    supported=">=0.5.23,<0.6",
+    supported=SGLANG_SUPPORTED,
     group="sglang.srt.plugins",
     entry_point="longcat_plugins.sglang:register",
     allow_env="SGLANG_PLUGINS",

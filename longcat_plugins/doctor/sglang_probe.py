@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import samples
+from .contract_checks import contract_checks
 from .model import SGLANG, Check, Status
 from .probe_util import failure, logged_errors, resolution_check
 
@@ -22,7 +23,7 @@ def probe(not_loaded_fix: str) -> list[Check]:
                 "import",
                 "import sglang.srt.plugins",
                 exc,
-                "reinstall sglang (pip install 'sglang>=0.5.23,<0.6')",
+                f"reinstall sglang (pip install 'sglang{SGLANG.supported}')",
             )
         ]
     with logged_errors("sglang.srt.plugins") as errors:
@@ -69,7 +70,7 @@ def probe(not_loaded_fix: str) -> list[Check]:
         checks.append(_parse_check(FunctionCallParser))
     if reasoning.status is Status.OK:
         checks.append(_reasoning_check(ReasoningParser))
-    return checks
+    return checks + contract_checks(SGLANG)
 
 
 def _names_check(not_loaded_fix: str) -> Check:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import samples
+from .contract_checks import contract_checks
 from .model import VLLM, Check, Status
 from .probe_util import failure, logged_errors, resolution_check
 
@@ -17,7 +18,7 @@ def probe(not_loaded_fix: str) -> list[Check]:
     except Exception as exc:
         return [
             failure(
-                S, "import", "import vllm.plugins", exc, "reinstall vllm (pip install 'vllm>=0.33,<0.34')"
+                S, "import", "import vllm.plugins", exc, f"reinstall vllm (pip install 'vllm{VLLM.supported}')"
             )
         ]
     with logged_errors("vllm.plugins") as errors:
@@ -60,7 +61,7 @@ def probe(not_loaded_fix: str) -> list[Check]:
         checks.append(_parse_check(ToolParserManager.get_tool_parser("longcat")))
     if reasoning.status is Status.OK:
         checks.append(_reasoning_check(ReasoningParserManager.get_reasoning_parser("longcat")))
-    return checks
+    return checks + contract_checks(VLLM)
 
 
 def _parse_check(parser_cls: Any) -> Check:

@@ -385,10 +385,10 @@ class ReplayEngineClient(EngineClient):
     ) -> bool:
         return True
 
-    async def sleep(self, level: int = 1, mode: Any = "abort") -> None:
+    async def sleep(self, level: int = 1, mode: Any = "abort", reset_connector: bool = True) -> None:
         return None
 
-    async def release_kv_cache_memory(self) -> None:
+    async def release_kv_cache_memory(self, reset_connector: bool = True) -> None:
         return None
 
     async def wake_up(self, tags: list[str] | None = None) -> bool:
@@ -408,6 +408,19 @@ class ReplayEngineClient(EngineClient):
 
     async def is_paused(self) -> bool:
         return False
+
+    # vLLM 0.34's process checkpoints: a replay holds no engine state worth capturing, and never leaves RUNNING
+
+    async def checkpoint_prepare(self, mode: Any = "wait") -> str | None:
+        return "the replay engine runs no model: there is nothing to checkpoint"
+
+    async def checkpoint_restore(self) -> None:
+        return None
+
+    async def checkpoint_state(self) -> tuple[Any, str | None]:
+        from vllm.v1.engine import CheckpointState
+
+        return CheckpointState.RUNNING, None
 
 
 def _running_loop() -> asyncio.AbstractEventLoop | None:

@@ -6,13 +6,12 @@ step by step, with the engine client replaced: vLLM's argument parser and checks
 the renderer, parser selection through ``ParserManager``), and ``serve_http`` (uvicorn, SIGINT/SIGTERM
 shutdown). Nothing in vLLM is patched. The parsers are ours because ``load_general_plugins()`` runs our
 ``vllm.general_plugins`` entry point, as in any vLLM process. No GPU: vLLM's platform is set to its CPU
-platform first, as vLLM's GPU-less render server does.
+platform first (:mod:`.platform`: without its model-runner set-up, which needs Triton since vLLM 0.34).
 """
 
 from __future__ import annotations
 
 import asyncio
-import sys
 import tempfile
 from argparse import Namespace
 from collections.abc import Callable, Sequence
@@ -22,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from longcat_plugins.templates import template_path
 
 from .model_dir import TEMPLATE_NAME, build_model_dir, family
+from .platform import use_cpu_platform
 from .recording import Script, Turn
 
 if TYPE_CHECKING:
@@ -30,19 +30,6 @@ if TYPE_CHECKING:
 DEFAULT_MODEL_NAME = "LongCat-Flash-Chat"
 TOOL_PARSER = "longcat"
 REASONING_PARSER = "longcat"
-
-
-def use_cpu_platform() -> None:
-    """Make vLLM's platform its CPU platform when it found no accelerator (before any config is built)."""
-    import vllm.platforms as platforms
-    from vllm.platforms.cpu import CpuPlatform
-
-    current = platforms._current_platform
-    if current is None or current.is_unspecified():
-        platforms._current_platform = CpuPlatform()
-        config_module = sys.modules.get("vllm.config.vllm")
-        if config_module is not None:
-            config_module.current_platform = platforms._current_platform  # type: ignore[attr-defined]
 
 
 def serve_args(

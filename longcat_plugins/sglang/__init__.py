@@ -9,10 +9,11 @@ When SGLang's chat serving is imported, it is told to keep special tokens in the
 ``--reasoning-parser longcat`` (it does so on its own only for requests with tools and for the reasoning parsers it
 knows by name): think tags are often special tokens and must reach the reasoning detector.
 
-The detectors rely on SGLang internals (:data:`TOOL_CONTRACTS`, :data:`REASONING_CONTRACTS`, :data:`SERVING`), each
-checked as its module is imported. When one is missing, ``longcat`` is registered to a stand-in that fails with a
-message naming the versions (see :mod:`longcat_plugins.doctor.drift`) instead of half working. Nothing here raises
-into SGLang: the callbacks run inside SGLang's own imports.
+The detectors rely on SGLang internals (:data:`TOOL_CONTRACTS`, :data:`REASONING_CONTRACTS`, :data:`SERVING`,
+declared in :mod:`longcat_plugins.contracts`), each checked as its module is imported. When one is missing,
+``longcat`` is registered to a stand-in that fails with a message naming the versions (see
+:mod:`longcat_plugins.doctor.drift`) instead of half working. Nothing here raises into SGLang: the callbacks run
+inside SGLang's own imports.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Any, Final
 
-from longcat_plugins.doctor.drift import Contract
+from longcat_plugins.contracts import SGLANG_REASONING, SGLANG_SERVING, SGLANG_TOOL
 
 PARSER_NAME = "longcat"
 
@@ -36,34 +37,9 @@ _SERVING_MODULE = "sglang.srt.entrypoints.openai.serving_chat"
 _TOOL_FLAG: Final = "--tool-call-parser"
 _REASONING_FLAG: Final = "--reasoning-parser"
 
-_DETECTOR = "sglang.srt.function_call.base_format_detector:BaseFormatDetector"
-_REASONING_DETECTOR = f"{_REASONING_REGISTRY_MODULE}:BaseReasoningFormatDetector"
-TOOL_CONTRACTS: Final = (
-    Contract(f"{_TOOL_REGISTRY_MODULE}:FunctionCallParser.parse_stream_end", "the end-of-stream call"),
-    Contract(f"{_DETECTOR}.finish", "the detector's end of stream: closes a truncated call, releases held-back text"),
-    Contract(f"{_DETECTOR}.parses_without_tools", "a call in a request without tools is parsed, not left as markup"),
-)
-REASONING_CONTRACTS: Final = (
-    Contract(
-        f"{_REASONING_DETECTOR}.__init__",
-        "the reasoning detector's options",
-        keywords=(
-            "think_excluded_tokens",
-            "force_reasoning",
-            "stream_reasoning",
-            "continue_final_message",
-            "previous_content",
-            "force_nonempty_content",
-            "reasoning_default",
-        ),
-    ),
-    Contract(f"{_REASONING_REGISTRY_MODULE}:ReasoningParser.parse_stream_end", "the end-of-stream call"),
-)
-SERVING: Final = Contract(
-    f"{_SERVING_MODULE}:OpenAIServingChat._patch_reasoning_skip_special_tokens",
-    "keeping think tags that are special tokens in the text of a request without tools; telling the tool parser "
-    "whether the request has stop strings",
-)
+TOOL_CONTRACTS: Final = SGLANG_TOOL
+REASONING_CONTRACTS: Final = SGLANG_REASONING
+SERVING: Final = SGLANG_SERVING
 
 
 def register() -> None:
@@ -87,6 +63,20 @@ def register() -> None:
     when_imported(_REASONING_REGISTRY_MODULE, _on_reasoning_registry)
     when_imported(_SERVING_MODULE, _on_serving)
     _check_dialect_setting()
+    _point_http_workers_here()
+
+
+#: SGLang's HTTP workers (``--tokenizer-worker-num`` > 1) import their app from this path and never load plugins
+HTTP_APP_ENV: Final = "SGLANG_HTTP_SERVER_APP_PATH"
+HTTP_APP: Final = "longcat_plugins.sglang.http_app:app"
+
+
+def _point_http_workers_here() -> None:
+    """Unless the operator chose an app, SGLang's HTTP workers (started after this runs, with this environment)
+    import the app that registers ``longcat`` first. SGLang reads the variable only with several workers."""
+    import os
+
+    os.environ.setdefault(HTTP_APP_ENV, HTTP_APP)
 
 
 def _check_dialect_setting() -> None:

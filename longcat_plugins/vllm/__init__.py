@@ -6,7 +6,8 @@ two parser-manager modules and this package's parsers, and registers eagerly (``
 registered with vLLM's (xgrammar-backed) registry only when that registry is loaded anyway, else on first use.
 It also registers our chat template as vLLM's fallback for model types whose tokenizer has none (``longcat_flash``).
 
-The parsers rely on vLLM internals (:data:`TOOL_CONTRACTS`, :data:`REASONING_CONTRACTS`, :data:`STREAM_END`). When
+The parsers rely on vLLM internals (:data:`TOOL_CONTRACTS`, :data:`REASONING_CONTRACTS`, :data:`STREAM_END`, declared
+in :mod:`longcat_plugins.contracts`). When
 one is missing, ``longcat`` is registered to a stand-in that fails with a message naming the versions (see
 :mod:`longcat_plugins.doctor.drift`): vLLM then refuses to start instead of serving ``longcat`` with its built-in
 JSON-only parser. :func:`register` itself never raises, since vLLM would log that and fall back to the built-in.
@@ -22,7 +23,7 @@ import sys
 from types import ModuleType
 from typing import Final
 
-from longcat_plugins.doctor.drift import Contract
+from longcat_plugins.contracts import VLLM_REASONING, VLLM_REGISTRY, VLLM_STREAM_END, VLLM_TOOL
 
 from .names import REASONING_PARSER_NAME, STRUCTURAL_TAG_MODELS, TOOL_PARSER_NAME
 
@@ -39,25 +40,13 @@ __all__ = [
 logger = logging.getLogger("longcat_plugins")
 
 _STRUCTURAL_TAG_REGISTRY = "vllm.tool_parsers.structural_tag_registry"
-_TOOL_BASE = "vllm.tool_parsers.abstract_tool_parser:ToolParser"
-_REASONING_BASE = "vllm.reasoning.abs_reasoning_parsers:ReasoningParser"
 _TOOL_FLAG: Final = "--tool-call-parser"
 _REASONING_FLAG: Final = "--reasoning-parser"
 
-TOOL_CONTRACTS: Final = (
-    Contract(f"{_TOOL_BASE}.engine_based_streaming", "streaming hands the tool parser each new delta only"),
-)
-REASONING_CONTRACTS: Final = (
-    Contract(f"{_REASONING_BASE}.engine_based_streaming", "streaming hands the reasoning parser each new delta only"),
-    Contract(f"{_REASONING_BASE}.adjust_initial_state_from_prompt", "reasoning the prompt opened is read from it"),
-    Contract(f"{_REASONING_BASE}.is_reasoning_end_streaming", "constrained decoding starts where reasoning ends"),
-    Contract(f"{_REASONING_BASE}.count_reasoning_tokens", "usage.completion_tokens_details.reasoning_tokens"),
-)
+TOOL_CONTRACTS: Final = (*VLLM_REGISTRY, *VLLM_TOOL)
+REASONING_CONTRACTS: Final = (*VLLM_REGISTRY, *VLLM_REASONING)
 #: Checked when vLLM imports its serving-side parser module (the API server), not before: importing it costs a second.
-STREAM_END: Final = Contract(
-    "vllm.parser.abstract_parser:DelegatingParser._flush_engine_parsers",
-    "finish_streaming() at the end of a stream, which closes a truncated call and releases held-back text",
-)
+STREAM_END: Final = VLLM_STREAM_END
 
 
 def register() -> None:
@@ -199,7 +188,7 @@ def _register_chat_template_fallbacks() -> None:
 
         for model_type in VLLM_FALLBACKS:
             path = vllm_fallback_path(model_type)
-            if path is not None and registry._MODEL_TYPE_TO_CHAT_TEMPLATE_FALLBACK.get(model_type) != path:
+            if path is not None and registry.get_chat_template_fallback_path(model_type, "") != path:
                 registry.register_chat_template_fallback_path(model_type, path)
     except Exception as exc:
         from longcat_plugins.doctor.drift import engine_version

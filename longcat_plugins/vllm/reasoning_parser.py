@@ -12,14 +12,22 @@ of the first content, that content is held until the block closes (or the output
 then it is handed over at once, followed by an opening think tag and what the core held back, so that the tool parser
 goes on inside the block.
 
+Without a tool parser, vLLM 0.34 keeps streaming the whole output through this parser when it says that reasoning
+can open again inside content (``opens_reasoning_in_content``, True here as in the core): later think blocks are then
+reasoning when streamed too, as they are in the non-streaming answer. This parser sees that it is fed past the end of
+reasoning it confirmed (or asked for fallback content after it), and then no longer hands over inside a think block.
+
 Structured output: the engine core starts the grammar where these token-level hooks say reasoning ends. A call tag
 that ends reasoning is also the grammar's first token; vLLM's gate feeds such a token to the grammar (instead of
-starting after it) only for subclasses of ``ParserEngineReasoningAdapter``, so this parser derives from that class and
-overrides every method it implements (it has no parser engine: the adapter's ``__init__`` is skipped). Where a think
-tag is several tokens, its last token is where reasoning ends for the gate (found from the text of the last tokens).
+starting after it) when the parser gives ``reasoning_end_token_ids`` and ``find_reasoning_end``: vLLM 0.34 reads them
+from any reasoning parser, 0.33 only from subclasses of ``ParserEngineReasoningAdapter``. So this parser derives from
+the class the installed vLLM's gate reads them from; on 0.33 it overrides every method that adapter implements (it has
+no parser engine: the adapter's ``__init__`` is skipped). Where a think tag is several tokens, its last token is where
+reasoning ends for the gate (found from the text of the last tokens).
 
-Without a tool parser (``--reasoning-parser`` alone), the request's output is read by this parser from start to end,
-as the core reads it in one pass: it then never hands over (see :mod:`.pairing`).
+Without a tool parser (``--reasoning-parser`` alone), on every release, the request's output is read by this parser
+from start to end, as the core reads it in one pass: the serving layer is told reasoning has not ended at the prompt,
+and the parser never hands over (see :mod:`.pairing`).
 """
 
 from __future__ import annotations
@@ -28,7 +36,6 @@ from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
 from vllm.entrypoints.generate.base.protocol import DeltaMessage
-from vllm.parser.engine.adapters import ParserEngineReasoningAdapter
 from vllm.parser.engine.parser_engine import ReasoningEnd
 from vllm.reasoning.abs_reasoning_parsers import ReasoningParser
 
@@ -43,6 +50,12 @@ from .tokenizer_facts import tokenizer_facts
 _PROMPT_TAIL_TOKENS: Final = 16
 #: tokens before a delta decoded with it, to find a closing think tag that is several tokens
 _TAG_TAIL_TOKENS: Final = 16
+
+_GateBase: type[ReasoningParser]
+if hasattr(ReasoningParser, "find_reasoning_end"):
+    _GateBase = ReasoningParser
+else:
+    from vllm.parser.engine.adapters import ParserEngineReasoningAdapter as _GateBase
 
 
 def thinking_hint(chat_template_kwargs: Any) -> bool | None:
@@ -71,7 +84,7 @@ def _single_token_ids(tokenizer: Any, tags: Iterable[str]) -> frozenset[int]:
     return frozenset(ids)
 
 
-class LongcatReasoningParser(ParserEngineReasoningAdapter):
+class LongcatReasoningParser(_GateBase):  # type: ignore[valid-type,misc]
     """``--reasoning-parser longcat``."""
 
     engine_based_streaming = True
@@ -90,6 +103,7 @@ class LongcatReasoningParser(ParserEngineReasoningAdapter):
         self._held_has_calls: bool | None = None  # (computed when needed)
         self._ended = False
         self._handed_inside_reasoning = False
+        self._streams_all = False  # vLLM streams the whole output through this parser (no hand-over)
         self._finished = False
         self.has_tool_stage = False  # (set by the tool parser built with this one)
         self._parsing_stream = False  # the serving layer gave this instance its prompt: it parses an output
@@ -108,6 +122,11 @@ class LongcatReasoningParser(ParserEngineReasoningAdapter):
     @property
     def reasoning_end_str(self) -> str:
         return self._facts.think_end
+
+    @property
+    def opens_reasoning_in_content(self) -> bool:
+        """A think tag in content opens reasoning again (the core reads every think block outside calls)."""
+        return True
 
     @property
     def reasoning_open(self) -> bool:
@@ -267,6 +286,8 @@ class LongcatReasoningParser(ParserEngineReasoningAdapter):
     ) -> DeltaMessage | None:
         if self._finished or not delta_text:
             return None
+        if self._ended:
+            self._streaming_everything()
         if self._stream is None:
             self._stream = StreamParser(None, self._options())
         stream = self._stream
@@ -275,9 +296,9 @@ class LongcatReasoningParser(ParserEngineReasoningAdapter):
         content = ""
         if not self.has_tool_stage:
             content = self._release()
-        elif self._held and (not stream.in_reasoning or self._calls_held()):
+        elif self._held and (not stream.in_reasoning or (not self._streams_all and self._calls_held())):
             self._ended = True
-            self._handed_inside_reasoning = stream.in_reasoning
+            self._handed_inside_reasoning = stream.in_reasoning and not self._streams_all
             content = self._release()
         return _delta(content, events)
 
@@ -300,7 +321,14 @@ class LongcatReasoningParser(ParserEngineReasoningAdapter):
         return _delta(self._release(), events)
 
     def get_streaming_fallback_content(self, text: str, request: Any) -> str | None:
+        if self._ended:  # asked at the end of a stream vLLM did not hand over
+            self._streaming_everything()
         return None
+
+    def _streaming_everything(self) -> None:
+        """vLLM went on after the end this parser confirmed: nothing is handed over, every delta comes here."""
+        self._streams_all = True
+        self._handed_inside_reasoning = False
 
     def _hold(self, events: list[Event]) -> None:
         for event in events:

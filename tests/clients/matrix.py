@@ -14,21 +14,8 @@ ENGINE_APIS = {
     "sglang": {"chat", "responses", "messages"},
 }
 
-# (engine, cell, what) -> reason: the engine, not our parsers, makes these fail.
-_SGLANG_RESPONSES = (
-    "SGLang 0.5.23 answers /v1/responses with a 500 when openai-harmony is missing (its Responses server imports "
-    "it; the SGLang environment does not install it); with it, SGLang turns the message item and the "
-    "function_call items of the follow-up into two assistant turns, so the prompt is not the conversation's"
-)
-_SGLANG_MESSAGES_THINKING = (
-    "SGLang 0.5.23's /v1/messages writes the thinking block sent back in the follow-up into the assistant "
-    "content as <think>...</think>, which the LongCat prompt does not have"
-)
-ENGINE_FAULTS: dict[tuple[str, str, str], str] = {
-    **{("sglang", cell, what): _SGLANG_RESPONSES for cell in CELLS if CELLS[cell].api == "responses"
-       for what in ("loop", "cut")},
-    ("sglang", "anthropic-messages", "loop"): _SGLANG_MESSAGES_THINKING,
-}  # fmt: skip
+# (engine, cell, what) -> reason: the engine, not our parsers, makes these fail (none today; an entry is a strict xfail)
+ENGINE_FAULTS: dict[tuple[str, str, str], str] = {}
 
 
 def engines() -> list[str]:

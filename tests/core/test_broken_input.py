@@ -121,3 +121,14 @@ def test_broken_json_arguments_give_back_what_the_reader_did_not_pass_on_verbati
     result = _everywhere(text)
     assert result[0] == content
     assert _args(result) == [("k", {} if "extra" in text else {"city": "Oslo"})]
+
+
+def test_the_unknown_tool_warning_stays_one_short_line(caplog: pytest.LogCaptureFixture) -> None:
+    """A request can declare hundreds of tools: the log line names a few and counts the rest."""
+    tools = [{"type": "function", "function": {"name": f"tool_{i}", "parameters": {}}} for i in range(200)]
+    with caplog.at_level("WARNING", logger="longcat_plugins"):
+        message = parse('<tool_call>{"name": "nope", "arguments": {}}</tool_call>', tools)
+    assert message.tool_calls == []
+    (record,) = [r for r in caplog.records if "names no tool" in r.getMessage()]
+    assert "tool_0, tool_1" in record.getMessage() and "and 192 more" in record.getMessage()
+    assert len(record.getMessage()) < 300

@@ -1,10 +1,11 @@
 """The whole served-path matrix on one engine (run in that engine's environment):
 
-    python -m tests.served vllm [--sample N] [--seed S] [--texts K]
+    python -m tests.served vllm [--sample N] [--seed S] [--texts K] [--every-text]
 
 ``--sample N``: N cells drawn at random (default: every cell); ``--texts K``: K texts per cell, drawn at random
-from the ones the cell can serve (default: all of them). Prints the outcomes grouped by difference; exit status 1
-if any cell differs.
+from the ones the cell can serve (default: all of them); ``--every-text``: instead, every text through every API,
+mode, parser configuration and tokenization (tool choice auto, the model's end, 3 tokens per step). Prints the
+outcomes grouped by difference; exit status 1 if any cell differs.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sample", type=int, default=0)
     parser.add_argument("--texts", type=int, default=0)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--every-text", action="store_true")
     args = parser.parse_args(argv)
     if args.engine == "vllm":
         sys.path.insert(0, "tests/vllm")
@@ -35,6 +37,9 @@ def main(argv: list[str] | None = None) -> int:
     driver = Driver()
     rng = random.Random(args.seed)
     cells = list(every_cell(driver.apis))
+    if args.every_text:
+        defaults = ("auto", "end", 3, False, True)
+        cells = [c for c in cells if (c.tool_choice, c.finish, c.group, c.strict, c.parallel) == defaults]
     if args.sample:
         cells = rng.sample(cells, min(args.sample, len(cells)))
     start = time.monotonic()
@@ -46,6 +51,9 @@ def main(argv: list[str] | None = None) -> int:
         outcomes.extend(run_cell(driver, cell, text) for text in texts)
     print(summary(outcomes))
     print(f"\n{len(cells)} cells, {len(outcomes)} cell x text runs, {time.monotonic() - start:.0f} s")
+    close = getattr(driver, "close", None)
+    if close is not None:
+        close()
     return 0 if all(o.ok for o in outcomes) else 1
 
 

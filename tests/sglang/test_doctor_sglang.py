@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from sglang_support import subprocess_env
 
+from longcat_plugins.contracts import GROUPS
 from tests.guide_commands import guide_commands, shell_words
 
 pytestmark = pytest.mark.sglang
@@ -31,6 +32,7 @@ ENGINE_CHECKS = {
     "reasoning parser",
     "parse",
     "reasoning",
+    "contract",
 }
 
 
@@ -76,6 +78,9 @@ def test_doctor_json_every_sglang_check_ok() -> None:
     assert code == 0 and report["ok"], json.dumps(report, indent=1) + stderr[-2000:]
     assert set(rows) == ENGINE_CHECKS
     assert all(row["status"] == "ok" for row in rows.values()), rows
+    contracts = [c for c in report["checks"] if c["section"] == "sglang" and c["check"] == "contract"]
+    assert len(contracts) == sum(len(group) for _, group, _ in GROUPS["sglang"])
+    assert all(c["status"] == "ok" for c in contracts), contracts
     assert rows["tool parser"]["detail"].endswith("longcat_plugins.sglang.detector.LongcatDetector")
     assert rows["reasoning parser"]["detail"].endswith(
         "longcat_plugins.sglang.reasoning.LongcatReasoningDetector"

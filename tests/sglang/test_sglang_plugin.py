@@ -6,6 +6,8 @@ Discovery runs in fresh interpreters: in this process the suite's conftest has l
 from __future__ import annotations
 
 import argparse
+import importlib.util
+import os
 import subprocess
 import sys
 import textwrap
@@ -134,3 +136,18 @@ def test_http_app_registers_before_exposing_sglangs_app() -> None:
         """
     )
     assert out.split()[-3:] == ["True", "True", "True"]
+
+
+def test_http_workers_are_pointed_at_the_registering_app(monkeypatch: pytest.MonkeyPatch) -> None:
+    """SGLang's HTTP workers (``--tokenizer-worker-num`` > 1) never load plugins: unless the operator chose an app,
+    register() points them at one that registers ``longcat`` first; an operator's choice is kept."""
+    import longcat_plugins.sglang as adapter
+
+    monkeypatch.delenv(adapter.HTTP_APP_ENV, raising=False)
+    adapter.register()
+    assert os.environ[adapter.HTTP_APP_ENV] == adapter.HTTP_APP
+    module, _, name = adapter.HTTP_APP.partition(":")
+    assert importlib.util.find_spec(module) is not None and name == "app"
+    monkeypatch.setenv(adapter.HTTP_APP_ENV, "my_server:app")
+    adapter.register()
+    assert os.environ[adapter.HTTP_APP_ENV] == "my_server:app"

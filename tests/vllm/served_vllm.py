@@ -120,8 +120,12 @@ class VllmServers:
         self.loop = asyncio.new_event_loop()
 
     def close(self) -> None:
-        for server in self._servers.values():
-            server.engine.shutdown()
+        async def stop() -> None:
+            for server in self._servers.values():
+                server.engine.shutdown()  # (in the loop: it stops the engine's stepping task)
+            await asyncio.sleep(0)
+
+        self.loop.run_until_complete(stop())
         self.loop.close()
         self._tmp.cleanup()
 

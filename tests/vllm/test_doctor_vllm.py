@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from longcat_plugins.contracts import GROUPS
 from tests.guide_commands import GUIDE, guide_commands, shell_words
 
 pytestmark = pytest.mark.vllm
@@ -31,6 +32,7 @@ ENGINE_CHECKS = {
     "reasoning parser",
     "parse",
     "reasoning",
+    "contract",
 }
 
 
@@ -77,6 +79,9 @@ def test_doctor_json_every_vllm_check_ok() -> None:
     assert code == 0 and report["ok"], json.dumps(report, indent=1) + stderr[-2000:]
     assert set(rows) == ENGINE_CHECKS
     assert all(row["status"] == "ok" for row in rows.values()), rows
+    contracts = [c for c in report["checks"] if c["section"] == "vllm" and c["check"] == "contract"]
+    assert len(contracts) == sum(len(group) for _, group, _ in GROUPS["vllm"])
+    assert all(c["status"] == "ok" for c in contracts), contracts
     assert rows["tool parser"]["detail"].endswith("longcat_plugins.vllm.tool_parser.LongcatToolParser")
     assert rows["reasoning parser"]["detail"].endswith(
         "longcat_plugins.vllm.reasoning_parser.LongcatReasoningParser"
@@ -120,7 +125,7 @@ del tool_strict_level.ToolStrictLevel
 FAKE_VERSION = """
 import importlib.metadata as md
 _version = md.version
-md.version = lambda name: "0.34.0" if name == "vllm" else _version(name)
+md.version = lambda name: "0.35.0" if name == "vllm" else _version(name)
 """
 SERVER_LOOKUP = """
 from vllm.plugins import load_general_plugins
@@ -161,7 +166,7 @@ def _server_lookup(drift: str) -> tuple[list[str], str]:
 
 def _assert_names_the_versions(message: str, version: str = VERSION) -> None:
     assert "longcat-plugins 0.1.0" in message
-    assert f"vLLM {version} lacks (tested with vllm>=0.33,<0.34)" in message
+    assert f"vLLM {version} lacks (tested with vllm>=0.33,<0.35)" in message
     assert "pip install 'vllm>=" in message
 
 
@@ -194,7 +199,7 @@ def test_a_moved_import_disables_only_the_parser_that_needs_it() -> None:
     lines, stderr = _server_lookup(TOOL_IMPORT_MOVED)
     tool, reasoning, tool_start, reasoning_start = lines
     assert tool == "tool resolves to longcat_plugins.doctor.drift UnavailableToolParser"
-    assert "cannot import name 'ToolStrictLevel' from 'vllm.tool_parsers.tool_strict_level'" in tool_start
+    assert "tool_strict_level.ToolStrictLevel (the strictness of a structural tag) is missing" in tool_start
     _assert_names_the_versions(tool_start)
     assert reasoning == "reasoning resolves to longcat_plugins.vllm.reasoning_parser LongcatReasoningParser"
     assert reasoning_start == "start-up ok"
@@ -208,7 +213,7 @@ def test_an_untested_version_with_every_contract_keeps_our_parsers_and_warns() -
         "reasoning resolves to longcat_plugins.vllm.reasoning_parser LongcatReasoningParser",
     ]
     assert lines[2:] == ["start-up ok", "start-up ok"]
-    assert "vLLM 0.34.0 is outside the range longcat-plugins 0.1.0 is tested with (vllm>=0.33,<0.34)" in stderr
+    assert "vLLM 0.35.0 is outside the range longcat-plugins 0.1.0 is tested with (vllm>=0.33,<0.35)" in stderr
     assert stderr.count("is outside the range") == 1
 
 
@@ -242,11 +247,9 @@ VLLM_COMMANDS = guide_commands("vllm serve")
 
 @pytest.fixture(scope="module")
 def serve_parser() -> Any:
-    import vllm.platforms as platforms
-    from vllm.platforms.cpu import CpuPlatform
+    from longcat_plugins.replay.platform import use_cpu_platform
 
-    if platforms._current_platform is None or platforms._current_platform.is_unspecified():
-        platforms._current_platform = CpuPlatform()  # the argument parser needs a device type
+    use_cpu_platform()  # the argument parser needs a device type
     from vllm.entrypoints.common.cli_args import make_arg_parser
     from vllm.utils.argparse_utils import FlexibleArgumentParser
 

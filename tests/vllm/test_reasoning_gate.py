@@ -4,8 +4,9 @@ Each request goes through vLLM's ``OpenAIServingChat`` (our chat templates, our 
 the grammar (a structural tag for ``tool_choice="required"``, a named tool, strict tools; a JSON schema for
 ``response_format``) and decides ``reasoning_ended`` with our parser. The engine core's ``StructuredOutputManager``,
 built from the same config with our reasoning parser class, then runs over a fixed output as the scheduler drives it:
-``validate_tokens`` on draft tokens, ``grammar_bitmask`` before sampling, ``accept_tokens`` after. We count the output
-tokens sampled under the grammar's mask and check that every token is one the mask allows and the grammar accepts.
+``trim_spec_tokens`` (0.33: ``validate_tokens``) on draft tokens, ``grammar_bitmask`` before sampling,
+``accept_tokens`` after. We count the output tokens sampled under the grammar's mask and check that every token is one
+the mask allows and the grammar accepts.
 """
 
 from __future__ import annotations
@@ -212,7 +213,7 @@ def run_gate(serving: Serving, call: Any, output_ids: list[int], group: int, ser
     for start in range(0, len(output_ids), group):
         step = output_ids[start : start + group]
         drafts = step[:-1]
-        assert manager.validate_tokens(request, drafts) == drafts, "a draft token refused"
+        assert _trim_drafts(manager)(request, drafts) == drafts, "a draft token refused"
         counting.rows.clear()
         manager.grammar_bitmask({"r": request}, ["r"], {"r": drafts} if drafts else {})
         bitmask = manager._grammar_bitmask.numpy()
@@ -228,6 +229,11 @@ def run_gate(serving: Serving, call: Any, output_ids: list[int], group: int, ser
             count.refused.extend(step)
         count.fed += counting.accepted - accepted_before
     return count
+
+
+def _trim_drafts(manager: Any) -> Any:
+    """The scheduler's check of draft tokens: ``trim_spec_tokens`` since vLLM 0.34, ``validate_tokens`` before."""
+    return getattr(manager, "trim_spec_tokens", None) or manager.validate_tokens
 
 
 def _run(serving: Serving, scenario: Scenario) -> Any:
@@ -287,12 +293,20 @@ def test_a_call_tag_the_grammar_cannot_start_with_is_masked_while_reasoning(
     assert _allows(row, think_end)
 
 
-def test_every_parser_engine_method_is_overridden() -> None:
-    """The parser derives from ``ParserEngineReasoningAdapter`` without its parser engine: whatever the adapter
-    implements through the engine must be ours."""
-    from vllm.parser.engine.adapters import ParserEngineReasoningAdapter
+def test_the_gate_reads_its_hooks_from_our_parser() -> None:
+    """vLLM 0.34's gate reads the reasoning-end hooks from any reasoning parser: ours derives from its base class.
+    0.33's reads them only from a ``ParserEngineReasoningAdapter``: ours derives from it without its parser engine,
+    so whatever the adapter implements through the engine must be ours."""
+    from vllm.reasoning.abs_reasoning_parsers import ReasoningParser
 
     from longcat_plugins.vllm.reasoning_parser import LongcatReasoningParser
+
+    hooks = {"reasoning_end_token_ids", "implicit_reasoning_end_token_ids", "find_reasoning_end"}
+    assert hooks <= set(vars(LongcatReasoningParser))
+    if hasattr(ReasoningParser, "find_reasoning_end"):
+        assert LongcatReasoningParser.__bases__ == (ReasoningParser,)
+        return
+    from vllm.parser.engine.adapters import ParserEngineReasoningAdapter
 
     inherited = {
         name
@@ -300,6 +314,17 @@ def test_every_parser_engine_method_is_overridden() -> None:
         if not name.startswith("__") and name not in ("_parser_engine_cls", "_skip_tool_parsing")
     }
     assert inherited - set(vars(LongcatReasoningParser)) == set()
+
+
+def test_reasoning_opens_in_content(all_tags_tokenizer: Any) -> None:
+    """Decided, not inherited: a think tag in content opens reasoning again, as the core reads it (vLLM 0.34 then
+    streams a request without a tool parser through this parser to the end)."""
+    from longcat_plugins.vllm.reasoning_parser import LongcatReasoningParser
+
+    parser = LongcatReasoningParser(all_tags_tokenizer)
+    assert parser.opens_reasoning_in_content is True
+    message = parse("a</think>b<think>c</think>d", None, ParserOptions(reasoning_open=True, tools=False))
+    assert (message.reasoning, message.content) == ("ac", "bd")
 
 
 COUNT_CASES = [

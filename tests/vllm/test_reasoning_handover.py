@@ -129,3 +129,57 @@ def test_reasoning_of_the_hand_over_delta_is_kept(serving: Serving) -> None:
         streamed = _streamed(serving, output, group)
         assert streamed.reasoning == "plansecond thought", group
         assert streamed.content == "HelloFinal", group
+
+
+# -- without a tool parser ---------------------------------------------------------------------------------------
+# vLLM 0.34 streams the whole output through a reasoning parser whose think tags can open reasoning inside content
+# (``opens_reasoning_in_content``): later think blocks are then reasoning when streamed, as in the non-streaming
+# answer. vLLM 0.33 hands the output over at the first content and streams the rest verbatim as content.
+
+REASONING_ONLY = {name: OUTPUTS[name] for name in ("reopened", "reopened_twice", "reopened_right_away")} | {
+    "reopened_longcat_tags": OUTPUTS["reopened_longcat_tags"],
+    "reopened_not_closed": OUTPUTS["reopened_not_closed"],
+    "call_then_reopened": OUTPUTS["call_then_reopened"],
+    "call_then_reopened_not_closed": OUTPUTS["call_then_reopened_not_closed"],
+}
+REASONING_ONLY_GROUPS = (1, 2, 3, 5, 8, 64)
+
+
+def _streams_everything_without_a_tool_parser() -> bool:
+    import inspect
+
+    import vllm.parser.abstract_parser as serving_parsers
+
+    return "opens_reasoning_in_content" in inspect.getsource(serving_parsers)
+
+
+@pytest.fixture(scope="module")
+def reasoning_only(tmp_path_factory: pytest.TempPathFactory) -> Serving:
+    template = Path(template_path("xml-function-thinking")).read_text(encoding="utf-8")
+    root = tmp_path_factory.mktemp("reasoning_only")
+    save_model_dir(root, build_tokenizer(QWEN_TAGS, chat_template=template))
+    return make_serving(root, tool_parser=None)
+
+
+def _plain_request(stream: bool) -> Any:
+    from vllm.entrypoints.openai.chat_completion.protocol import ChatCompletionRequest
+
+    return ChatCompletionRequest(model="m", messages=[{"role": "user", "content": "Paris?"}], stream=stream)
+
+
+@pytest.mark.parametrize("name", REASONING_ONLY)
+def test_without_a_tool_parser_streaming_equals_non_streaming(reasoning_only: Serving, name: str) -> None:
+    if not _streams_everything_without_a_tool_parser():
+        pytest.skip("this vLLM hands the output over at the first content even without a tool parser")
+    serving, output = reasoning_only, REASONING_ONLY[name]
+    serving.engine.output, serving.engine.finish_reason = output, "stop"
+    whole = message_result(chat_completion(serving.chat, _plain_request(stream=False)))
+    core = parse(output, None, ParserOptions(reasoning_open=True, tools=False))
+    assert (whole.reasoning, whole.content) == (core.reasoning, core.content)
+    differs = {}
+    for group in REASONING_ONLY_GROUPS:
+        serving.engine.output, serving.engine.group, serving.engine.finish_reason = output, group, "stop"
+        streamed = fold_chunks(chat_completion(serving.chat, _plain_request(stream=True)))
+        if streamed.normalized() != whole.normalized():
+            differs[group] = streamed.normalized()
+    assert differs == {}, f"non-streaming: {whole.normalized()}"

@@ -38,15 +38,9 @@ from longcat_plugins.templates import render, template_path, vllm_fallback_path 
 
 
 def _use_cpu_platform() -> None:
-    import vllm.platforms as platforms
-    from vllm.platforms.cpu import CpuPlatform
+    from longcat_plugins.replay.platform import use_cpu_platform
 
-    current = platforms._current_platform
-    if current is None or current.is_unspecified():
-        platforms._current_platform = CpuPlatform()
-        config_module = sys.modules.get("vllm.config.vllm")
-        if config_module is not None:
-            config_module.current_platform = platforms._current_platform
+    use_cpu_platform()
 
 
 def _model_dir(root: Path) -> Path:

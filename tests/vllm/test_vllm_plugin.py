@@ -63,11 +63,9 @@ def test_structural_tags_registered_on_use() -> None:
 
 
 def test_server_arguments_accept_longcat() -> None:
-    import vllm.platforms as platforms
-    from vllm.platforms.cpu import CpuPlatform
+    from longcat_plugins.replay.platform import use_cpu_platform
 
-    if platforms._current_platform is None or platforms._current_platform.is_unspecified():
-        platforms._current_platform = CpuPlatform()  # the argument parser needs a device type
+    use_cpu_platform()  # the argument parser needs a device type
     from vllm.entrypoints.common.cli_args import make_arg_parser, validate_api_server_args
     from vllm.utils.argparse_utils import FlexibleArgumentParser
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -36,15 +35,9 @@ NO_CALL = "Nothing to call.</think>\n\nIt is sunny in Paris."
 
 
 def _use_cpu_platform() -> None:
-    import vllm.platforms as platforms
-    from vllm.platforms.cpu import CpuPlatform
+    from longcat_plugins.replay.platform import use_cpu_platform
 
-    current = platforms._current_platform
-    if current is None or current.is_unspecified():
-        platforms._current_platform = CpuPlatform()
-        config_module = sys.modules.get("vllm.config.vllm")
-        if config_module is not None:
-            config_module.current_platform = platforms._current_platform
+    use_cpu_platform()
 
 
 class ScriptedEngine:

@@ -277,17 +277,9 @@ def assert_valid_arguments(result: Result) -> None:
 
 def use_cpu_platform() -> None:
     """vLLM's config classes need a platform; this machine has no GPU."""
-    import sys
+    from longcat_plugins.replay.platform import use_cpu_platform as use
 
-    import vllm.platforms as platforms
-    from vllm.platforms.cpu import CpuPlatform
-
-    current = platforms._current_platform
-    if current is None or current.is_unspecified():
-        platforms._current_platform = CpuPlatform()
-        config_module = sys.modules.get("vllm.config.vllm")
-        if config_module is not None:
-            config_module.current_platform = platforms._current_platform
+    use()
 
 
 @dataclass
