@@ -61,6 +61,10 @@ class JsonCallReader:
         self._args_open = False  # the arguments object is being streamed and is not closed yet
         self._args_early: list[str] = []  # argument text read before the name
         self._args_emitted = False
+        # the raw text of the member being read, from its key on: where it starts in the buffer being read, and its
+        # part from earlier buffers (a member that breaks is shown as text)
+        self._member_from: int | None = None
+        self._member_raw: list[str] = []
         self.done = False
         self.failed = False
 
@@ -69,6 +73,14 @@ class JsonCallReader:
         return self._index is not None
 
     def feed(self, buf: str, pos: int, final: bool) -> int:
+        if self._member_from is not None:
+            self._member_from = pos
+        end = self._read(buf, pos, final)
+        if self._member_from is not None:
+            self._member_raw.append(buf[self._member_from : end])
+        return end
+
+    def _read(self, buf: str, pos: int, final: bool) -> int:
         n = len(buf)
         while pos < n and not (self.done or self.failed):
             state = self._state
@@ -76,6 +88,8 @@ class JsonCallReader:
                 assert self._value is not None
                 pos = self._value.feed(buf, pos, final)
                 if self._value.failed:
+                    if self._index is not None:  # what it read and did not pass on is content (the rest follows)
+                        self._host.stray(self._broken_member_text(buf, pos))
                     return self._fail(pos)
                 if not self._value.done:
                     return pos
@@ -94,6 +108,8 @@ class JsonCallReader:
                 pos += 1
             elif state == _KEY_OR_END:
                 if c in "\"'":
+                    self._member_from = pos
+                    self._member_raw.clear()
                     self._begin_value(_Member.KEY)
                     self._state = _IN_KEY
                 elif c == "}":
@@ -135,6 +151,7 @@ class JsonCallReader:
             return
         if self._args_open and self._value is not None:
             self._value.close()
+            self._host.stray(self._value.take_unread())  # an unfinished member, cut off by the end of the output
         self._finish_call()
 
     # -- members ---------------------------------------------------------------------------------------------
@@ -166,7 +183,18 @@ class JsonCallReader:
         self._key = _loads("".join(self._captured))
         self._state = _COLON
 
+    def _broken_member_text(self, buf: str, pos: int) -> str:
+        """The text of a member whose value broke at ``buf[pos]`` that is in no call: of the arguments, what their
+        reader did not pass on; of another member (markup once read whole), all of it."""
+        assert self._value is not None
+        if self._value_kind is _Member.ARGUMENTS:
+            return self._value.take_unread()
+        start = self._member_from if self._member_from is not None else pos
+        self._member_from = None
+        return "".join(self._member_raw) + buf[start:pos]
+
     def _value_complete(self) -> None:
+        self._member_from = None
         kind = self._value_kind
         self._state = _AFTER_VALUE
         if kind is _Member.NAME:

@@ -7,14 +7,16 @@ the input and wherever it stops:
   colon, a number or literal) is held back until the value after it begins, and dropped if the input ends first;
 * common model slips are repaired on the fly: raw control characters inside strings are escaped, an invalid escape
   becomes a literal backslash, trailing commas are dropped, Python's ``True``/``False``/``None`` become JSON literals,
-  unquoted (JavaScript) object keys are quoted;
+  unquoted (JavaScript) object keys are quoted, a colon written inside a key's quotes (``"key:""value"``) is read as
+  the member's colon, an unquoted word as a value (``a.py``, ``utf-8``) is a string;
 * what strict readers (``JSON.parse``, serde_json) refuse is never passed on: a number outside the range of a double
   (``1e999``) becomes a string of its text; a surrogate without its other half (``\\uD83D`` followed by anything but a
   low surrogate escape, a lone ``\\uDE00``, a raw surrogate code point) becomes ``\\ufffd``, and a high surrogate cut
   off by the end of the output is dropped, like any unfinished escape. A high surrogate is held back until what
   follows it decides, so nothing passed on is ever taken back;
 * anything else that is not JSON stops the reader with :attr:`JsonValueReader.failed` set, at the offending character,
-  which is left unconsumed.
+  which is left unconsumed; the text it had read but not passed on (held back, as above) is then
+  :meth:`JsonValueReader.take_unread`, verbatim, so that the caller can show it.
 
 Work is proportional to the text given: strings are scanned with one regular-expression search per special
 character, never character by character in Python.
@@ -49,9 +51,13 @@ _HEX_PREFIX: Final = re.compile(r"[0-9a-fA-F]{0,3}")
 _SIMPLE_ESCAPES: Final = frozenset('"\\/bfnrt')
 _LITERALS: Final = {"true": "true", "false": "false", "null": "null", "True": "true", "False": "false", "None": "null"}
 _TOKEN_START: Final = frozenset("+-0123456789tfnTFN")
+#: (a literal cut off by the end of the output is no word)
+_LITERAL_PREFIXES: Final = frozenset(literal[:k] for literal in _LITERALS for k in range(1, len(literal)))
 _IDENTIFIER_START: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_$")
 _IDENTIFIER: Final = re.compile(r"[A-Za-z_$][\w$]*", re.ASCII)
 _MAX_IDENTIFIER: Final = 256
+#: an unquoted word as a value (``{"path": a.py}``), read as a string
+_BARE_WORD: Final = re.compile(r"[A-Za-z_$][\w$.\-/]*", re.ASCII)
 _WHITESPACE: Final = frozenset(" \t\n\r")
 _CONTROL_ESCAPES: Final = {chr(c): f"\\u{c:04x}" for c in range(0x20)} | {
     "\n": "\\n",
@@ -140,7 +146,7 @@ def _closes_string(buf: str, after: int, final: bool) -> bool | None:
 class JsonValueReader:
     """Reads one JSON value; see the module docstring for its guarantees."""
 
-    __slots__ = ("_held", "_quote", "_sink", "_stack", "_state", "_token", "done", "failed")
+    __slots__ = ("_held", "_quote", "_region", "_sink", "_stack", "_state", "_token", "_unread", "done", "failed")
 
     def __init__(self, sink: Callable[[str], None]) -> None:
         self._sink = sink
@@ -149,6 +155,9 @@ class JsonValueReader:
         self._held: list[str] = []
         self._token: list[str] = []
         self._quote = '"'  # the quote that opened the current string
+        # the raw text of what is held back: where it starts in the buffer being read, and its part from earlier buffers
+        self._region: int | None = None
+        self._unread: list[str] = []
         self.done = False
         self.failed = False
 
@@ -158,6 +167,27 @@ class JsonValueReader:
         Stops early when the value is complete (:attr:`done`), when it failed (:attr:`failed`, at the offending
         character) or, unless ``final``, when the buffer ends in an unfinished escape sequence.
         """
+        if self._region is not None:
+            self._region = pos  # (what came before is in _unread)
+        end = self._read(buf, pos, final)
+        if self._region is not None:
+            self._unread.append(buf[self._region : end])
+        return end
+
+    def take_unread(self) -> str:
+        """The text read but not passed on (held back), verbatim, once: after a failure, or after :meth:`close` (an
+        unfinished member), what the caller shows as text."""
+        text = "".join(self._unread)
+        self._unread.clear()
+        self._region = None
+        return text
+
+    def _hold_from(self, pos: int) -> None:
+        """Something is held back from ``buf[pos]`` on (unless something already is)."""
+        if self._region is None:
+            self._region = pos
+
+    def _read(self, buf: str, pos: int, final: bool) -> int:
         n = len(buf)
         sink = self._sink
         while pos < n:
@@ -174,7 +204,8 @@ class JsonValueReader:
                     out(buf[pos:end])
                 c = buf[end]
                 if c == quote:
-                    closes = _closes_string(buf, end + 1, final)
+                    # (a key's quote always closes it: a key holding a quote is rarer than a broken member)
+                    closes = True if state == _KEY else _closes_string(buf, end + 1, final)
                     if closes is None:
                         return end  # wait for the character after the quote
                     if not closes:  # an unescaped quote inside the string (code often has them)
@@ -222,10 +253,12 @@ class JsonValueReader:
                     return pos
             elif c in _WHITESPACE:
                 if self._stack:
+                    self._hold_from(pos)
                     self._held.append(c)
                 pos += 1
             elif state == _AFTER_VALUE:
                 if c == ",":
+                    self._hold_from(pos)
                     self._held.append(c)
                     self._state = _KEY_OR_CLOSE if self._stack[-1] == "}" else _VALUE_OR_CLOSE
                     pos += 1
@@ -237,6 +270,7 @@ class JsonValueReader:
                     return self._fail(pos)
             elif state == _KEY_OR_CLOSE:
                 if c in _QUOTES:
+                    self._hold_from(pos)
                     self._held.append('"')
                     self._quote = c
                     self._state = _KEY
@@ -253,6 +287,7 @@ class JsonValueReader:
                         return self._fail(pos)
                     if end == n and not final:
                         return pos  # the key may go on
+                    self._hold_from(pos)
                     self._held.append(f'"{m.group()}"')
                     self._state = _COLON
                     pos = end
@@ -260,6 +295,8 @@ class JsonValueReader:
                     return self._fail(pos)
             elif state == _COLON:
                 if c != ":":
+                    if c in _QUOTES and self._colon_in_key():
+                        continue  # ``"key:"`` then the value's quote: the colon was written inside the key
                     return self._fail(pos)
                 self._held.append(c)
                 self._state = _VALUE
@@ -281,7 +318,8 @@ class JsonValueReader:
                     pos = self._close_container(pos)
                     if self.done:
                         return pos
-                elif c in _TOKEN_START:
+                elif c in _TOKEN_START or c in _IDENTIFIER_START:
+                    self._hold_from(pos)
                     self._state = _TOKEN
                 else:
                     return self._fail(pos)
@@ -298,7 +336,8 @@ class JsonValueReader:
     def close(self) -> None:
         """The input ended: hand the sink whatever makes its text a complete JSON value.
 
-        Incomplete members are dropped; an open string is closed. A reader that never started hands nothing.
+        Incomplete members are dropped (their text is :meth:`take_unread`); an open string is closed. A reader that
+        never started hands nothing.
         """
         if self.done:
             return
@@ -333,7 +372,20 @@ class JsonValueReader:
         out("\\\\")  # not a JSON escape: keep the backslash as a character
         return at + 1
 
+    def _colon_in_key(self) -> bool:
+        """Whether the key just read ends in a colon (``"key:"``); if so the colon is taken out of it and read as the
+        member's colon."""
+        held = self._held
+        if len(held) < 3 or held[-1] != '"' or not held[-2].endswith(":") or held[-2] == '"':
+            return False
+        held[-2] = held[-2][:-1]
+        held.append(":")
+        self._state = _VALUE
+        return True
+
     def _release(self) -> None:
+        self._region = None
+        self._unread.clear()
         if self._held:
             self._sink("".join(self._held))
             self._held.clear()
@@ -351,6 +403,8 @@ class JsonValueReader:
         text = _LITERALS.get(token)
         if text is None:
             text = _number_text(token)
+        if text is None and _BARE_WORD.fullmatch(token) and token not in _LITERAL_PREFIXES:
+            text = f'"{token}"'
         if text is None:
             self.failed = True
             self._state = _DONE
@@ -361,6 +415,8 @@ class JsonValueReader:
         return True
 
     def _close_container(self, pos: int) -> int:
+        self._region = None
+        self._unread.clear()
         self._held.clear()  # whitespace and a trailing comma before the bracket
         self._sink(self._stack.pop())
         self._value_complete()

@@ -43,6 +43,7 @@ _SURROGATE: Final = re.compile(r"[\ud800-\udfff]")
 _HEADER_END: Final = re.compile(r"[<>\n]")
 _KV_NAME_END: Final = re.compile(r"[\s<>{(]")
 _MAX_WHITESPACE_AFTER_CLOSE: Final = 256
+_MAX_CLOSER_RUN: Final = 512  # how much of a run of closing tags inside a value is held back while undecided
 _MAX_NULL_TEXT: Final = 16  # how much of a nullable string value is held back while it may read as null
 _LINE_BREAK_OR_TAG: Final = re.compile("[\n<]")
 #: ``json.dumps(value, ensure_ascii=False)``, without building an encoder per call
@@ -61,22 +62,22 @@ def json_escape(text: str) -> str:
 class PlainValue:
     """Reads one plain-text value up to (not including) the first of its terminator tags.
 
-    A terminator listed in ``confirmed_by`` ends the value only where what follows it (after whitespace) confirms
-    that: one of the given tags, or the end of the output. Elsewhere it is text of the value (a model writing an XML
-    file writes ``</function>`` in a value); only that undecided tail is held back.
+    A terminator listed in ``held_back`` ends the value only where what follows it decides so (see
+    :func:`_closer_run_ends_call`); elsewhere it is text of the value (a model writing an XML file writes
+    ``</function>`` in a value). Only that undecided tail is held back.
     """
 
-    __slots__ = ("_confirmed_by", "_out", "_started", "_strip_newlines", "_terminators", "done", "terminator")
+    __slots__ = ("_held_back", "_out", "_started", "_strip_newlines", "_terminators", "done", "terminator")
 
     def __init__(
         self,
         terminators: T.TagSet,
         strip_newlines: bool,
         out: Callable[[str], None],
-        confirmed_by: dict[str, T.TagSet] | None = None,
+        held_back: frozenset[str] = frozenset(),
     ) -> None:
         self._terminators = terminators
-        self._confirmed_by = confirmed_by or {}
+        self._held_back = held_back
         self._strip_newlines = strip_newlines
         self._out = out
         self._started = not strip_newlines
@@ -103,8 +104,8 @@ class PlainValue:
                 return end
             # at the end of the output, a cut-off closing tag still ends the value (it is not value text)
             tag = self._terminators.match(buf, i, False)
-            if isinstance(tag, str) and tag in self._confirmed_by:
-                verdict = _confirms(buf, i + len(tag), final, self._confirmed_by[tag])
+            if isinstance(tag, str) and tag in self._held_back:
+                verdict = _closer_run_ends_call(buf, i, final)
                 tag = tag if verdict else None if verdict is False else T.NEED_MORE
             if tag is None:
                 out(buf[pos : i + 1])
@@ -223,24 +224,41 @@ class LineValue:
         return "<" not in text and "\n" not in text
 
 
-def _confirms(buf: str, after: int, final: bool, tags: T.TagSet) -> bool | None:
-    """Whether what follows a closing tag (ending at ``after``) confirms it; None: not known yet."""
-    end = whitespace_end(buf, after)
-    if end - after > _MAX_WHITESPACE_AFTER_CLOSE:
-        return True
-    if end == len(buf):
-        return True if final else None
-    if buf[end] != "<":
-        return False
-    tag = tags.match(buf, end, final)
-    return None if tag is T.NEED_MORE else tag is not None
+def _closer_run_ends_call(buf: str, start: int, final: bool) -> bool | None:
+    """Whether the closing tag at ``start``, met inside an open value, ends the value and its call; None: not known
+    yet.
+
+    The closers and whitespace that follow it form one run; what comes after the run decides. ``</parameter>`` means
+    the run was value text; so does other text on the run's last line, or after a run that closes no block. The end
+    of the output, an opening tag, an end marker, or text on a new line after a block's closer mean it closed the
+    call. A run longer than ``_MAX_CLOSER_RUN`` closes the call (the bound on what is held back).
+    """
+    limit = start + _MAX_CLOSER_RUN
+    pos = start
+    block_closed = False
+    while True:
+        tag = _AFTER_CLOSER.match(buf, pos, final)
+        if tag is T.NEED_MORE:
+            return None
+        if tag not in _CALL_CLOSERS:  # (never so at ``start``)
+            return tag != T.PARAMETER_CLOSE
+        assert isinstance(tag, str)
+        block_closed = block_closed or tag in T.WRAPPER_CLOSES
+        after = pos + len(tag)
+        pos = whitespace_end(buf, after)
+        if pos > limit:
+            return True
+        if pos == len(buf):
+            return True if final else None
+        if buf[pos] != "<" or _AFTER_CLOSER.match(buf, pos, final) is None:
+            return block_closed and "\n" in buf[after:pos]
 
 
 class _MarkupCall:
     """What the XML and key/value readers share: parameters, their typing and the arguments object they form."""
 
     _closing_tag: str  # the tag that closes a value
-    _confirmations: dict[str, T.TagSet] | None = None  # see PlainValue
+    _held_back: frozenset[str] = frozenset()  # see PlainValue
 
     def __init__(self, host: CallHost, schemas: ToolSchemas) -> None:
         self._host = host
@@ -307,7 +325,7 @@ class _MarkupCall:
             self._value = (
                 LineValue(host.stray, self._accepts_line_key)
                 if line
-                else PlainValue(terminators, False, host.stray, self._confirmations)
+                else PlainValue(terminators, False, host.stray, self._held_back)
             )
             self._finish_value = None
             self._repeat_closing = self._closing_tag
@@ -340,7 +358,7 @@ class _MarkupCall:
         if line:
             self._value = LineValue(out, self._accepts_line_key)
         else:
-            self._value = PlainValue(terminators, strip_newlines, out, self._confirmations)
+            self._value = PlainValue(terminators, strip_newlines, out, self._held_back)
         self._finish_value = finish
 
     def _accepts_line_key(self, key: str) -> bool:
@@ -421,12 +439,12 @@ class _MarkupCall:
         return pos
 
 
-_XML_VALUE_END: Final = T.TagSet(T.PARAMETER_CLOSE, T.PARAMETER_OPEN, T.FUNCTION_CLOSE)
-#: ``</function>`` inside a value ends it (and the call) only before the end of its block, another call or block, an
-#: end marker, or the end of the output
-_XML_VALUE_CONFIRMATIONS: Final = {
-    T.FUNCTION_CLOSE: T.TagSet(*T.WRAPPER_CLOSES, *T.WRAPPER_OPENS, T.FUNCTION_OPEN, *T.END_OF_SEQUENCE)
-}
+#: the closers that end an XML value (and its call) where what follows decides so (see _closer_run_ends_call)
+_CALL_CLOSERS: Final = frozenset((T.FUNCTION_CLOSE, *T.WRAPPER_CLOSES))
+_AFTER_CLOSER: Final = T.TagSet(
+    T.PARAMETER_CLOSE, *_CALL_CLOSERS, *T.WRAPPER_OPENS, T.FUNCTION_OPEN, *T.END_OF_SEQUENCE
+)
+_XML_VALUE_END: Final = T.TagSet(T.PARAMETER_CLOSE, T.PARAMETER_OPEN, *_CALL_CLOSERS)
 # Besides its own tags, a function body ends where its block closes, where the next call or block opens (a model
 # that forgot a closing tag) or at an end-of-sequence marker; those tags are left for the parser.
 _XML_BODY_TAGS: Final = T.TagSet(
@@ -445,14 +463,16 @@ _VALUE: Final = 3
 
 
 class XmlCallReader(_MarkupCall):
-    """Reads ``<function=NAME>...</function>``, starting at ``<function=``."""
+    """Reads ``<function=NAME>...</function>``, starting at ``<function=``; with ``name_first``, ``NAME>`` then
+    the parameters (Qwen3.5 leaves ``<function=`` out), starting at NAME."""
 
     _closing_tag = T.PARAMETER_CLOSE
-    _confirmations = _XML_VALUE_CONFIRMATIONS
+    _held_back = _CALL_CLOSERS
 
-    def __init__(self, host: CallHost, schemas: ToolSchemas) -> None:
+    def __init__(self, host: CallHost, schemas: ToolSchemas, name_first: bool = False) -> None:
         super().__init__(host, schemas)
         self._state = _HEADER
+        self._name_at = 0 if name_first else len(T.FUNCTION_OPEN)  # where the name starts after the reader's start
 
     def feed(self, buf: str, pos: int, final: bool) -> int:
         n = len(buf)
@@ -464,11 +484,11 @@ class XmlCallReader(_MarkupCall):
                     return pos
                 self._state = _BODY
             elif state == _HEADER:
-                name, end = _read_header(buf, pos + len(T.FUNCTION_OPEN), final)
+                name, end = _read_header(buf, pos + self._name_at, final)
                 if end < 0:
                     return pos
                 if name is None or not name.strip():
-                    return self._fail(pos + len(T.FUNCTION_OPEN))
+                    return self._fail(pos + self._name_at)
                 self._start(name.strip())
                 self._state = _BODY
                 pos = end
@@ -507,6 +527,31 @@ class XmlCallReader(_MarkupCall):
             self._end_param()
             self._state = _BODY
         return pos
+
+
+_NAME_CHARS: Final = re.compile(rf"[^\s<>{{(]{{0,{T.MAX_NAME_LENGTH + 1}}}")
+_PARAMETER_OPEN: Final = T.TagSet(T.PARAMETER_OPEN)
+
+
+def parameters_follow_name(buf: str, pos: int, final: bool) -> bool | None:
+    """Whether ``buf[pos:]`` is ``NAME>`` then (after whitespace) ``<parameter=``: a call written without its
+    ``<function=``. None: not known yet."""
+    m = _NAME_CHARS.match(buf, pos)
+    assert m is not None
+    end = m.end()
+    if end - pos > T.MAX_NAME_LENGTH:
+        return False
+    if end == len(buf):
+        return False if final else None
+    if buf[end] != ">" or end == pos:
+        return False
+    first = whitespace_end(buf, end + 1)
+    if first - end > _MAX_WHITESPACE_AFTER_CLOSE:
+        return False
+    if first == len(buf):
+        return False if final else None
+    tag = _PARAMETER_OPEN.match(buf, first, final)
+    return None if tag is T.NEED_MORE else tag is not None
 
 
 def _read_header(buf: str, start: int, final: bool) -> tuple[str | None, int]:
@@ -570,6 +615,7 @@ class KvCallReader(_MarkupCall):
         self._key_markup = ""  # the raw ``<longcat_arg_key>K</longcat_arg_key>`` until its value begins
         self._json: JsonValueReader | None = None
         self._json_closers: T.TagSet | None = None
+        self._closed_name = False  # a '>' after the name was taken
 
     def feed(self, buf: str, pos: int, final: bool) -> int:
         n = len(buf)
@@ -602,7 +648,8 @@ class KvCallReader(_MarkupCall):
                 json_reader = self._json
                 assert json_reader is not None
                 pos = json_reader.feed(buf, pos, final)
-                if json_reader.failed:  # what follows the broken object is text
+                if json_reader.failed:  # what it read and did not pass on, and what follows, is text
+                    self._host.stray(json_reader.take_unread())
                     json_reader.close()
                     self._state = _BODY
                 elif json_reader.done:
@@ -639,6 +686,10 @@ class KvCallReader(_MarkupCall):
                     pos = end
                     continue
                 c = buf[pos]
+                if c == ">" and not self._closed_name:  # ``NAME>{json}`` (Qwen3.5)
+                    self._closed_name = True
+                    pos += 1
+                    continue
                 if c in "{(":
                     if not self._start(self._name):
                         return pos
@@ -798,6 +849,7 @@ class KvCallReader(_MarkupCall):
     def _close_pending(self) -> None:
         if self._json is not None:
             self._json.close()
+            self._host.stray(self._json.take_unread())  # an unfinished member, cut off by the end of the output
         elif self._state == _AFTER_KEY:  # the call ends after a key: its value is empty (as in XML)
             self._begin_param(self._name, _KV_VALUE_END, False, self._key_markup)
             self._state = _VALUE

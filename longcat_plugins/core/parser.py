@@ -27,7 +27,7 @@ from .host import CallReader
 from .json_call import JsonCallReader
 from .lookout import WORD_CHARS, NameLookout
 from .machine import ORIGIN, Action, Mode, Trigger, next_move
-from .markup_call import KvCallReader, XmlCallReader
+from .markup_call import KvCallReader, XmlCallReader, parameters_follow_name
 from .message import ParsedToolCall
 from .names import is_identifier, resolve_tool_name
 from .options import ParserOptions
@@ -411,8 +411,11 @@ class StreamParser:
                     return pos, Trigger.BLOCK_CLOSE
                 self._tag = tag
                 return pos, Trigger.END_MARKER
-        elif not calls and c not in _NOT_A_NAME_START:  # NAME, then key/value pairs or an object
-            self._next_reader = KvCallReader(self, self._schemas)
+        elif not calls and c not in _NOT_A_NAME_START:  # NAME, then key/value pairs, an object or parameters
+            xml = parameters_follow_name(buf, pos, final)
+            if xml is None:
+                return pos, None
+            self._next_reader = XmlCallReader(self, self._schemas, True) if xml else KvCallReader(self, self._schemas)
             return pos, Trigger.CALL_BEGINS
         if not calls:  # the block holds no call: it was text
             return pos, Trigger.NOT_A_CALL

@@ -624,6 +624,8 @@ def _convert_as(text: str, json_type: str) -> tuple[bool, Any]:
             value = _parse_python_literal(text)
             # the type is checked before tuples become lists: "(1, 2)" is not an array
             value = _strict_value(value) if isinstance(value, expected) else _INVALID
+        if value is _INVALID and json_type == "array" and text:
+            value = _bare_elements(text)
         return (True, value) if isinstance(value, expected) else (False, None)
     if json_type == "string":
         return True, _clean_text(text)
@@ -673,6 +675,17 @@ def _parse_json(text: str) -> Any:
     if _SURROGATE_OR_ESCAPE.search(text):
         value = _strict_value(value)
     return value
+
+
+def _bare_elements(text: str) -> Any:
+    """An array written without its brackets (``{...}, {...}``, seen from LongCat): the elements, when the text
+    in brackets is an array (JSON, or a Python literal) of more than one element (``(1, 2)`` is no array)."""
+    bracketed = "[" + text + "]"
+    value = _parse_json(bracketed)
+    if value is _INVALID:
+        value = _parse_python_literal(bracketed)
+        value = _strict_value(value) if isinstance(value, list) else _INVALID
+    return value if isinstance(value, list) and len(value) > 1 else _INVALID
 
 
 def _parse_python_literal(text: str) -> Any:

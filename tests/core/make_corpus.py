@@ -400,14 +400,16 @@ case(
 )
 case(
     "trunc_json_mid_key",
-    "Cut inside a key: the incomplete member is dropped.",
+    "Cut inside a key: the incomplete member is dropped from the arguments; its text is content (nothing is lost).",
     '<longcat_tool_call>{"name": "get_weather", "arguments": {"city": "Paris", "da',
+    content=', "da',
     calls=[("get_weather", {"city": "Paris"})],
 )
 case(
     "trunc_json_after_colon",
-    "Cut after a key's colon: the member has no value and is dropped.",
+    "Cut after a key's colon: the member has no value and is dropped from the arguments; its text is content.",
     '<longcat_tool_call>{"name": "get_weather", "arguments": {"city": "Paris", "days": ',
+    content=', "days": ',
     calls=[("get_weather", {"city": "Paris"})],
 )
 case(
@@ -431,8 +433,10 @@ case(
 )
 case(
     "trunc_json_mid_literal",
-    "Cut inside a literal (tr...): the member cannot be completed and is dropped.",
+    "Cut inside a literal (tr...): the member cannot be completed and is dropped from the arguments; its text is "
+    "content.",
     '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris", "metric": tr',
+    content=', "metric": tr',
     calls=[("get_weather", {"city": "Paris"})],
 )
 case(
@@ -1097,6 +1101,143 @@ case(
         ("get_weather", {"city": "Oslo"}),
         ("get_time", {}),
     ],
+)
+
+# ---------------------------------------------------------------------------------------- closers inside a value
+case(
+    "xml_unclosed_value_ends_at_block_closer",
+    "A parameter that never closes: the block's closer ends the value and the call (issue 22, item 2); the one "
+    "newline before it is markup.",
+    "<tool_call>\n<function=write_file>\n<parameter=path>\na.py\n</tool_call>",
+    calls=[("write_file", {"path": "a.py"})],
+)
+case(
+    "xml_unclosed_typed_value_ends_at_block_closer",
+    "Qwen3-Coder-30B shape: a boolean written ' True   ' right before </tool_call>: typed by the schema.",
+    "<tool_call>\n<function=configure>\n<parameter=enabled> True   </tool_call>",
+    calls=[("configure", {"enabled": True})],
+)
+case(
+    "xml_unclosed_value_ends_at_longcat_closer",
+    "The same with the LongCat wrapper's closer, then text after the block.",
+    "<longcat_tool_call><function=write_file>\n<parameter=path>\na.py\n</longcat_tool_call>\nDone.",
+    content="\nDone.",
+    calls=[("write_file", {"path": "a.py"})],
+)
+case(
+    "xml_value_holds_closers_as_text",
+    "A model writing an XML file: closers inside the value followed by </parameter> are text (issue 22, item 3).",
+    "<tool_call>\n<function=write_file>\n<parameter=content>\n<function=demo>\n</function>\n</tool_call>\n"
+    "</parameter>\n</function>\n</tool_call>",
+    calls=[("write_file", {"content": "<function=demo>\n</function>\n</tool_call>"})],
+)
+case(
+    "xml_unclosed_value_then_next_block",
+    "An unclosed value's block closer followed by the next block: the first call ends there.",
+    "<function=write_file>\n<parameter=path>\na.py\n</tool_call>\n"
+    + tc("\n" + xml_fn("write_file", ("path", "b.py")) + "\n"),
+    calls=[("write_file", {"path": "a.py"}), ("write_file", {"path": "b.py"})],
+)
+case(
+    "xml_value_block_closer_mid_line_is_text",
+    "A block closer with more text on its line is value text.",
+    "<tool_call>\n<function=write_file>\n<parameter=content>\nsee </tool_call> here\n</parameter>\n</function>\n"
+    "</tool_call>",
+    calls=[("write_file", {"content": "see </tool_call> here"})],
+)
+
+# ------------------------------------------------------------------------------------ broken JSON in a call
+case(
+    "json_broken_member_is_content",
+    "A small model's broken member (issue 22, item 1): the call keeps what was read, and everything the reader did "
+    "not pass on is content, verbatim.",
+    tc('\n{"name":"write_file","arguments":{"path":"a.py", oops}}\n'),
+    content=", oops}}",
+    calls=[("write_file", {"path": "a.py"})],
+)
+case(
+    "json_colon_inside_key_quotes",
+    "Qwen3-4B shape: a key written \"content:\" then the value's quote: the colon is read as the member's colon; the "
+    "extra closing brace is content.",
+    tc('\n{"name":"write_file","arguments":{"path":"t.py","content:""import tkinter as tk\\nroot = tk.Tk()\\n"}}}\n'),
+    content="}",
+    calls=[("write_file", {"path": "t.py", "content": "import tkinter as tk\nroot = tk.Tk()\n"})],
+)
+case(
+    "json_key_without_colon_is_content",
+    "A key followed by a value with no colon: the member is content from its comma on.",
+    tc('{"name": "get_weather", "arguments": {"city": "Paris" , \'days\' 3}}'),
+    content=" , 'days' 3}}",
+    calls=[("get_weather", {"city": "Paris"})],
+)
+
+case(
+    "json_bare_word_values_are_strings",
+    "Unquoted words as values (a path, an encoding): read as strings.",
+    tc('{"name": "write_file", "arguments": {"path": notes/a.md, "content": utf-8}}'),
+    calls=[("write_file", {"path": "notes/a.md", "content": "utf-8"})],
+)
+
+# ------------------------------------------------------------------------------ an array without its brackets
+ASK = fn(
+    "ask_user",
+    {
+        "questions": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {"question": {"type": "string"}, "header": {"type": "string"}},
+            },
+        }
+    },
+)
+case(
+    "kv_array_as_bare_objects",
+    "LongCat key/value shape (issue 22, item 4): an array parameter written as comma-separated objects without "
+    "brackets is the array.",
+    kv(
+        "ask_user",
+        ("questions", '{"question": "Which city?", "header": "City"}, {"question": "Which day?", "header": "Day"}'),
+    ),
+    calls=[
+        (
+            "ask_user",
+            {
+                "questions": [
+                    {"question": "Which city?", "header": "City"},
+                    {"question": "Which day?", "header": "Day"},
+                ]
+            },
+        )
+    ],
+    tools=[ASK],
+)
+case(
+    "xml_array_as_bare_values",
+    "The same in XML, with Python-style elements.",
+    tc(xml_fn("configure", ("ids", "1, 2, 3"), ("tags", "'a', 'b'"))),
+    calls=[("configure", {"ids": [1, 2, 3], "tags": ["a", "b"]})],
+)
+
+# ------------------------------------------------------------------------------------------ Qwen3.5 variants
+case(
+    "qwen35_name_then_parameters",
+    "Qwen3.5 shape (issue 22, item 5): <tool_call>NAME> then XML parameters, the <function= left out.",
+    "<tool_call>write_file>\n<parameter=path>\na.py\n</parameter>\n<parameter=content>\nx = 1\n</parameter>\n"
+    "</tool_call>",
+    calls=[("write_file", {"path": "a.py", "content": "x = 1"})],
+)
+case(
+    "qwen35_name_then_json",
+    "Qwen3.5 shape: <tool_call>NAME>{json}.",
+    tc('get_weather>{"city": "Paris", "days": 2}'),
+    calls=[("get_weather", {"city": "Paris", "days": 2})],
+)
+case(
+    "qwen35_name_then_parameters_undeclared",
+    "The same naming no declared tool: the block is content, verbatim.",
+    "<tool_call>web_fetch>\n<parameter=url>\nhttps://example.com\n</parameter>\n</tool_call>",
+    content="<tool_call>web_fetch>\n<parameter=url>\nhttps://example.com\n</parameter>\n</tool_call>",
 )
 
 if __name__ == "__main__":

@@ -104,6 +104,25 @@ def test_a_repeated_typed_parameter_is_shown_verbatim() -> None:
     assert result[0] == "<parameter=n>\n2\n</parameter>"
 
 
+@pytest.mark.parametrize(
+    ("text", "content"),
+    [
+        ('<tool_call>\n{"name": "k", "arguments": {"city": "Oslo", oops}}\n</tool_call>', ", oops}}"),
+        ('<tool_call>\n{"name": "k", "arguments": {"city": "Oslo", "n": 12ab}}\n</tool_call>', ', "n": 12ab}}'),
+        ('<tool_call>\n{"name": "k", "arguments": {"city": "Oslo" , \'x\' 1}}\n</tool_call>', " , 'x' 1}}"),
+        ('<longcat_tool_call>k {"city": "Oslo", oops}</longcat_tool_call>', ", oops}"),
+        (
+            '<tool_call>\n{"name": "k", "extra": {"a": x y}, "arguments": {"city": "Oslo"}}\n</tool_call>',
+            '"extra": {"a": x y}, "arguments": {"city": "Oslo"}}',
+        ),
+    ],
+)
+def test_broken_json_arguments_give_back_what_the_reader_did_not_pass_on_verbatim(text: str, content: str) -> None:
+    result = _everywhere(text)
+    assert result[0] == content
+    assert _args(result) == [("k", {} if "extra" in text else {"city": "Oslo"})]
+
+
 def test_the_unknown_tool_warning_stays_one_short_line(caplog: pytest.LogCaptureFixture) -> None:
     """A request can declare hundreds of tools: the log line names a few and counts the rest."""
     tools = [{"type": "function", "function": {"name": f"tool_{i}", "parameters": {}}} for i in range(200)]

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from longcat_plugins.core import Content, ParserOptions, StreamParser, parse
+from longcat_plugins.core import Content, ParserOptions, StreamParser, ToolCallEnd, parse
 
 from .streaming import groups_of, split_at, stream, summary
 
@@ -218,3 +218,59 @@ def test_names_without_tags_are_read_the_same_at_any_split(text: str, data: st.D
     cuts = data.draw(st.lists(st.integers(0, len(text)), max_size=8))
     assert summary(stream(split_at(text, cuts), TOOLS)[0]) == whole
     assert summary(stream(list(text), TOOLS)[0]) == whole
+
+
+@pytest.mark.parametrize(
+    ("text", "content", "arguments"),
+    [
+        ("<tool_call>\n<function=write_file>\n<parameter=path>\na.py\n</tool_call>", "", {"path": "a.py"}),
+        ("<function=write_file>\n<parameter=path>\na.py\n</longcat_tool_call>", "", {"path": "a.py"}),
+        (
+            "<tool_call>\n<function=write_file>\n<parameter=path>\na.py\n</tool_call>\nDone.",
+            "\nDone.",
+            {"path": "a.py"},
+        ),
+        (
+            "<tool_call>\n<function=write_file>\n<parameter=path>\n<function=d>\n</function>\n</tool_call>\n"
+            "</parameter>\n</function>\n</tool_call>",
+            "",
+            {"path": "<function=d>\n</function>\n</tool_call>"},
+        ),
+    ],
+)
+def test_a_block_closer_ends_an_open_value_where_what_follows_decides_so(
+    text: str, content: str, arguments: Any
+) -> None:
+    assert _read_with(WRITE, text) == (content, [("write_file", arguments)])
+
+
+def test_a_run_of_closers_inside_a_value_is_held_back_a_bounded_amount() -> None:
+    head = "<tool_call>\n<function=write_file>\n<parameter=path>\nv\n</tool_call>"
+    parser = StreamParser(WRITE)
+    parser.feed(head)
+    # a run past the bound decides: the call has ended, whatever follows
+    events = parser.feed(" " * 600)
+    assert any(isinstance(e, ToolCallEnd) for e in events)
+    assert _read_with(WRITE, head + " " * 600 + "</parameter>")[1] == [("write_file", {"path": "v"})]
+
+
+@pytest.mark.parametrize(
+    ("text", "content", "calls"),
+    [
+        (
+            "<tool_call>write_file>\n<parameter=path>\na.py\n</parameter>\n</tool_call>",
+            "",
+            [("write_file", {"path": "a.py"})],
+        ),
+        ('<tool_call>write_file>{"path": "a.py"}</tool_call>', "", [("write_file", {"path": "a.py"})]),
+        (
+            "<tool_call>other>\n<parameter=path>\na.py\n</parameter>\n</tool_call>",
+            "<tool_call>other>\n<parameter=path>\na.py\n</parameter>\n</tool_call>",
+            [],
+        ),
+    ],
+)
+def test_a_block_naming_its_tool_before_a_closing_angle_is_read_only_for_a_declared_tool(
+    text: str, content: str, calls: Any
+) -> None:
+    assert _read_with(WRITE, text) == (content, calls)

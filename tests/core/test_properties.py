@@ -45,7 +45,7 @@ JSON_VALUE = st.recursive(
 )
 ARGS = st.dictionaries(NAME, JSON_VALUE, max_size=5)
 
-XML_TERMINATORS = ("</parameter>", "<parameter=", "</function>")
+XML_TERMINATORS = ("</parameter>", "<parameter=", "</function>", "</tool_call>", "</longcat_tool_call>")
 KV_TERMINATORS = ("</longcat_arg_value>", "<longcat_arg_key>", "</longcat_tool_call>")
 
 

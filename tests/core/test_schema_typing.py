@@ -339,3 +339,18 @@ class _Weird:
 def test_tool_with_non_mapping_parameters_has_no_parameter_schemas() -> None:
     schemas = ToolSchemas([_Weird()])
     assert "w" in schemas and schemas.parameter("w", "x") is None
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ('{"q": "a?"}, {"q": "b?"}', [{"q": "a?"}, {"q": "b?"}]),
+        ("{'q': 1}, {'q': 2}", [{"q": 1}, {"q": 2}]),
+        ("1, 2", [1, 2]),
+        ('{"q": 1}', '{"q": 1}'),
+        ("(1, 2)", "(1, 2)"),
+        ("a, b", "a, b"),
+    ],
+)
+def test_an_array_written_without_its_brackets_is_read_as_the_array(raw: str, expected: Any) -> None:
+    assert convert_value(raw, {"type": "array"}) == expected

@@ -18,7 +18,7 @@ from .cases import Case, ExpectedCall, Segment, expected_of
 from .schemas import Param, Tool, json_arguments, make_tool, render_plain, value_for
 from .texts import WORDS, Sentinels, identifier, prose, string_value
 
-XML_VALUE_ENDS = (T.PARAMETER_CLOSE, T.PARAMETER_OPEN, T.FUNCTION_CLOSE)
+XML_VALUE_ENDS = (T.PARAMETER_CLOSE, T.PARAMETER_OPEN, T.FUNCTION_CLOSE, *T.WRAPPER_CLOSES)
 KV_VALUE_ENDS = (T.ARG_VALUE_CLOSE, T.ARG_KEY_OPEN, T.LONGCAT_CALL_CLOSE)
 WS = " \t\r\n"
 

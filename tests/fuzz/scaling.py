@@ -68,6 +68,13 @@ PATTERNS: dict[str, tuple[int, Callable[[int], tuple[str, Tools]]]] = {
     ),
     "closing-tags": (65536, lambda n: ("</tool_call>" * (n // 12), None)),
     "closing-tags-in-block": (65536, lambda n: ("<tool_call>" + JSON_CALL + "</tool_call>" * (n // 12), None)),
+    "closers-in-value": (
+        65536,
+        lambda n: (
+            "<function=f><parameter=a>" + "</function></tool_call>\n x\n" * (n // 27) + "</parameter></function>",
+            None,
+        ),
+    ),
     "closing-tags-in-kv": (
         65536,
         lambda n: ("<longcat_tool_call>f\n" + "</longcat_arg_value>" * (n // 20) + "</longcat_tool_call>", None),
