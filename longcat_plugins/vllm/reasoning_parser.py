@@ -129,6 +129,12 @@ class LongcatReasoningParser(_GateBase):  # type: ignore[valid-type,misc]
         return True
 
     @property
+    def hands_over(self) -> bool:
+        """Whether this parser read the start of the stream (vLLM asked it, instead of giving the whole stream to the
+        tool parser): the tool parser then reads on from where this one handed over."""
+        return self._stream is not None
+
+    @property
     def reasoning_open(self) -> bool:
         """Whether the output starts inside reasoning."""
         if self._prompt_state is not None:

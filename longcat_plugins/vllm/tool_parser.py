@@ -197,7 +197,8 @@ class LongcatToolParser(ToolParser):
         stream = self._stream
         if stream is None:
             tools = self._tools(request)
-            reasoning_open = self.reasoning_stage is not None and self.reasoning_stage.reasoning_open
+            stage = self.reasoning_stage  # it read the start of the stream, or this parser reads the whole stream
+            reasoning_open = stage is not None and not stage.hands_over and stage.reasoning_open
             reasoning = not self.skip_reasoning_parsing
             if calls_allowed(request, tools):
                 cut = may_be_cut_by_stop_string(request)
