@@ -11,8 +11,8 @@
 * ``accounting-words``: every sentinel word of an output with no JSON call syntax (``{``) comes out somewhere: in
   content, reasoning, a call's name or arguments (3: nothing lost).
 * ``roundtrip``: a well-formed output gives exactly the content, reasoning and calls it was built from (3).
-* ``two-stage``: a reasoning stage (tools off) then a tool stage (reasoning off), as engines chain the parsers,
-  equals one pass.
+* ``two-stage``: a reasoning stage (tools off) then a tool stage (reasoning off), as SGLang chains the parsers (on
+  vLLM ours read a request's output in one pass), equals one pass.
 * ``progress``: text with no '<' is released at once, up to a possible tool name (invariant 5).
 * ``name``: a call's name is never empty and holds no whitespace or markup (design, section 3).
 """
