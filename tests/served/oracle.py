@@ -57,7 +57,7 @@ class Difference:
 
     name: str
     engines: frozenset[str]
-    applies: Callable[[Cell, Served], bool]
+    applies: Callable[[Cell, Served, str], bool]  # (the cell, the reading, the generated text)
     apply: Callable[[Served, str], Served]  # (the reading, the generated text)
     reason: str
 
@@ -74,11 +74,19 @@ def _as_generated(served: Served, text: str) -> Served:
     return Served(content=text)
 
 
+def _with_end_markers(served: Served, text: str) -> Served:
+    """The reading's content with the end-of-sequence markers of the text put back (the text had no call)."""
+    return replace(served, content=text if not served.reasoning else served.content)
+
+
+_CALL_TAGS = ("<longcat_tool_call>", "<tool_call>", "<function=", "<function_calls>")
+
+
 DIFFERENCES: tuple[Difference, ...] = (
     Difference(
         "blank-content-beside-calls",
         frozenset({"vllm"}),
-        lambda cell, s: bool(s.calls) and not s.content.strip(),
+        lambda cell, s, text: bool(s.calls) and not s.content.strip(),
         _blank_content,
         "vLLM drops content that is only whitespace from a message with calls (DelegatingParser._extract_tool_calls); "
         "the stream holds it back to match",
@@ -86,7 +94,7 @@ DIFFERENCES: tuple[Difference, ...] = (
     Difference(
         "single-call",
         frozenset({"vllm"}),
-        lambda cell, s: not cell.parallel and len(s.calls) > 1,
+        lambda cell, s, text: not cell.parallel and len(s.calls) > 1,
         _first_call,
         "parallel_tool_calls=false: vLLM serves the first call only (SGLang serves every call the model wrote; it "
         "limits calls only through the grammar of a constrained request)",
@@ -94,11 +102,22 @@ DIFFERENCES: tuple[Difference, ...] = (
     Difference(
         "no-parser-reads-it",
         frozenset({"sglang"}),
-        lambda cell, s: not cell.reasoning_parser and not cell.calls_parsed,
+        lambda cell, s, text: not cell.reasoning_parser and not cell.calls_parsed,
         _as_generated,
         "SGLang runs no parser on a request without tools (or with tool_choice none) when the server has no "
         "reasoning parser: the text comes as generated, end-of-sequence markers included (vLLM runs ours, which "
         "drops them)",
+    ),
+    Difference(
+        "whole-answer-without-a-call-tag",
+        frozenset({"sglang"}),
+        lambda cell, s, text: not cell.stream
+        and not cell.reasoning_parser
+        and not any(tag in text for tag in _CALL_TAGS)
+        and any(marker in text for marker in ("</longcat_s>", "<|im_end|>")),
+        _with_end_markers,
+        "SGLang runs the tool parser on a whole answer only when it holds a call tag (has_tool_call): without one, "
+        "and without a reasoning parser, end-of-sequence markers the model wrote as text stay in the content",
     ),
 )
 
@@ -192,6 +211,6 @@ def expected(engine: str, cell: Cell, generated: str, tools: Any, reasoning_open
     """What ``engine`` must serve in ``cell`` for an output whose generated text (after any cut) is ``generated``."""
     served = one_pass(generated, tools, cell, reasoning_open)
     for difference in DIFFERENCES:
-        if engine in difference.engines and difference.applies(cell, served):
+        if engine in difference.engines and difference.applies(cell, served, generated):
             served = difference.apply(served, generated)
     return replace(served, finish=finish_reason(engine, cell, served, cut))
