@@ -726,6 +726,204 @@ case(
 )
 
 
+# ---------------------------------------------------------------------------------------------------------------------
+# Round 3 (issue 22): Qwen3.5 / Qwen3.6 variants, unclosed values, tails
+# ---------------------------------------------------------------------------------------------------------------------
+
+LLMCODE_CAPTURES = "DJFeu/llmcode tests/test_tools/fixtures/hermes_captures/{} @ f64e0b736b3e4932a6e17bb2f8064018f96f803d"
+LLMCODE_PROV = (
+    "A fixture file whose directory README says each file is the verbatim raw stream output of a real model response "
+    "that triggered a parser bug (copied from the client's debug log); the file's bytes are the text. "
+    "tests/test_tools/test_parsing.py of the same repository says the captures come from Qwen3.5-122B-A10B-int4-AutoRound "
+    "served by vLLM (2026-04-08)."
+)
+LLMCODE_MODEL = "Qwen3.5-122B-A10B-int4-AutoRound (vLLM, llmcode client)"
+LLMCODE_TOOLS = [fn("web_search", {"query": S, "max_results": I}, ["query"])]
+LLMCODE_QUERY = "今日熱門新聞"
+
+case(
+    "xml_llmcode_full_form_trailing_newline",
+    "xml",
+    model=LLMCODE_MODEL,
+    source=LLMCODE_CAPTURES.format("2026-04-08-pr14-full-form.txt"),
+    provenance=LLMCODE_PROV,
+    note="Canonical call with a CJK string value and an integer value, then a newline.",
+    text="<tool_call>\n<function=web_search>\n<parameter=query>\n今日熱門新聞\n</parameter>\n<parameter=max_results>\n3\n</parameter>\n</function>\n</tool_call>\n",
+    tools=LLMCODE_TOOLS,
+    tools_from_source=False,
+    tool_calls=[call("web_search", query=LLMCODE_QUERY, max_results=3)],
+    ambiguous=WS_AFTER_CALL + " The file's final newline may have been added when the capture was saved.",
+)
+
+case(
+    "xml_llmcode_name_gt_then_parameters",
+    "xml",
+    model=LLMCODE_MODEL,
+    source=LLMCODE_CAPTURES.format("2026-04-08-pr15-truncated-with-params.txt"),
+    provenance=LLMCODE_PROV,
+    note="`<tool_call>NAME>` (the `<function=` left out) followed by `<parameter=...>` pairs, then `</function></tool_call>`; the first value has no trailing newline.",
+    text="<tool_call>web_search>\n<parameter=max_results>\n3</parameter>\n<parameter=query>\n今日熱門新聞\n</parameter>\n</function></tool_call>\n",
+    tools=LLMCODE_TOOLS,
+    tools_from_source=False,
+    tool_calls=[call("web_search", max_results=3, query=LLMCODE_QUERY)],
+    ambiguous=WS_AFTER_CALL + " `NAME>` names a declared tool and is closed by `</function>`, so it is read as `<function=NAME>`.",
+)
+
+case(
+    "hermes_llmcode_name_gt_args_wrapper",
+    "hermes",
+    model=LLMCODE_MODEL,
+    source=LLMCODE_CAPTURES.format("2026-04-08-pr16-truncated-with-json-args.txt"),
+    provenance=LLMCODE_PROV,
+    note='`<tool_call>NAME>` followed by a JSON object that wraps the arguments as `{"args": {...}}`; the tool has no parameter `args`.',
+    text='<tool_call>web_search>{"args": {"query": "今日熱門新聞", "max_results": 3}}</tool_call>\n',
+    tools=LLMCODE_TOOLS,
+    tools_from_source=False,
+    tool_calls=[call("web_search", query=LLMCODE_QUERY, max_results=3)],
+    ambiguous=WS_AFTER_CALL + ' The `{"args": ...}` wrapper is unwrapped because the declared tool has no `args` parameter.',
+)
+
+case(
+    "hermes_llmcode_name_glued_args_wrapper",
+    "hermes",
+    model=LLMCODE_MODEL,
+    source=LLMCODE_CAPTURES.format("2026-04-08-pr22-truncated-no-separator.txt"),
+    provenance=LLMCODE_PROV,
+    note='`<tool_call>NAME{json}` with no separator between the name and the JSON, and the arguments wrapped as `{"args": {...}}`.',
+    text='<tool_call>web_search{"args": {"max_results": 5, "query": "今日熱門新聞 2026"}}</tool_call>',
+    tools=LLMCODE_TOOLS,
+    tools_from_source=False,
+    tool_calls=[call("web_search", max_results=5, query="今日熱門新聞 2026")],
+    ambiguous='`NAME{json}` is `NAME {json}` without the space; the `{"args": ...}` wrapper is unwrapped because the declared tool has no `args` parameter.',
+)
+
+case(
+    "other_llmcode_tool_name_as_tag",
+    "other",
+    model="Qwen3.5-122B-A10B-int4-AutoRound (vLLM, llmcode client)",
+    source="DJFeu/llmcode tests/test_tools/test_parsing.py @ 52c14267b49527a21795ace6f22e99f5899bb8be",
+    provenance="Python string literal in TestBareNameTagVariant, whose docstring says it was captured from a field report (2026-04-09); CHANGELOG.md of the same repository quotes the same text as what the TUI showed as the assistant's reply.",
+    note="A declared tool's name used as the tag, `<web_search>{json}</web_search>`, with no `<tool_call>` at all.",
+    text='<web_search>{"query": "今日熱門新聞", "max_results": 3}</web_search>',
+    tools=LLMCODE_TOOLS,
+    tools_from_source=False,
+    tool_calls=[call("web_search", query=LLMCODE_QUERY, max_results=3)],
+    ambiguous="Not one of the four dialects of DESIGN section 3; the tag is a declared tool's name and the body is its arguments object, so the call is unambiguous. A server that does not read this shape returns the text as content.",
+)
+
+AURA_SRC = "mezmo/aura crates/aura/src/fallback_tool_parser.rs @ 181bcea2e71316b43031d89201eb0b69e0ddcec9"
+case(
+    "xml_aura_unclosed_parameter_closed_by_tool_call",
+    "xml",
+    model="qwen3-coder:30b-128k (Ollama)",
+    source=AURA_SRC,
+    provenance="Rust raw string literal in the test module, commented `Real output from qwen3-coder:30b-128k (LOG-22998)`.",
+    note="Bare `<function=` on one line; the parameter value is never closed and the block ends with `</tool_call>` (no `</parameter>`, no `</function>`); a Python-style `True` for a boolean.",
+    text="<function=browser_get_state> <parameter=include_screenshot> True   </tool_call>",
+    tools=[fn("browser_get_state", {"include_screenshot": {"type": "boolean"}})],
+    tools_from_source=False,
+    tool_calls=[call("browser_get_state", include_screenshot=True)],
+    ambiguous="`</tool_call>` ends the unclosed value and the call. The value ` True   ` is read as the boolean true: the schema says boolean and `True` spells it (keeping the raw string would be defensible too).",
+)
+
+case(
+    "xml_aura_bare_function_orphan_close_ints",
+    "xml",
+    model="qwen3-coder (Ollama)",
+    source=AURA_SRC,
+    provenance="Rust raw string literal in the test module, commented `Real-world example from qwen3-coder with trailing </tool_call>`.",
+    note="Bare `<function=` block with no opener, an orphan `</tool_call>`, integer parameters typed by the schema.",
+    text="<function=searxng_web_search>\n<parameter=language>\nen\n</parameter>\n<parameter=pageno>\n1\n</parameter>\n<parameter=query>\ncompanies closing or downsizing in Wallace NH\n</parameter>\n<parameter=safesearch>\n1\n</parameter>\n<parameter=time_range>\nmonth\n</parameter>\n</function>\n</tool_call>",
+    tools=[fn("searxng_web_search", {"query": S, "pageno": I, "time_range": S, "language": S, "safesearch": I}, ["query"])],
+    tools_from_source=False,
+    tool_calls=[
+        call(
+            "searxng_web_search",
+            language="en",
+            pageno=1,
+            query="companies closing or downsizing in Wallace NH",
+            safesearch=1,
+            time_range="month",
+        )
+    ],
+)
+
+case(
+    "xml_openclaw79697_two_reads_tail",
+    "xml",
+    model="Qwen3.6-27B-UD-Q4_K_XL (llama.cpp b8684, openclaw)",
+    source="https://github.com/openclaw/openclaw/issues/79697 (comment by vipcxj)",
+    provenance="The server's SSE error `Failed to parse input at pos 668: ...`, JSON-escaped in the issue; \\n unescaped here. Output from character 668 on; the first 668 characters (reasoning, streamed before) are not shown by the source.",
+    note="A newline, then two consecutive canonical calls separated by a newline. Only the tail of the output is known.",
+    text="\n<tool_call>\n<function=read>\n<parameter=path>\n/home/ps/workspace/docker/aichat/openclaw/.openclaw/workspace/USER.md\n</parameter>\n</function>\n</tool_call>\n<tool_call>\n<function=read>\n<parameter=path>\n/home/ps/workspace/docker/aichat/openclaw/.openclaw/workspace/MEMORY.md\n</parameter>\n</function>\n</tool_call>",
+    tools=[fn("read", {"path": S}, ["path"])],
+    tools_from_source=False,
+    tags=["tail"],
+    content="\n",
+    tool_calls=[
+        call("read", path="/home/ps/workspace/docker/aichat/openclaw/.openclaw/workspace/USER.md"),
+        call("read", path="/home/ps/workspace/docker/aichat/openclaw/.openclaw/workspace/MEMORY.md"),
+    ],
+    ambiguous=WS_BEFORE_CALL,
+)
+
+case(
+    "xml_qwenpaw2839_python_true_tail",
+    "xml",
+    model="Qwen3.5-35B-A3B-Q8_0 (llama.cpp, CoPaw)",
+    source="https://github.com/agentscope-ai/QwenPaw/issues/2839",
+    provenance="The agent's `exception_message` `Failed to parse input at pos 204: ...`, JSON-escaped in the issue; \\n unescaped here. Output from character 204 on; the first 204 characters are not shown by the source.",
+    note="Canonical call whose boolean value is written `True` (Python spelling). Only the tail of the output is known.",
+    text="<tool_call>\n<function=browser_use>\n<parameter=action>\nstart\n</parameter>\n<parameter=headed>\nTrue\n</parameter>\n</function>\n</tool_call>",
+    tools=[fn("browser_use", {"action": S, "headed": {"type": "boolean"}}, ["action"])],
+    tools_from_source=False,
+    tags=["tail"],
+    tool_calls=[call("browser_use", action="start", headed=True)],
+    ambiguous="The schema (minimal, the issue does not show it) types `headed` as boolean, and `True` is read as true; keeping the raw string would be defensible too.",
+)
+
+EXO = "<tool_call>\nfunction=terminal>\nparameter=command>\necho hello\nparameter>\nfunction>\n</tool_call>"
+case(
+    "xml_exo1876_tags_without_angle_brackets",
+    "xml",
+    model="Qwen3.5-27B (exo)",
+    source="https://github.com/exo-explore/exo/issues/1876",
+    provenance="Python repr of the raw output in the traceback quoted in the issue (`raise ValueError(error_message)`); escapes resolved. The traceback also prints it unescaped, line by line, identically.",
+    note="Inside `<tool_call>` every inner tag lost its `<` (and the closers their `</`): `function=terminal>`, `parameter=command>`, `parameter>`, `function>`.",
+    text=EXO,
+    tools=[fn("terminal", {"command": S}, ["command"])],
+    tools_from_source=False,
+    content=EXO,
+    ambiguous="A reader can see terminal{command: echo hello}, but none of the inner tags is a tag; recovering the call would be guessing (DESIGN invariant 3), so the expected result is the text as content.",
+)
+
+case(
+    "hermes_qwen3vl1674_cjk_argument",
+    "hermes",
+    model="Qwen3-VL (OpenAI-compatible server, streamed)",
+    source="https://github.com/QwenLM/Qwen3-VL/issues/1674 (comment by Single430, 2025-11-07)",
+    provenance="Issue comment: the streamed content the reporter printed (`content:` followed by the text), in a code block.",
+    note="Canonical Hermes call with a CJK argument, returned as content by the server.",
+    text='<tool_call>\n{"name": "get_current_weather", "arguments": {"location": "杭州"}}\n</tool_call>',
+    tools=[fn("get_current_weather", {"location": S}, ["location"])],
+    tools_from_source=False,
+    tool_calls=[call("get_current_weather", location="杭州")],
+)
+
+case(
+    "hermes_hyperchat106_inline_spaces",
+    "hermes",
+    model="Qwen3 (HyperChat client, server without tool parsing)",
+    source="https://github.com/BigSweetPotatoStudio/HyperChat/issues/106",
+    provenance="Issue text: the model output as the client printed it, inline (the issue may have flattened newlines into spaces).",
+    note="Hermes call with spaces instead of newlines around the JSON; integer argument.",
+    text='<tool_call> {"name": "SearXNG_searxng_web_search", "arguments": {"query": "latest technology news", "count": 20}} </tool_call>',
+    tools=[fn("SearXNG_searxng_web_search", {"query": S, "count": I}, ["query"])],
+    tools_from_source=False,
+    tool_calls=[call("SearXNG_searxng_web_search", query="latest technology news", count=20)],
+)
+
+
 def main() -> None:
     out = sys.argv[1] if len(sys.argv) > 1 else "tests/real/cases.jsonl"
     with open(out, "w", encoding="utf-8") as f:
