@@ -923,6 +923,67 @@ case(
     tool_calls=[call("SearXNG_searxng_web_search", query="latest technology news", count=20)],
 )
 
+case(
+    "xml_pwilkin_cut_after_function_open",
+    "xml",
+    model="Qwen3-Coder-Next (steampunque hybrid GGUF, llama.cpp autoparser branch, opencode)",
+    source="https://github.com/pwilkin/llama.cpp/issues/9",
+    provenance="The server's error string `Failed to parse input at pos 0: ...`, JSON-escaped in the issue; \\n unescaped here. Position 0 means the quoted text is the whole output.",
+    note="The output stops right after `<function=task>`, a newline and the `<` of the next tag: a call cut off before any parameter.",
+    text="<tool_call>\n<function=task>\n<",
+    tools=OPENCODE_TOOLS + [fn("task", {"description": S, "prompt": S, "subagent_type": S}, ["description", "prompt", "subagent_type"])],
+    tools_from_source=False,
+    tool_calls=[call("task")],
+    ambiguous="The call is announced and names a declared tool, so it comes back with the arguments it has (none). The trailing `\\n<` is the cut-off start of the next tag inside the call, read as markup like a cut-off closing tag; returning it as content would be defensible too.",
+)
+
+case(
+    "xml_sglang31763_inline_value_int",
+    "xml",
+    model="Qwen3.6-27B-W8A8 (SGLang)",
+    source="https://github.com/sgl-project/sglang/issues/31763",
+    provenance="Issue text: the tool-call output as the server log showed it (the line `xml` before it is the label of a code fence the issue lost).",
+    note="Value on the parameter's line with no newlines around it; integer parameter.",
+    text="<tool_call>\n<function=get_highest_load_line>\n<parameter=limit>10</parameter>\n</function>\n</tool_call>",
+    tools=[fn("get_highest_load_line", {"limit": I})],
+    tools_from_source=False,
+    tool_calls=[call("get_highest_load_line", limit=10)],
+)
+
+OLLAMA11662 = '{"name": "repeat_string", "arguments": {"string": "bar"}}'
+case(
+    "other_ollama11662_bare_json_call",
+    "other",
+    model="qwen3:32b (Ollama 0.10.1)",
+    source="https://github.com/ollama/ollama/issues/11662",
+    provenance='Issue log: the assistant message content Ollama had returned (and the client sent back in the history), JSON-escaped; \\" unescaped here.',
+    note="The whole output is a bare Hermes call object, with no `<tool_call>` tag; the system prompt said the tool must be used.",
+    text=OLLAMA11662,
+    tools=[fn("repeat_string", {"string": S}, ["string"])],
+    tools_from_source=False,
+    tool_calls=[call("repeat_string", string="bar")],
+    ambiguous="Not one of the four dialects: no tag at all. The whole output is exactly `{name, arguments}` naming a declared tool, so the call is unambiguous; a server that requires a call tag returns the text as content.",
+)
+
+OPENCODE27540_REASONING = "The user is asking me to analyze the setup_pretrain.sh script and explain how to model components and forward input data. I need to first read the file to get the actual content.\n"
+OPENCODE27540_CONTENT = "\n我需要先读取文件中确认具体内容，以便正确进行分析。让我先读取它。"
+case(
+    "reasoning_opencode27540_close_then_answer_no_call",
+    "reasoning",
+    model="Qwen3.6-27B (vLLM, hermes tool parser, no reasoning parser; opencode)",
+    source="https://github.com/anomalyco/opencode/issues/27540",
+    provenance="Issue text: the reply opencode showed (the line before it is the user's prompt). The template pre-filled `<think>`, so the output starts inside reasoning; vLLM without a reasoning parser passed it all as content.",
+    note="Reasoning, `</think>`, then a one-line Chinese answer announcing a read that never comes: no call.",
+    text=OPENCODE27540_REASONING + "</think>" + OPENCODE27540_CONTENT,
+    tools=[fn("read", {"filePath": S}, ["filePath"])],
+    tools_from_source=False,
+    reasoning_open=True,
+    tags=["reasoning"],
+    reasoning=OPENCODE27540_REASONING,
+    content=OPENCODE27540_CONTENT,
+    ambiguous="The newline before `</think>` stays in reasoning and the one after it in content (text inside and outside the block verbatim); trimming either would be defensible too.",
+)
+
 
 def main() -> None:
     out = sys.argv[1] if len(sys.argv) > 1 else "tests/real/cases.jsonl"
