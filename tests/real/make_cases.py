@@ -984,6 +984,19 @@ case(
     ambiguous="The newline before `</think>` stays in reasoning and the one after it in content (text inside and outside the block verbatim); trimming either would be defensible too.",
 )
 
+case(
+    "xml_rvllm_qwen36_canonical_two_params",
+    "xml",
+    model="Qwen3.6-35B-A3B (rvllm webhook path)",
+    source="hersche/rvllm v3/crates/rvllm-serve/src/tool_parser.rs @ e0bf635edb470781bb1c200d37b2127384245443",
+    provenance="Rust string literal in the test module, commented `Captured verbatim from qwen3-6-35b-a3b on the rvllm webhook path (2026-05-24)`.",
+    note="Canonical XML call with two string parameters.",
+    text="<tool_call>\n<function=brain>\n<parameter=action>\nsearch\n</parameter>\n<parameter=query>\nVinz\n</parameter>\n</function>\n</tool_call>",
+    tools=[fn("brain", {"action": S, "query": S}, ["action"])],
+    tools_from_source=False,
+    tool_calls=[call("brain", action="search", query="Vinz")],
+)
+
 
 def main() -> None:
     out = sys.argv[1] if len(sys.argv) > 1 else "tests/real/cases.jsonl"
