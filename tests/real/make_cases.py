@@ -997,6 +997,38 @@ case(
     tool_calls=[call("brain", action="search", query="Vinz")],
 )
 
+VLLM17327 = "To compare **9.11** and **9.8**, we can look at the numbers step by step:\n\n1. Both numbers have **9** as the whole number part.\n2. Now compare the **decimal parts**:\n   - 9.11 has **0.11**\n   - 9.8 has **0.8**\n\nSince **0.8** is greater than **0.11**, **9.8** is greater than **9.11**.\n\n### Final Answer:\n**9.8 is greater than 9.11.** ✅"
+case(
+    "reasoning_vllm17327_thinking_disabled_answer",
+    "reasoning",
+    model="Qwen3-30B-A3B (vLLM, deepseek_r1 reasoning parser, enable_thinking false)",
+    source="https://github.com/vllm-project/vllm/issues/17327 (comment by Ucag, 2025-05-01)",
+    provenance="Issue comment: the Python repr of the response, whose reasoning_content held the whole generated text (that parser of the time returned the output as reasoning when no `</think>` came); escapes resolved.",
+    note="Thinking disabled: the template closed the empty think block in the prompt, so the output is a plain Markdown answer with no tags; it must be content, not reasoning.",
+    text=VLLM17327,
+    tools=[],
+    tools_from_source=False,
+    tags=["reasoning"],
+    content=VLLM17327,
+)
+
+LOCALAI8966 = '(the response is a confirmation of the following statement: "The response is in a system response. The assistant is an AI assistant, and the user is referring to the assistant in a system response. The user is asking about the relationship between the assistant and the user in a system response. The assistant is a system response, and the user is referring to the assistant in a system response. The user is asking about the relationship between the assistant and the user in a system response. The assistant is a system response, and the user is referring to the assistant in a system response. The user is asking about the relationship between the assistant and the user in a system response. The assistant is a system response, and the user is referring to the assistant in a system response." in Chinese.'
+case(
+    "reasoning_localai8966_never_closed_repetition",
+    "reasoning",
+    model="Qwen3.5-4B-Q4_K_M (LocalAI, llama-cpp backend)",
+    source="https://github.com/mudler/LocalAI/issues/8966",
+    provenance='Issue text: the JSON response of the server, whose `reasoning` field held the whole generated text after the template\'s pre-filled `<think>` (the model never closed it); \\" unescaped here. The backend may trim surrounding whitespace.',
+    note="A degenerate, repetitive reasoning that never reaches `</think>`: everything stays reasoning and content is empty.",
+    text=LOCALAI8966,
+    tools=[],
+    tools_from_source=False,
+    reasoning_open=True,
+    tags=["reasoning"],
+    reasoning=LOCALAI8966,
+    ambiguous="Everything is reasoning because `</think>` never came; promoting it to content is a client decision, not the parser's.",
+)
+
 
 def main() -> None:
     out = sys.argv[1] if len(sys.argv) > 1 else "tests/real/cases.jsonl"
