@@ -1029,6 +1029,33 @@ case(
     ambiguous="Everything is reasoning because `</think>` never came; promoting it to content is a client decision, not the parser's.",
 )
 
+LMSTUDIO1592 = json.loads(
+    '"Let me read the configuration.md file and the source files to understand how tokenWindow is used.\\n\\n<tool_call>\\n<function=readWorkspaceFile>\\n<parameter=arg0>\\n/llmpeon-parent/doc/docs/setup/configuration.md\\n</parameter>\\n</function>\\n</tool_call>\\n<tool_call>\\n<function=getTypeSource>\\n<parameter=arg0>\\norg.sterl.llmpeon.ai.LlmConfig\\n</parameter>\\n<parameter=arg1>\\n\\n</parameter>\\n</function>\\n</tool_call>\\n<tool_call>\\n<function=readWorkspaceFile>\\n<parameter=arg0>\\n/org.sterl.llmpeon/src/org/sterl/llmpeon/parts/config/AiConfigPreferenceView.java\\n</parameter>\\n</function>\\n</tool_call>"'
+)
+case(
+    "xml_lmstudio1592_three_calls_inside_open_reasoning",
+    "xml",
+    model="qwen/qwen3.5-9b (LM Studio, Windows, Vulkan)",
+    source="https://github.com/lmstudio-ai/lmstudio-bug-tracker/issues/1592 (comment by sterlp, 2026-03-27)",
+    provenance="Issue comment: the server's JSON response, whose `reasoning_content` held the whole generated text after the template's pre-filled `<think>` (`content` empty, `tool_calls` empty); the JSON string literal is decoded here as is. The server may trim surrounding whitespace.",
+    note="Prose, then three calls, all inside the never-closed reasoning block; the second call has an empty parameter value (`<parameter=arg1>` followed by two newlines).",
+    text=LMSTUDIO1592,
+    tools=[
+        fn("readWorkspaceFile", {"arg0": S}, ["arg0"]),
+        fn("getTypeSource", {"arg0": S, "arg1": S}, ["arg0"]),
+    ],
+    tools_from_source=False,
+    reasoning_open=True,
+    tags=["reasoning"],
+    reasoning="Let me read the configuration.md file and the source files to understand how tokenWindow is used.\n\n",
+    tool_calls=[
+        call("readWorkspaceFile", arg0="/llmpeon-parent/doc/docs/setup/configuration.md"),
+        call("getTypeSource", arg0="org.sterl.llmpeon.ai.LlmConfig", arg1=""),
+        call("readWorkspaceFile", arg0="/org.sterl.llmpeon/src/org/sterl/llmpeon/parts/config/AiConfigPreferenceView.java"),
+    ],
+    ambiguous="The first `<tool_call>` ends reasoning implicitly; the blank line before it stays in reasoning. The value of `arg1` is empty: of its two newlines, one is the leading and one the trailing newline the format adds.",
+)
+
 
 def main() -> None:
     out = sys.argv[1] if len(sys.argv) > 1 else "tests/real/cases.jsonl"
