@@ -1056,6 +1056,38 @@ case(
     ambiguous="The first `<tool_call>` ends reasoning implicitly; the blank line before it stays in reasoning. The value of `arg1` is empty: of its two newlines, one is the leading and one the trailing newline the format adds.",
 )
 
+LMSTUDIO825_TOOLS = [
+    fn(
+        "search_products",
+        {
+            "query": {"type": "string", "description": "Search terms or product name"},
+            "category": {
+                "type": "string",
+                "description": "Product category to filter by",
+                "enum": ["electronics", "clothing", "home", "outdoor"],
+            },
+            "max_price": {"type": "number", "description": "Maximum price in dollars"},
+        },
+        ["query"],
+    )
+]
+case(
+    "hermes_lmstudio825_empty_think_then_call",
+    "hermes",
+    model="qwen/qwen3-4b (LM Studio 0.3.21 beta)",
+    source="https://github.com/lmstudio-ai/lmstudio-bug-tracker/issues/825 (comment by torarnv)",
+    provenance='Issue comment: the JSON `choices` the server returned (finish_reason `stop`, no tool_calls), whose `content` held the whole output; the JSON string is decoded here (\\n, \\"). Tool schema from the test case printed in the same thread.',
+    note="An empty think block the model wrote itself, a blank line, then a canonical Hermes call.",
+    text='<think>\n\n</think>\n\n<tool_call>\n{"name": "search_products", "arguments": {"query": "Dell", "category": "electronics", "max_price": 50}}\n</tool_call>',
+    tools=LMSTUDIO825_TOOLS,
+    tools_from_source=True,
+    tags=["reasoning"],
+    reasoning="\n\n",
+    content="\n\n",
+    tool_calls=[call("search_products", query="Dell", category="electronics", max_price=50)],
+    ambiguous="The reasoning is the two newlines inside the empty think block, verbatim; the blank line after `</think>` is outside any markup, so it is content. Empty reasoning and content would be defensible too.",
+)
+
 
 def main() -> None:
     out = sys.argv[1] if len(sys.argv) > 1 else "tests/real/cases.jsonl"
