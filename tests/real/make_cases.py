@@ -1088,6 +1088,21 @@ case(
     ambiguous="The reasoning is the two newlines inside the empty think block, verbatim; the blank line after `</think>` is outside any markup, so it is content. Empty reasoning and content would be defensible too.",
 )
 
+OMLX3153 = 'I have comprehensive material. Let me do one final targeted check...\n\n<tool_call>\n<function=websearch>\nquery="Flowable Work platform-api analytics process-instance query endpoint frequency duration chart data REST" numResults=5'
+case(
+    "xml_omlx3153_attribute_args_unclosed",
+    "xml",
+    model="Qwen3.8-27B-oQ4e-mtp (oMLX 0.6.3rc3, non-thinking profile, OpenCode)",
+    source="https://github.com/jundot/omlx/issues/3153",
+    provenance="Issue text: the observed model output, in a code block. The server's log line in the same issue says it withheld 157 characters starting with `<tool_call>\\n<function=websearch>\\nquery=\"Flowable Work platform-api anal`; the envelope as shown is exactly 157 characters, with no trailing newline.",
+    note="Prose, a blank line, then `<tool_call>` and `<function=websearch>` whose body is `key=\"value\" key=value` attributes instead of parameter tags, and the output ends there (no closers).",
+    text=OMLX3153,
+    tools=[fn("websearch", {"query": S, "numResults": N}, ["query"])],
+    tools_from_source=False,
+    content=OMLX3153,
+    ambiguous="A reader sees websearch{query, numResults}, but `key=value` attributes are not the format's parameters and the block never closes; recovering the call would be guessing (DESIGN invariant 3), so the expected result is the text as content. A streaming server that has already announced `websearch` would return it with empty arguments and the body as content.",
+)
+
 
 def main() -> None:
     out = sys.argv[1] if len(sys.argv) > 1 else "tests/real/cases.jsonl"
