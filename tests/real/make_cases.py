@@ -1103,6 +1103,21 @@ case(
     ambiguous="A reader sees websearch{query, numResults}, but `key=value` attributes are not the format's parameters and the block never closes; recovering the call would be guessing (DESIGN invariant 3), so the expected result is the text as content. A streaming server that has already announced `websearch` would return it with empty arguments and the body as content.",
 )
 
+case(
+    "xml_omlx3442_no_params_unclosed_tail",
+    "xml",
+    model="unknown (oMLX, Cursor client over /v1/messages)",
+    source="https://github.com/jundot/omlx/issues/3442",
+    provenance="The server's warning, quoted in the issue title: `withheld 39 characters ... (start_marker='<tool_call>\\n<function=Read>\\n</function>')`; \\n unescaped here. The quoted marker is exactly 39 characters, so it is the whole withheld tail; what came before it is not shown.",
+    note="A call with no parameters: `<function=Read>` closed by `</function>`, and the output ends before `</tool_call>`. Only the tail is known.",
+    text="<tool_call>\n<function=Read>\n</function>",
+    tools=[fn("Read", {"file_path": S}, ["file_path"])],
+    tools_from_source=False,
+    tags=["tail"],
+    tool_calls=[call("Read")],
+    ambiguous="The function block is closed, so the call is complete with no arguments although the tool requires one; a missing `</tool_call>` at the end of the output does not undo it.",
+)
+
 
 def main() -> None:
     out = sys.argv[1] if len(sys.argv) > 1 else "tests/real/cases.jsonl"
