@@ -1118,6 +1118,27 @@ case(
     ambiguous="The function block is closed, so the call is complete with no arguments although the tool requires one; a missing `</tool_call>` at the end of the output does not undo it.",
 )
 
+OLLAMA_OMNIMERGE = (
+    "<think>I need to fix the extra brace. The line reads `}}});` and should read `}});`."
+    "<tool_call><function=editor><parameter=path>manic_miner.html</parameter>"
+    "<parameter=new_text>}});</parameter></function></tool_call>"
+)
+case(
+    "xml_ollama_omnimerge_call_inside_think",
+    "xml",
+    model="omnimerge-v6 (a Qwen3.5-family model on Ollama's qwen3.5 parser)",
+    source="ollama/ollama model/parsers/qwen35_boundary_test.go @ 1af690b3473dbbb969ecce1c1ef2d2fcc752e52e",
+    provenance="Go string constant (implicitly concatenated pieces) in the test file, commented as captured on 2026-09-24 from an omnimerge-v6 agentic run reported by a user.",
+    note="The model opens `<think>` itself and writes the call inside the think block, with no `</think>`; values on the tag lines, one of them made of braces.",
+    text=OLLAMA_OMNIMERGE,
+    tools=[fn("editor", {"path": S, "new_text": S})],
+    tools_from_source=True,
+    tags=["reasoning"],
+    reasoning="I need to fix the extra brace. The line reads `}}});` and should read `}});`.",
+    tool_calls=[call("editor", path="manic_miner.html", new_text="}});")],
+    ambiguous="The `<tool_call>` ends the never-closed reasoning implicitly (DESIGN section 3), so the call is read and the text before it is reasoning.",
+)
+
 
 def main() -> None:
     out = sys.argv[1] if len(sys.argv) > 1 else "tests/real/cases.jsonl"
