@@ -1139,6 +1139,21 @@ case(
     ambiguous="The `<tool_call>` ends the never-closed reasoning implicitly (DESIGN section 3), so the call is read and the text before it is reasoning.",
 )
 
+VMLX192 = 'bash\necho "Tool test successful!"'
+case(
+    "other_vmlx192_plain_line_tool_name",
+    "other",
+    model="Qwen3.6-35B-A3B-4bit (vMLX)",
+    source="https://github.com/jjang-ai/vmlx/issues/192 (comment by jjang-ai, 2026-06-09)",
+    provenance="Issue comment: the text a live run emitted for the reporter's request, in a code block.",
+    note="No tag at all: the declared tool's name on one line, the command on the next.",
+    text=VMLX192,
+    tools=[fn("bash", {"command": S}, ["command"])],
+    tools_from_source=True,
+    content=VMLX192,
+    ambiguous="A reader may guess bash{command: ...}, and the server in the source added a narrow repair for it; but a tool name on a line of its own is not a call format of any dialect, and reading it would turn prose that starts with a tool's name into calls. Expected as content.",
+)
+
 
 def main() -> None:
     out = sys.argv[1] if len(sys.argv) > 1 else "tests/real/cases.jsonl"
