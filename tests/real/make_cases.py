@@ -1154,6 +1154,22 @@ case(
     ambiguous="A reader may guess bash{command: ...}, and the server in the source added a narrow repair for it; but a tool name on a line of its own is not a call format of any dialect, and reading it would turn prose that starts with a tool's name into calls. Expected as content.",
 )
 
+LLAMACPP22878_EDITS = '[{"newText": "- Name: vipcxj\\n- What to call them: vipcxj\\n- Notes: 给AI取了个叫"3.14根毛"的名字，审美独特", "oldText":'
+case(
+    "xml_llamacpp22878_array_value_cut_with_bare_quotes_tail",
+    "xml",
+    model="Qwen3.6-27B-UD-Q4_K_XL (llama.cpp b8684, openclaw)",
+    source="https://github.com/ggml-org/llama.cpp/issues/22878",
+    provenance="Issue text: the chat client showed the server's `Failed to parse input at pos 1192:` followed by the output from that position, in a code block (the `\\n` inside the JSON are the model's own escapes and stay backslash-n). The text starts at `<tool_call>`; whether a newline came before it is not shown. Only the tail is known, and the output stops where the server stopped it.",
+    note="An array parameter written as JSON whose string holds unescaped double quotes (`\"3.14根毛\"`), cut off after `\"oldText\":` with nothing closed.",
+    text="<tool_call>\n<function=edit>\n<parameter=edits>\n" + LLAMACPP22878_EDITS,
+    tools=[fn("edit", {"path": S, "edits": {"type": "array", "items": {"type": "object"}}}, ["path", "edits"])],
+    tools_from_source=False,
+    tags=["tail"],
+    tool_calls=[call("edit", edits=LLAMACPP22878_EDITS)],
+    ambiguous="The value does not parse as the array the schema asks for (bare quotes inside a string, then cut off), so the raw text is kept as a string (DESIGN section 3); the call is returned with what it has.",
+)
+
 
 def main() -> None:
     out = sys.argv[1] if len(sys.argv) > 1 else "tests/real/cases.jsonl"
