@@ -1170,6 +1170,70 @@ case(
     ambiguous="The value does not parse as the array the schema asks for (bare quotes inside a string, then cut off), so the raw text is kept as a string (DESIGN section 3); the call is returned with what it has.",
 )
 
+ONECAT_SRC = "https://github.com/1CatAI/1Cat-vLLM/issues/26"
+ONECAT_MODEL = "Qwen3.6-27B-AWQ (1Cat-vLLM 0.0.3, Hermes Agent)"
+ONECAT_PROV = "Issue text: one of the pseudo tool-call formats the reporter saw returned as assistant content (finish_reason `stop`), in a code block."
+ONECAT_TOOLS = [fn("searxng_search", {"query": S, "language": S, "max_results": I}, ["query"])]
+
+ONECAT_ARRAY = '[{"name":"searxng_search","arguments":{"query":"2026年5月6日 今日新闻"}}]'
+case(
+    "other_1cat26_bare_json_call_array",
+    "other",
+    model=ONECAT_MODEL,
+    source=ONECAT_SRC,
+    provenance=ONECAT_PROV,
+    note="The whole output is a bare JSON array holding one `{name, arguments}` call object, with no tag.",
+    text=ONECAT_ARRAY,
+    tools=ONECAT_TOOLS,
+    tools_from_source=False,
+    tool_calls=[call("searxng_search", query="2026年5月6日 今日新闻")],
+    ambiguous="Not one of the four dialects: no tag at all. The whole output is a list of `{name, arguments}` objects naming a declared tool, so the call is unambiguous; a server that requires a call tag returns the text as content.",
+)
+
+ONECAT_TOOL_CODE = "<tool_code>\n/tool_code>"
+case(
+    "other_1cat26_broken_tool_code_tag",
+    "other",
+    model=ONECAT_MODEL,
+    source=ONECAT_SRC,
+    provenance=ONECAT_PROV,
+    note="An invented `<tool_code>` tag with a closer that lost its `<`, and nothing inside.",
+    text=ONECAT_TOOL_CODE,
+    tools=ONECAT_TOOLS,
+    tools_from_source=False,
+    content=ONECAT_TOOL_CODE,
+)
+
+ONECAT_CALL_LINE = '--- CALL --- nc://searxng_search {"query":"2026年5月6日 今日新闻","language":"zh","max_results":8}'
+case(
+    "other_1cat26_call_banner_url_json",
+    "other",
+    model=ONECAT_MODEL,
+    source=ONECAT_SRC,
+    provenance=ONECAT_PROV,
+    note="A made-up `--- CALL --- nc://NAME {json}` line.",
+    text=ONECAT_CALL_LINE,
+    tools=ONECAT_TOOLS,
+    tools_from_source=False,
+    content=ONECAT_CALL_LINE,
+    ambiguous="A reader sees searxng_search{...}, but `--- CALL --- nc://` is no call format of any dialect; reading it would be guessing, so the expected result is the text as content.",
+)
+
+HERMES66452 = "bash\necho X"
+case(
+    "other_hermes66452_plain_line_tool_name",
+    "other",
+    model="qwen3.5:9b Q4_K_M (Ollama 0.32.1, Hermes Agent)",
+    source="https://github.com/NousResearch/hermes-agent/issues/66452",
+    provenance="Issue text: the literal reply the model gave to `Use the terminal tool to run: echo X`, quoted inline with its newline written as `\\n`; unescaped here.",
+    note="No tag: a shell name on one line and the command on the next, for a tool named `terminal`.",
+    text=HERMES66452,
+    tools=[fn("terminal", {"command": S}, ["command"])],
+    tools_from_source=False,
+    content=HERMES66452,
+    ambiguous="`bash` is not even the declared tool's name; the text is content.",
+)
+
 
 def main() -> None:
     out = sys.argv[1] if len(sys.argv) > 1 else "tests/real/cases.jsonl"
