@@ -730,7 +730,9 @@ case(
 # Round 3 (issue 22): Qwen3.5 / Qwen3.6 variants, unclosed values, tails
 # ---------------------------------------------------------------------------------------------------------------------
 
-LLMCODE_CAPTURES = "DJFeu/llmcode tests/test_tools/fixtures/hermes_captures/{} @ f64e0b736b3e4932a6e17bb2f8064018f96f803d"
+LLMCODE_CAPTURES = (
+    "DJFeu/llmcode tests/test_tools/fixtures/hermes_captures/{} @ f64e0b736b3e4932a6e17bb2f8064018f96f803d"
+)
 LLMCODE_PROV = (
     "A fixture file whose directory README says each file is the verbatim raw stream output of a real model response "
     "that triggered a parser bug (copied from the client's debug log); the file's bytes are the text. "
@@ -766,7 +768,8 @@ case(
     tools=LLMCODE_TOOLS,
     tools_from_source=False,
     tool_calls=[call("web_search", max_results=3, query=LLMCODE_QUERY)],
-    ambiguous=WS_AFTER_CALL + " `NAME>` names a declared tool and is closed by `</function>`, so it is read as `<function=NAME>`.",
+    ambiguous=WS_AFTER_CALL
+    + " `NAME>` names a declared tool and is closed by `</function>`, so it is read as `<function=NAME>`.",
 )
 
 case(
@@ -780,7 +783,8 @@ case(
     tools=LLMCODE_TOOLS,
     tools_from_source=False,
     tool_calls=[call("web_search", query=LLMCODE_QUERY, max_results=3)],
-    ambiguous=WS_AFTER_CALL + ' The `{"args": ...}` wrapper is unwrapped because the declared tool has no `args` parameter.',
+    ambiguous=WS_AFTER_CALL
+    + ' The `{"args": ...}` wrapper is unwrapped because the declared tool has no `args` parameter.',
 )
 
 case(
@@ -834,7 +838,9 @@ case(
     provenance="Rust raw string literal in the test module, commented `Real-world example from qwen3-coder with trailing </tool_call>`.",
     note="Bare `<function=` block with no opener, an orphan `</tool_call>`, integer parameters typed by the schema.",
     text="<function=searxng_web_search>\n<parameter=language>\nen\n</parameter>\n<parameter=pageno>\n1\n</parameter>\n<parameter=query>\ncompanies closing or downsizing in Wallace NH\n</parameter>\n<parameter=safesearch>\n1\n</parameter>\n<parameter=time_range>\nmonth\n</parameter>\n</function>\n</tool_call>",
-    tools=[fn("searxng_web_search", {"query": S, "pageno": I, "time_range": S, "language": S, "safesearch": I}, ["query"])],
+    tools=[
+        fn("searxng_web_search", {"query": S, "pageno": I, "time_range": S, "language": S, "safesearch": I}, ["query"])
+    ],
     tools_from_source=False,
     tool_calls=[
         call(
@@ -931,7 +937,10 @@ case(
     provenance="The server's error string `Failed to parse input at pos 0: ...`, JSON-escaped in the issue; \\n unescaped here. Position 0 means the quoted text is the whole output.",
     note="The output stops right after `<function=task>`, a newline and the `<` of the next tag: a call cut off before any parameter.",
     text="<tool_call>\n<function=task>\n<",
-    tools=OPENCODE_TOOLS + [fn("task", {"description": S, "prompt": S, "subagent_type": S}, ["description", "prompt", "subagent_type"])],
+    tools=[
+        *OPENCODE_TOOLS,
+        fn("task", {"description": S, "prompt": S, "subagent_type": S}, ["description", "prompt", "subagent_type"]),
+    ],
     tools_from_source=False,
     tool_calls=[call("task")],
     ambiguous="The call is announced and names a declared tool, so it comes back with the arguments it has (none). The trailing `\\n<` is the cut-off start of the next tag inside the call, read as markup like a cut-off closing tag; returning it as content would be defensible too.",
@@ -1018,7 +1027,7 @@ case(
     "reasoning",
     model="Qwen3.5-4B-Q4_K_M (LocalAI, llama-cpp backend)",
     source="https://github.com/mudler/LocalAI/issues/8966",
-    provenance='Issue text: the JSON response of the server, whose `reasoning` field held the whole generated text after the template\'s pre-filled `<think>` (the model never closed it); \\" unescaped here. The backend may trim surrounding whitespace.',
+    provenance="Issue text: the JSON response of the server, whose `reasoning` field held the whole generated text after the template's pre-filled `<think>` (the model never closed it); \\\" unescaped here. The backend may trim surrounding whitespace.",
     note="A degenerate, repetitive reasoning that never reaches `</think>`: everything stays reasoning and content is empty.",
     text=LOCALAI8966,
     tools=[],
@@ -1051,7 +1060,10 @@ case(
     tool_calls=[
         call("readWorkspaceFile", arg0="/llmpeon-parent/doc/docs/setup/configuration.md"),
         call("getTypeSource", arg0="org.sterl.llmpeon.ai.LlmConfig", arg1=""),
-        call("readWorkspaceFile", arg0="/org.sterl.llmpeon/src/org/sterl/llmpeon/parts/config/AiConfigPreferenceView.java"),
+        call(
+            "readWorkspaceFile",
+            arg0="/org.sterl.llmpeon/src/org/sterl/llmpeon/parts/config/AiConfigPreferenceView.java",
+        ),
     ],
     ambiguous="The first `<tool_call>` ends reasoning implicitly; the blank line before it stays in reasoning. The value of `arg1` is empty: of its two newlines, one is the leading and one the trailing newline the format adds.",
 )
@@ -1095,7 +1107,7 @@ case(
     model="Qwen3.8-27B-oQ4e-mtp (oMLX 0.6.3rc3, non-thinking profile, OpenCode)",
     source="https://github.com/jundot/omlx/issues/3153",
     provenance="Issue text: the observed model output, in a code block. The server's log line in the same issue says it withheld 157 characters starting with `<tool_call>\\n<function=websearch>\\nquery=\"Flowable Work platform-api anal`; the envelope as shown is exactly 157 characters, with no trailing newline.",
-    note="Prose, a blank line, then `<tool_call>` and `<function=websearch>` whose body is `key=\"value\" key=value` attributes instead of parameter tags, and the output ends there (no closers).",
+    note='Prose, a blank line, then `<tool_call>` and `<function=websearch>` whose body is `key="value" key=value` attributes instead of parameter tags, and the output ends there (no closers).',
     text=OMLX3153,
     tools=[fn("websearch", {"query": S, "numResults": N}, ["query"])],
     tools_from_source=False,
@@ -1161,7 +1173,7 @@ case(
     model="Qwen3.6-27B-UD-Q4_K_XL (llama.cpp b8684, openclaw)",
     source="https://github.com/ggml-org/llama.cpp/issues/22878",
     provenance="Issue text: the chat client showed the server's `Failed to parse input at pos 1192:` followed by the output from that position, in a code block (the `\\n` inside the JSON are the model's own escapes and stay backslash-n). The text starts at `<tool_call>`; whether a newline came before it is not shown. Only the tail is known, and the output stops where the server stopped it.",
-    note="An array parameter written as JSON whose string holds unescaped double quotes (`\"3.14根毛\"`), cut off after `\"oldText\":` with nothing closed.",
+    note='An array parameter written as JSON whose string holds unescaped double quotes (`"3.14根毛"`), cut off after `"oldText":` with nothing closed.',
     text="<tool_call>\n<function=edit>\n<parameter=edits>\n" + LLAMACPP22878_EDITS,
     tools=[fn("edit", {"path": S, "edits": {"type": "array", "items": {"type": "object"}}}, ["path", "edits"])],
     tools_from_source=False,
