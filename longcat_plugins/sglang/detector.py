@@ -45,8 +45,7 @@ class LongcatDetector(BaseFormatDetector):
         self.eot_token = next((tag for tag in T.WRAPPER_CLOSES if self.dialect.end.endswith(tag)), "")
         self._parser: StreamParser | None = None
         self._log = CallLog()
-        emit_unknown_calls_from_env()  # (a mistyped setting fails the request here, as it is built)
-        self._options = ParserOptions(reasoning=False)
+        self._options = ParserOptions(reasoning=False, emit_unknown_calls=emit_unknown_calls_from_env())
         self._reading: OnePassReading | None = None
         self._paired = False  # whether the first parse looked for a reading to claim
 

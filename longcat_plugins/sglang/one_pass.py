@@ -40,10 +40,9 @@ _lock = threading.Lock()
 _here = threading.local()
 
 
-def call_options(tools: Sequence[Any], base: ParserOptions | None = None) -> ParserOptions:
-    """The options calls are read with for the request whose ``tools`` these are (a request with stop strings may
-    be cut inside a call, see :attr:`ParserOptions.cut_calls_as_text`)."""
-    options = replace(base or ParserOptions(), emit_unknown_calls=emit_unknown_calls_from_env())
+def call_options(tools: Sequence[Any], options: ParserOptions) -> ParserOptions:
+    """``options`` for the request whose ``tools`` these are (a request with stop strings may be cut inside a call,
+    see :attr:`ParserOptions.cut_calls_as_text`)."""
     if tools_of_a_request_with_stop_strings(tools):
         return replace(options, cut_calls_as_text=True)
     return options
@@ -59,7 +58,8 @@ class OnePassReading:
 
     def __init__(self, tools: Sequence[Any], reasoning_open: bool) -> None:
         self.tools = tuple(tools)
-        self.options = call_options(self.tools, ParserOptions(reasoning_open=reasoning_open))
+        options = ParserOptions(reasoning_open=reasoning_open, emit_unknown_calls=emit_unknown_calls_from_env())
+        self.options = call_options(self.tools, options)
         self.parser = StreamParser(self.tools, self.options)
         self.message: ParsedMessage | None = None  # the whole output's reading (non-streaming)
         self.content_given = ""  # the normal text the reasoning stage answered with (non-streaming)
