@@ -143,3 +143,68 @@ def test_separate_reasoning_off_reads_reasoning_as_text(serving, stream: bool) -
         message = response.choices[0].message
         assert (message.content, message.reasoning_content) == ("<think>plan</think>", None)
         assert [c.function.name for c in message.tool_calls] == ["f"]
+
+
+class _TwoChoices(ScriptedTokenizerManager):
+    """Generates two choices (``n=2``), their steps interleaved as SGLang reports them."""
+
+    outputs: tuple[str, str] = ("", "")
+
+    def generate_request(self, obj: Any, request: Any = None) -> Any:
+        self.requests.append(obj)
+        per_choice = []
+        for index, output in enumerate(self.outputs):
+            self.script(pieces_of(output, 3 + index))
+            per_choice.append([{**step, "index": index} for step in self.steps])
+        steps = [step for group in zip(*per_choice, strict=False) for step in group]
+        steps += [step for choice in per_choice for step in choice[len(min(per_choice, key=len)) :]]
+
+        async def replay() -> Any:
+            if not obj.stream:
+                yield [choice[-1] for choice in per_choice]
+                return
+            for step in steps:
+                yield step
+
+        return replay()
+
+
+def _fold_choices(frames: list[str]) -> dict[int, dict[str, Any]]:
+    out: dict[int, dict[str, Any]] = {}
+    for frame in frames[:-1]:
+        for choice in json.loads(frame[len("data: ") :])["choices"]:
+            folded = out.setdefault(choice["index"], {"content": "", "reasoning": "", "calls": []})
+            delta = choice["delta"]
+            folded["content"] += delta.get("content") or ""
+            folded["reasoning"] += delta.get("reasoning_content") or ""
+            for call in delta.get("tool_calls") or []:
+                if call["function"]["name"]:
+                    folded["calls"].append([call["function"]["name"], ""])
+                folded["calls"][call["index"]][1] += call["function"]["arguments"] or ""
+    return out
+
+
+@pytest.mark.parametrize("stream", [True, False], ids=["stream", "whole"])
+def test_each_choice_is_read_with_its_own_reading(server_args, stream: bool) -> None:
+    """``n=2``: the two choices' readings do not mix (each tool stage takes the reading of its own choice)."""
+    manager = _TwoChoices(server_args, build_tokenizer())
+    serving_chat = _serving_chat(manager)
+    manager.outputs = TWO_STAGES_DIFFER[1][0], "<think>why</think>Fine.<function=get>\n</function>"
+    tools = [_tool("get")]
+    response = chat(serving_chat, stream=stream, tools=tools, n=2)
+    if stream:
+        folded = _fold_choices(response)
+        served = [
+            (f["content"], f["reasoning"], [(name, json.loads(args)) for name, args in f["calls"]])
+            for _, f in sorted(folded.items())
+        ]
+    else:
+        served = [
+            (
+                c.message.content,
+                c.message.reasoning_content or "",
+                [(t.function.name, json.loads(t.function.arguments)) for t in c.message.tool_calls or []],
+            )
+            for c in response.choices
+        ]
+    assert served == [_summary(_one_pass(output, tools)) for output in manager.outputs]
