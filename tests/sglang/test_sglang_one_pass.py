@@ -208,3 +208,25 @@ def test_each_choice_is_read_with_its_own_reading(server_args, stream: bool) -> 
             for c in response.choices
         ]
     assert served == [_summary(_one_pass(output, tools)) for output in manager.outputs]
+
+
+@pytest.mark.parametrize("stream", [True, False], ids=["stream", "whole"])
+def test_force_nonempty_content_as_without_tools(serving, stream: bool) -> None:
+    """``force_nonempty_content``: an output with only reasoning gives it as the content too, with tools (one pass)
+    as without."""
+    serving_chat, manager = serving
+    text = "<think>Only thoughts.</think>"
+
+    def served(tools: list[dict[str, Any]] | None) -> Any:
+        manager.script(pieces_of(text, 4))
+        kwargs = {"chat_template_kwargs": {"force_nonempty_content": True}}
+        response = chat(serving_chat, stream=stream, tools=tools, **kwargs)
+        if stream:
+            result = fold_sse(response)
+            return result["content"], result["reasoning"], result["calls"]
+        message = response.choices[0].message
+        return message.content, message.reasoning_content, message.tool_calls
+
+    with_tools = served([_tool("f")])
+    assert with_tools == served(None)
+    assert with_tools[0] == "Only thoughts."
