@@ -288,6 +288,21 @@ SGLANG_SERVING: Final = Contract(
     "whether the request has stop strings",
     checked_on=_S,
 )
+#: Used when present: our reasoning and tool-call parsers then read a Chat Completions request in one pass; without
+#: them, in two stages (SGLang's own chain).
+SGLANG_ONE_PASS: Final = (
+    Contract(
+        f"{_REASONING_REGISTRY}:ReasoningParser.__init__",
+        "the request a reasoning parser is built for, and whether a tool-call parser reads what it leaves",
+        keywords=("request", "tool_call_parser_active"),
+        checked_on=_S,
+    ),
+    Contract(
+        "sglang.srt.entrypoints.openai.serving_chat:OpenAIServingChat._effective_tools",
+        "the tools a request's tool-call parser is handed",
+        checked_on=_S,
+    ),
+)
 SGLANG_OPTIONAL: Final = (
     Contract(
         "sglang.srt.entrypoints.http_server:app",
@@ -324,6 +339,7 @@ GROUPS: Final = {
         ("tool parser", SGLANG_TOOL, "required"),
         ("reasoning parser", SGLANG_REASONING, "required"),
         ("serving", (SGLANG_SERVING,), "required"),
+        ("one pass", SGLANG_ONE_PASS, "optional"),
         ("optional", SGLANG_OPTIONAL, "optional"),
         ("replay server", SGLANG_REPLAY, "replay"),
     ),

@@ -7,7 +7,10 @@ those (heavy) modules are already imported, or else the moment they are.
 
 When SGLang's chat serving is imported, it is told to keep special tokens in the text of requests served with
 ``--reasoning-parser longcat`` (it does so on its own only for requests with tools and for the reasoning parsers it
-knows by name): think tags are often special tokens and must reach the reasoning detector.
+knows by name): think tags are often special tokens and must reach the reasoning detector. The same per-request hook
+notes the tools SGLang's tool-call parser will be handed, and SGLang's ``ReasoningParser`` hands our reasoning
+detector the request it is built for: with both of our parsers, a Chat Completions request is read in one pass
+(:mod:`.one_pass`).
 
 The detectors rely on SGLang internals (:data:`TOOL_CONTRACTS`, :data:`REASONING_CONTRACTS`, :data:`SERVING`,
 declared in :mod:`longcat_plugins.contracts`), each checked as its module is imported. When one is missing,
@@ -23,7 +26,7 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Any, Final
 
-from longcat_plugins.contracts import SGLANG_REASONING, SGLANG_SERVING, SGLANG_TOOL
+from longcat_plugins.contracts import SGLANG_ONE_PASS, SGLANG_REASONING, SGLANG_SERVING, SGLANG_TOOL
 
 PARSER_NAME = "longcat"
 
@@ -40,6 +43,7 @@ _REASONING_FLAG: Final = "--reasoning-parser"
 TOOL_CONTRACTS: Final = SGLANG_TOOL
 REASONING_CONTRACTS: Final = SGLANG_REASONING
 SERVING: Final = SGLANG_SERVING
+ONE_PASS: Final = SGLANG_ONE_PASS
 
 
 def register() -> None:
@@ -127,6 +131,37 @@ def _register_reasoning_parser(module: Any) -> None:
     detector = parser_or_stand_in(SGLANG, _REASONING_FLAG, REASONING_CONTRACTS, _reasoning_detector, _reasoning_base)
     module.ReasoningParser.DetectorMap[PARSER_NAME] = detector
     _warn_untested(detector)
+    _hand_requests_to_reasoning_detectors(module.ReasoningParser)
+
+
+def _hand_requests_to_reasoning_detectors(parser_class: Any) -> None:
+    """``ReasoningParser(..., request, ..., tool_call_parser_active)`` builds its detector from a few options of the
+    request; ours is handed the request itself (``serve_request``), to read calls as the tool-call parser that
+    follows it (see :mod:`.one_pass`). Without these interfaces, the two parsers read in two stages."""
+    import functools
+    import inspect
+
+    from longcat_plugins.doctor.drift import missing
+
+    original = parser_class.__init__
+    if getattr(original, "_longcat_hands_request", False):
+        return
+    # (the serving's contract is checked where it is used: importing it here would load the API server's modules)
+    problems = missing(c for c in ONE_PASS if c.target.startswith(_REASONING_REGISTRY_MODULE))
+    if problems:
+        logger.warning("SGLang reads reasoning and tool calls in two stages here: %s", "; ".join(problems))
+        return
+    signature = inspect.signature(original)
+
+    @functools.wraps(original)
+    def init(self: Any, *args: Any, **kwargs: Any) -> None:
+        original(self, *args, **kwargs)
+        serve_request = getattr(self.detector, "serve_request", None)
+        if serve_request is not None:
+            serve_request(signature.bind(self, *args, **kwargs).arguments.get("request"))
+
+    init._longcat_hands_request = True  # type: ignore[attr-defined]
+    parser_class.__init__ = init
 
 
 def _keep_reasoning_markup(module: Any) -> None:
@@ -152,7 +187,8 @@ def _keep_reasoning_markup(module: Any) -> None:
     @functools.wraps(original)
     def patch(self: Any, request: Any) -> None:
         original(self, request)
-        note_request(request)
+        effective_tools = getattr(self, "_effective_tools", None)  # (ONE_PASS: the tools of the tool-call parser)
+        note_request(request, effective_tools(request) if effective_tools is not None else None)
         if self.reasoning_parser == PARSER_NAME:
             request.skip_special_tokens = False
 
@@ -206,4 +242,4 @@ _on_tool_registry = _guarded(_register_tool_parser)
 _on_reasoning_registry = _guarded(_register_reasoning_parser)
 _on_serving = _guarded(_keep_reasoning_markup)
 
-__all__ = ["PARSER_NAME", "REASONING_CONTRACTS", "SERVING", "TOOL_CONTRACTS", "register"]
+__all__ = ["ONE_PASS", "PARSER_NAME", "REASONING_CONTRACTS", "SERVING", "TOOL_CONTRACTS", "register"]

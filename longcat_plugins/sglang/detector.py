@@ -1,13 +1,14 @@
 """``--tool-call-parser longcat``: SGLang's ``BaseFormatDetector`` over the core's incremental parser.
 
 One detector serves one request (SGLang builds a ``FunctionCallParser`` per choice). Reasoning is split before this
-detector sees the text (``--reasoning-parser longcat``), so the core runs with ``reasoning=False`` here.
+detector sees the text, so the core runs with ``reasoning=False`` here; after our reasoning parser (``--reasoning-parser
+longcat``, Chat Completions), this detector answers instead from the one-pass reading that parser made with the
+request's tools (see :mod:`.one_pass`), and the text it is handed is not read.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any, Literal
 
 from sglang.srt.function_call.base_format_detector import BaseFormatDetector
@@ -28,7 +29,7 @@ from longcat_plugins.core import tags as T
 from longcat_plugins.core.options import emit_unknown_calls_from_env
 
 from .dialect import Dialect, dialect_from_env
-from .request_context import tools_of_a_request_with_stop_strings
+from .one_pass import OnePassReading, call_options, claim, handed_over_here
 from .structural import build_structural_tag
 
 _CALL_OPENS = (*T.WRAPPER_OPENS, T.FUNCTION_OPEN)
@@ -45,13 +46,18 @@ class LongcatDetector(BaseFormatDetector):
         self._parser: StreamParser | None = None
         self._log = CallLog()
         self._options = ParserOptions(reasoning=False, emit_unknown_calls=emit_unknown_calls_from_env())
+        self._reading: OnePassReading | None = None
+        self._paired = False  # whether the first parse looked for a reading to claim
 
     def _options_for(self, tools: Sequence[Any]) -> ParserOptions:
-        """The options for the request whose ``tools`` these are (a request with stop strings may be cut in a
-        call)."""
-        if tools_of_a_request_with_stop_strings(tools):
-            return replace(self._options, cut_calls_as_text=True)
-        return self._options
+        return call_options(tools, self._options)
+
+    def _reading_for(self, tools: Sequence[Any]) -> OnePassReading | None:
+        """The one-pass reading this detector answers from, claimed on its first parse (see :mod:`.one_pass`)."""
+        if not self._paired:
+            self._paired = True
+            self._reading = claim(tools)
+        return self._reading
 
     @classmethod
     def parses_without_tools(cls) -> bool:
@@ -62,25 +68,38 @@ class LongcatDetector(BaseFormatDetector):
     # -- one shot --------------------------------------------------------------------------------------------
 
     def has_tool_call(self, text: str) -> bool:
+        reading = self._reading or (None if self._paired else handed_over_here(text))
+        if reading is not None and reading.message is not None:
+            return bool(reading.message.tool_calls)
         return any(tag in text for tag in _CALL_OPENS)
 
     def detect_and_parse(self, text: str, tools: Sequence[Any]) -> StreamingParseResult:
-        message = parse(text, tools, self._options_for(tools))
+        reading = self._reading_for(tools)
+        if reading is not None and reading.message is not None:
+            message = reading.message
+        else:
+            message = parse(text, tools, self._options_for(tools))
         calls = [ToolCallItem(tool_index=c.index, name=c.name, parameters=c.arguments) for c in message.tool_calls]
         return StreamingParseResult(normal_text=message.content, calls=calls)
 
     # -- streaming -------------------------------------------------------------------------------------------
 
     def parse_streaming_increment(self, new_text: str, tools: Sequence[Any]) -> StreamingParseResult:
+        reading = self._reading_for(tools)
+        if reading is not None:
+            return self._result(reading.take())
         if self._parser is None:
             self._parser = StreamParser(tools, self._options_for(tools))
         return self._result(self._parser.feed(new_text))
 
     def finish(self, tools: Sequence[Any]) -> StreamingParseResult:
         """End of stream: release held-back text, close open calls, and record every call as fully streamed."""
-        if self._parser is None:
+        if self._reading is not None:
+            result = self._result(self._reading.take())
+        elif self._parser is None:
             return StreamingParseResult()
-        result = self._result(self._parser.finish())
+        else:
+            result = self._result(self._parser.finish())
         for index in range(len(self._log)):
             if index >= len(self.prev_tool_call_arr) or not self.prev_tool_call_arr[index]:
                 self._record(index)

@@ -1,7 +1,9 @@
-"""``--reasoning-parser longcat``: SGLang's reasoning detector over the core (``tools=False``).
+"""``--reasoning-parser longcat``: SGLang's reasoning detector over the core.
 
 Reads ``<think>`` and ``<longcat_think>`` blocks, reasoning the prompt already opened (``force_reasoning``), and ends
-reasoning at a tool-call tag (the tag and the call stay in the normal text for the tool-call parser).
+reasoning at a tool-call tag. Alone (or before another tool-call parser), it reads with tools off: the tag and the
+call stay in the normal text for the tool-call parser. Before ours, in a Chat Completions request, it reads the
+output with the request's tools, in one pass shared with the tool-call parser (see :mod:`.one_pass`).
 """
 
 from __future__ import annotations
@@ -14,6 +16,9 @@ from sglang.srt.parser.reasoning_parser import BaseReasoningFormatDetector, Stre
 from longcat_plugins.core import Content, Event, ParserOptions, Reasoning, StreamParser, parse
 from longcat_plugins.core import tags as T
 
+from .one_pass import OnePassReading
+from .request_context import tool_parser_tools
+
 
 class LongcatReasoningDetector(BaseReasoningFormatDetector):
     def __init__(
@@ -23,6 +28,7 @@ class LongcatReasoningDetector(BaseReasoningFormatDetector):
         continue_final_message: bool = False,
         previous_content: str | Sequence[Any] | None = "",
         force_nonempty_content: bool = False,
+        tool_call_parser_active: bool = False,
     ) -> None:
         previous_content = _message_text(previous_content)
         super().__init__(
@@ -47,8 +53,11 @@ class LongcatReasoningDetector(BaseReasoningFormatDetector):
             probe = StreamParser(None, ParserOptions(tools=False, reasoning_open=force_reasoning))
             probe.feed(previous_content)
             reasoning_open = probe.in_reasoning
+        self._reasoning_open = reasoning_open
         self._options = ParserOptions(tools=False, reasoning_open=reasoning_open)
         self._parser = StreamParser(None, self._options)
+        self._tool_call_parser_active = tool_call_parser_active
+        self._reading: OnePassReading | None = None  # shared with the tool-call parser
         self._held: list[str] = []  # reasoning not yet released (stream_reasoning=False)
         self._streamed: list[str] = []  # reasoning released so far (force_nonempty_content)
         self._content_seen = False
@@ -61,11 +70,26 @@ class LongcatReasoningDetector(BaseReasoningFormatDetector):
                 return list(ids)
         return list(tokenizer.encode(self.think_end_token, add_special_tokens=False))
 
+    def serve_request(self, request: Any) -> None:
+        """The request this detector was built for (SGLang's ``ReasoningParser`` has it; the adapter hands it on).
+        When our tool-call parser reads what this one leaves, both read the output in one pass with the tools that
+        parser is handed (see :mod:`.one_pass`)."""
+        tools = tool_parser_tools(request) if self._tool_call_parser_active else None
+        if tools:
+            self._reading = OnePassReading(tools, self._reasoning_open)
+            self._parser = self._reading.parser
+
     def detect_and_parse(self, text: str) -> StreamingParseResult:
-        message = parse(text, None, self._options)
-        if self._force_nonempty_content and not message.content:
-            return StreamingParseResult(normal_text=message.reasoning)
-        return StreamingParseResult(normal_text=message.content, reasoning_text=message.reasoning)
+        reading = self._reading
+        message = parse(text, None, self._options) if reading is None else reading.read_whole(text)
+        if self._force_nonempty_content and not (message.content or message.tool_calls):
+            message.content = message.reasoning
+            result = StreamingParseResult(normal_text=message.reasoning)
+        else:
+            result = StreamingParseResult(normal_text=message.content, reasoning_text=message.reasoning)
+        if reading is not None:
+            reading.hand_over(message.content)
+        return result
 
     def parse_streaming_increment(self, new_text: str) -> StreamingParseResult:
         return self._result(self._parser.feed(new_text), final=False)
@@ -74,7 +98,10 @@ class LongcatReasoningDetector(BaseReasoningFormatDetector):
         result = self._result(self._parser.finish(), final=True)
         if self._force_nonempty_content and not self._content_seen:
             # Only reasoning came out: it is the answer (as SGLang's own detectors do).
-            return StreamingParseResult(normal_text="".join(self._streamed))
+            answer = "".join(self._streamed)
+            if self._reading is not None:
+                self._reading.pass_on([Content(answer)])
+            return StreamingParseResult(normal_text=answer)
         return result
 
     def _result(self, events: list[Event], final: bool) -> StreamingParseResult:
@@ -85,7 +112,12 @@ class LongcatReasoningDetector(BaseReasoningFormatDetector):
                 normal.append(event.text)
             elif isinstance(event, Reasoning):
                 reasoning.append(event.text)
-        if normal:
+        reading = self._reading
+        if reading is not None:  # content and calls are the tool stage's
+            reading.pass_on(events)
+            reading.hand_over()
+            self._content_seen = self._content_seen or len(reasoning) < len(events)
+        elif normal:
             self._content_seen = True
         if not self.stream_reasoning:
             self._held.extend(reasoning)

@@ -1,10 +1,13 @@
-"""What the tool-call detector needs to know of its request, which SGLang does not hand it.
+"""What our parsers need to know of their request, which SGLang does not hand them.
 
-SGLang builds a detector from the request's tools only, and may parse on another thread than the one that read the
-request. Whether the request has stop strings matters to it: a stop string can end the output inside a call, which
-must then not come back as a complete call (:attr:`longcat_plugins.core.ParserOptions.cut_calls_as_text`). The
-serving layer's per-request hook (``SERVING`` in :mod:`longcat_plugins.sglang`) marks the tool objects of such a
-request; the detector is handed those same objects with every piece of text.
+SGLang builds a tool-call detector from the request's tools only, and may parse on another thread than the one that
+read the request. The serving layer's per-request hook (``SERVING`` in :mod:`longcat_plugins.sglang`) notes here:
+
+- whether the request has stop strings: a stop string can end the output inside a call, which must then not come back
+  as a complete call (:attr:`longcat_plugins.core.ParserOptions.cut_calls_as_text`). The hook marks the tool objects
+  of such a request; the detector is handed those same objects with every piece of text.
+- the tools SGLang's tool-call parser will be handed for the request, so that the reasoning parser, which SGLang
+  builds with the request (see :mod:`longcat_plugins.sglang.one_pass`), reads calls as that parser does.
 """
 
 from __future__ import annotations
@@ -15,26 +18,40 @@ from collections.abc import Sequence
 from typing import Any
 
 _marked: dict[int, weakref.ref[Any]] = {}
+_tools_of: dict[int, tuple[weakref.ref[Any], tuple[Any, ...]]] = {}
 _lock = threading.Lock()
 
 
-def note_request(request: Any) -> None:
+def note_request(request: Any, tools: Sequence[Any] | None = None) -> None:
+    """Note a request SGLang is about to serve; ``tools``: those its tool-call parser will be handed."""
+    if tools:
+        _note_tools(request, tuple(tools))
     stop = getattr(request, "stop", None)
     if not (isinstance(stop, (str, list, tuple)) and stop):
         return
     for tool in getattr(request, "tools", None) or ():
         key = id(tool)
         try:
-            ref = weakref.ref(tool, lambda _, key=key: _forget(key))
+            ref = weakref.ref(tool, lambda _, key=key: _forget(_marked, key))
         except TypeError:
             continue
         with _lock:
             _marked[key] = ref
 
 
-def _forget(key: int) -> None:
+def _note_tools(request: Any, tools: tuple[Any, ...]) -> None:
+    key = id(request)
+    try:
+        ref = weakref.ref(request, lambda _, key=key: _forget(_tools_of, key))
+    except TypeError:
+        return
     with _lock:
-        _marked.pop(key, None)
+        _tools_of[key] = (ref, tools)
+
+
+def _forget(table: dict[int, Any], key: int) -> None:
+    with _lock:
+        table.pop(key, None)
 
 
 def tools_of_a_request_with_stop_strings(tools: Sequence[Any] | None) -> bool:
@@ -43,3 +60,11 @@ def tools_of_a_request_with_stop_strings(tools: Sequence[Any] | None) -> bool:
         if ref is not None and ref() is tool:
             return True
     return False
+
+
+def tool_parser_tools(request: Any) -> tuple[Any, ...] | None:
+    """The tools noted for ``request`` (those SGLang's tool-call parser is handed), if it was noted."""
+    noted = _tools_of.get(id(request))
+    if noted is None or noted[0]() is not request:
+        return None
+    return noted[1]

@@ -41,10 +41,6 @@ class KnownBug:
         return any(required <= features for required in self.where)
 
 
-def _tool(name: str, properties: dict[str, object]) -> dict[str, object]:
-    return {"type": "function", "function": {"name": name, "parameters": {"type": "object", "properties": properties}}}
-
-
 MUTATED = frozenset({"mutated"})
 SOUP = frozenset({"soup"})
 
@@ -70,51 +66,6 @@ KNOWN: tuple[KnownBug, ...] = (
         "a broken <function_calls> list: the whole text shows '>]', streamed a character at a time '>' (the ']' "
         "is lost)",
         text=r"<function_calls>",
-    ),
-    KnownBug(
-        "two-stage-end-marker-ends-a-call",
-        "two-stage",
-        (MUTATED, SOUP, frozenset({"kv.no-closer"}), frozenset({"kv.key-at-end"}), frozenset({"xml.bare"})),
-        Case(text="<function=f><|im_end|>l\n"),
-        "an end-of-sequence marker ends an unclosed call in one pass (a bare <function=...>, a key/value call with "
-        "no closing tag); the reasoning stage removes it, so the tool stage reads what follows inside the call "
-        "(stray text, whose trailing whitespace is markup; a key with no value)",
-        text=r"</longcat_s>|<\|im_end\|>",
-    ),
-    KnownBug(
-        "two-stage-splice",
-        "two-stage",
-        (MUTATED, SOUP),
-        Case(text="<longcat_tool_call>e<tool_call>", tools=[_tool("x", {})], options={"reasoning_open": True}),
-        "the reasoning stage removes or keeps a think or end-of-sequence tag, or a block, that one pass reads "
-        "otherwise, and the text around it then reads as other markup in the tool stage",
-        detail=r"\(text\)",
-    ),
-    KnownBug(
-        "two-stage-name-dependent-shapes",
-        "two-stage",
-        tuple(
-            frozenset({shape})
-            for shape in ("kv.no-opener", "kv.name-before-tag", "kv.colon-lines", "kv.key-at-end", "kv.prefix")
-        ),
-        Case(
-            text="get<longcat_arg_key>k</longcat_arg_key><longcat_arg_value><think></longcat_arg_value>",
-            tools=[_tool("get", {})],
-        ),
-        "shapes that are calls only because they name a declared tool (a key/value call with no opening tag) are "
-        "text to the reasoning stage, which knows no tools: it takes a think or end-of-sequence tag inside their "
-        "values (or after them) for reasoning markup",
-        detail=r"\(text\)",
-    ),
-    KnownBug(
-        "two-stage-undeclared-name",
-        "two-stage",
-        (frozenset({"xml.prose-mention"}),),
-        Case(text="<function=e><longcat_think>", tools=[_tool("x", {})]),
-        "a <function=NAME> block naming no declared tool is text in one pass (so a think tag after it opens "
-        "reasoning), but the reasoning stage, which knows no tools, reads it as a call block and passes the think "
-        "tag on as content",
-        detail=r"\(text\)",
     ),
 )
 

@@ -1,5 +1,6 @@
 """The shared regression corpus (tests/core/corpus.jsonl) through SGLang's parsers, chained as ``serving_chat``
-chains them: ``ReasoningParser("longcat")`` first, its normal text into ``FunctionCallParser(tools, "longcat")``.
+chains them: ``ReasoningParser("longcat")`` first, built with the Chat Completions request (whose tools the serving
+hook noted), its normal text into ``FunctionCallParser(tools, "longcat")``.
 
 Streamed in several splits and parsed in one shot, every case must give the corpus's expected content, reasoning
 and tool calls: the same results the core gives and the vLLM adapter is held to.
@@ -15,12 +16,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sglang.srt.entrypoints.openai.protocol import Tool
+from sglang.srt.entrypoints.openai.protocol import ChatCompletionRequest
 from sglang.srt.function_call.function_call_parser import FunctionCallParser
 from sglang.srt.parser.reasoning_parser import ReasoningParser
 from sglang_support import Folded, chunks
 
 from longcat_plugins.core.options import EMIT_UNKNOWN_CALLS_ENV
+from longcat_plugins.sglang.request_context import note_request
 
 pytestmark = pytest.mark.sglang
 
@@ -34,8 +36,7 @@ except ImportError:  # pragma: no cover - run from another directory
 
 SPLITS = [1, 4, 13, None]
 
-#: Where SGLang's two-stage chain (reasoning detector, then tool-call detector on its normal text) cannot give the
-#: core's one-pass result.
+#: Where SGLang's chain (reasoning detector, then tool-call detector) cannot give the core's one-pass result.
 SGLANG_CHAIN_GAPS: dict[str, str] = {}
 
 
@@ -73,16 +74,22 @@ def _emit_unknown_calls(on: bool) -> Iterator[None]:
 def _make_parsers(
     case: dict[str, Any], options: dict[str, Any]
 ) -> tuple[ReasoningParser | None, FunctionCallParser | None]:
+    calls = options.get("tools", True)
+    request = ChatCompletionRequest(
+        model="m", messages=[{"role": "user", "content": "?"}], tools=_request_tools(case) if calls else None
+    )
+    note_request(request, request.tools)  # (as SGLang's serving hook does)
     reasoning = (
-        ReasoningParser("longcat", force_reasoning=options.get("reasoning_open", False))
+        ReasoningParser(
+            "longcat",
+            force_reasoning=options.get("reasoning_open", False),
+            request=request,
+            tool_call_parser_active=calls,
+        )
         if options.get("reasoning", True)
         else None
     )
-    tools = (
-        FunctionCallParser([Tool.model_validate(t) for t in _request_tools(case)], "longcat")
-        if options.get("tools", True)
-        else None
-    )
+    tools = FunctionCallParser(request.tools, "longcat") if calls else None
     return reasoning, tools
 
 
