@@ -1,0 +1,129 @@
+"""Value conversion: the plain-text value of a non-string parameter as the JSON value its schema asks for.
+
+The raw text is tried as each type the schema admits, in order; the first that fits wins, and the value's nested
+members are typed by their own schemas, down to :data:`MAX_TYPED_DEPTH` levels (kept as parsed below). When no type
+fits, the raw text is kept as a string. Converted values are strict JSON (see ``core.strict_json``): a number outside
+the range of a double, anywhere in a value, fails the conversion to that type, so ``[1e999]`` for an array parameter
+is kept as the string ``"[1e999]"``; a lone surrogate becomes U+FFFD, in converted values and in raw text alike.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import warnings
+from collections.abc import Mapping
+from typing import Any, Final
+
+from ..strict_json import INVALID, fits_double, parse_strict_json, strict_json_value, to_well_formed
+from .refs import Schema, SchemaNode, as_node
+from .types import admitted_types, branch_for, is_string_schema
+
+MAX_TYPED_DEPTH: Final = 32  # levels of nesting typed below a parameter's value
+_MAX_LITERAL_EVAL: Final = 100_000  # Python-literal fallback only for values of reasonable size
+
+
+def convert_value(raw: str, schema: Schema | None) -> Any:
+    """The JSON value of the raw text of a non-string parameter, typed by its schema (the raw text on failure)."""
+    return _convert(raw, as_node(schema), 0)
+
+
+def coerce(value: Any, schema: Schema | None) -> Any:
+    """Type the nested values of a parsed object or array by their schemas (strings that should be numbers...)."""
+    return _coerce(value, as_node(schema), 0)
+
+
+def _convert(raw: str, node: SchemaNode | None, depth: int) -> Any:
+    if node is not None:
+        text = raw.strip()
+        for t in admitted_types(node):
+            ok, value = _convert_as(text, t)
+            if ok:
+                return _coerce(value, branch_for(node, t), depth)
+    return to_well_formed(raw)
+
+
+def _coerce(value: Any, node: SchemaNode | None, depth: int) -> Any:
+    if node is None or depth >= MAX_TYPED_DEPTH:
+        return value
+    if isinstance(value, dict):
+        properties = node.get("properties")
+        if isinstance(properties, Mapping):
+            return {k: _coerce_member(v, properties.get(k), depth + 1) for k, v in value.items()}
+        return value
+    if isinstance(value, list):
+        items = node.get("items")
+        if isinstance(items, SchemaNode):
+            return [_coerce_member(v, items, depth + 1) for v in value]
+    return value
+
+
+def _coerce_member(value: Any, schema: Any, depth: int) -> Any:
+    if not isinstance(schema, SchemaNode):
+        return value
+    if isinstance(value, str) and not is_string_schema(schema):
+        return _convert(value, schema, depth)
+    return _coerce(value, schema, depth)
+
+
+def _convert_as(text: str, json_type: str) -> tuple[bool, Any]:
+    if json_type == "integer":
+        try:
+            integer = int(text)
+        except ValueError:
+            number = parse_strict_json(text)
+            if not (isinstance(number, float) and number.is_integer()):
+                return False, None
+            integer = int(number)
+        return (True, integer) if fits_double(integer) else (False, None)
+    if json_type == "number":
+        number = parse_strict_json(text)
+        if isinstance(number, (int, float)) and not isinstance(number, bool):
+            return True, number  # finite: the JSON reader rejects what is not
+        try:
+            value = float(text)
+        except ValueError:
+            return False, None
+        return (True, value) if math.isfinite(value) else (False, None)
+    if json_type == "boolean":
+        lowered = text.lower()
+        if lowered in ("true", "false"):
+            return True, lowered == "true"
+        return False, None
+    if json_type == "null":
+        return (True, None) if text.lower() in ("null", "none") else (False, None)
+    if json_type in ("object", "array"):
+        expected = dict if json_type == "object" else list
+        value = parse_strict_json(text)
+        if value is INVALID:
+            value = _parse_python_literal(text)
+            # the type is checked before tuples become lists: "(1, 2)" is not an array
+            value = strict_json_value(value) if isinstance(value, expected) else INVALID
+        if value is INVALID and json_type == "array" and text:
+            value = _bare_elements(text)
+        return (True, value) if isinstance(value, expected) else (False, None)
+    if json_type == "string":
+        return True, to_well_formed(text)
+    return False, None
+
+
+def _bare_elements(text: str) -> Any:
+    """An array written without its brackets (``{...}, {...}``, seen from LongCat): the elements, when the text
+    in brackets is an array (JSON, or a Python literal) of more than one element (``(1, 2)`` is no array)."""
+    bracketed = "[" + text + "]"
+    value = parse_strict_json(bracketed)
+    if value is INVALID:
+        value = _parse_python_literal(bracketed)
+        value = strict_json_value(value) if isinstance(value, list) else INVALID
+    return value if isinstance(value, list) and len(value) > 1 else INVALID
+
+
+def _parse_python_literal(text: str) -> Any:
+    if len(text) > _MAX_LITERAL_EVAL:
+        return INVALID
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # e.g. invalid escape sequences in the model's text
+            return ast.literal_eval(text)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return INVALID

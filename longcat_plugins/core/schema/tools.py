@@ -1,0 +1,68 @@
+"""The request's tools: each function tool's parameters schema, by tool name."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from .refs import Schema, SchemaDocument, SchemaNode
+
+
+class ToolSchemas:
+    """Name -> parameters schema of the request's function tools."""
+
+    __slots__ = ("_documents", "_params", "_resolved")
+
+    def __init__(self, tools: Iterable[Any] | None) -> None:
+        self._params: dict[str, Schema] = {}
+        self._documents: dict[str, SchemaDocument] = {}
+        self._resolved: dict[tuple[str, str], SchemaNode | None] = {}
+        for tool in tools or ():
+            function = _field(tool, "function")
+            if function is None and _field(tool, "name") is not None:
+                function = tool  # a bare function definition
+            name = _field(function, "name") if function is not None else None
+            if not isinstance(name, str):
+                continue
+            params = _field(function, "parameters")
+            self._params[name] = params if isinstance(params, Mapping) else {}
+
+    def __bool__(self) -> bool:
+        return bool(self._params)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._params
+
+    @property
+    def names(self) -> list[str]:
+        return list(self._params)
+
+    @property
+    def ref_follows(self) -> int:
+        """How many reference links have been followed so far (the work references have cost)."""
+        return sum(document.follows for document in self._documents.values())
+
+    def parameter(self, tool: str, name: str) -> SchemaNode | None:
+        """The schema of parameter ``name`` of ``tool`` (its references resolved when read), or None when unknown."""
+        key = (tool, name)
+        if key in self._resolved:
+            return self._resolved[key]
+        schema: SchemaNode | None = None
+        params = self._params.get(tool)
+        if params is not None:
+            document = self._documents.get(tool)
+            if document is None:
+                document = self._documents[tool] = SchemaDocument(params)
+            properties = document.node(params).get("properties")
+            if isinstance(properties, Mapping):
+                found = properties.get(name)
+                schema = found if isinstance(found, SchemaNode) else None
+        self._resolved[key] = schema
+        return schema
+
+
+def _field(obj: Any, name: str) -> Any:
+    """A field of a tool given as a dict or as an object (engines pass pydantic models)."""
+    if type(obj) is dict or isinstance(obj, Mapping):  # (the common case first: a Mapping check is slow)
+        return obj.get(name)
+    return getattr(obj, name, None)
