@@ -26,8 +26,6 @@ from .workloads import DIALECTS
 ParserClass = Any
 FLOOR_NAME = "floor: no-op, engine-based"
 LEGACY_NAME = "no-op, legacy path"
-
-
 #: vLLM's own ``longcat`` tool parser, which our plugin replaces under that name
 BUILTIN_LONGCAT = "longcat, vLLM's class"
 
