@@ -12,8 +12,9 @@ import argparse
 import time
 from collections.abc import Callable
 
-from longcat_plugins.core import Content, StreamParser
+from longcat_plugins.core import StreamParser
 
+from .core_floors import FloorParser
 from .workloads import WRITE_FILE_TOOL, chunks, json_call, many_params_tool, xml_call, xml_many_params
 
 
@@ -23,27 +24,6 @@ def run_core(deltas: list[str], tools: list[object]) -> None:
     for d in deltas:
         feed(d)
     parser.finish()
-
-
-class FloorParser:
-    """Receives each delta through a method call and looks for '<' in it; nothing else."""
-
-    def __init__(self) -> None:
-        self.hits = 0
-
-    def feed(self, delta: str) -> list[object]:
-        if "<" in delta:
-            self.hits += 1
-        return []
-
-
-class EmittingFloorParser(FloorParser):
-    """The floor plus what any parser that reports what it read must do: one event per delta, carrying its text."""
-
-    def feed(self, delta: str) -> list[object]:
-        if "<" in delta:
-            self.hits += 1
-        return [Content(delta)]
 
 
 def run_floor(deltas: list[str], tools: list[object]) -> None:

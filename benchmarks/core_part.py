@@ -24,9 +24,10 @@ from longcat_plugins.core import (
 )
 
 from .cases import Case
-from .core_bench import EmittingFloorParser, FloorParser
+from .core_floors import EmittingFloorParser, FloorParser
 from .measure import Folded, Runner, blocks
-from .part import ParserSpec, arguments, run_part
+from .parsers import ParserSpec
+from .part import arguments, run_part
 from .tokens import Delta
 from .workloads import DIALECTS
 

@@ -8,37 +8,23 @@ import json
 import platform
 import sys
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from .cases import HUGE_SIZES, MANY_COUNTS, TOKEN_GROUPS, Case, all_cases
-from .measure import Measurement, Runner, Series, peak_memory
+from .measure import Measurement, Series, peak_memory
+from .parsers import ParserSpec
+from .paths import OUT
 from .tokens import Delta, load_tokenizer, stream_digest, token_deltas
 from .workloads import DIALECTS
 
-DEFAULT_OUT = Path(__file__).resolve().parent.parent / "build" / "bench"
 #: memory is traced (3-5x slower) only where the plain run took at most this long
 MEMORY_MAX_S = 4.0
 
 
-@dataclass
-class ParserSpec:
-    name: str
-    dialects: tuple[str, ...]
-    make_runner: Callable[[Case], Runner]
-    #: "ours", "builtin", "floor" (the engine's floor: every parser's "x the engine floor" is against it) or
-    #: "no-op" (another no-op, shown for reference)
-    role: str = "builtin"
-    memory: bool = True
-    #: (family, dialect, size, seconds) of a target: run even if predicted too slow, stopped after that long
-    probes: tuple[tuple[str, str, int, float], ...] = ()
-
-
 def arguments(engine: str) -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=f"The {engine} part of the benchmark (see scripts/bench.sh).")
-    ap.add_argument("--out", type=Path, default=DEFAULT_OUT / f"{engine}.json")
+    ap.add_argument("--out", type=Path, default=OUT / f"{engine}.json")
     ap.add_argument("--cap", type=float, default=30.0, help="seconds one measurement may be predicted to take")
     ap.add_argument("--repeat", type=int, default=7)
     ap.add_argument("--sizes", default=",".join(map(str, HUGE_SIZES)))

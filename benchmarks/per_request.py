@@ -25,34 +25,17 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from .big_tools import call_arguments, call_text, called_tool, many_tools
 from .cases import Case
 from .measure import Folded, check
+from .parsers import Contender, checks_message
+from .paths import OUT
 from .tokens import Delta, load_tokenizer, token_deltas
 
-DEFAULT_OUT = Path(__file__).resolve().parent.parent / "build" / "bench"
 LEAD = "I will update the ticket."
-
-
-@dataclass
-class Contender:
-    """One parser as an engine builds and drives it for a request."""
-
-    name: str
-    role: str  # as in benchmarks.part.ParserSpec
-    dialect: str
-    #: the engine's request-side objects for a tool list (not timed: the engine's own validation)
-    request: Callable[[list[dict[str, Any]]], Any]
-    #: the timed per-request construction
-    construct: Callable[[Any], Any]
-    #: feed one delta (text, ids, is_last) to the parser built for ``request``, folding what comes out
-    feed: Callable[[Any, Any, Delta, bool, Folded], None]
-    #: the construction at start-up, without tools (None: the engine has none)
-    startup: Callable[[], Any] | None = None
 
 
 def _cpu_us(fn: Callable[[], Any]) -> tuple[float, Any]:
@@ -100,7 +83,7 @@ def measure(c: Contender, tokenizer: Any, count: int, repeat: int) -> dict[str, 
             slowest.append(max(times))
             streams.append(sum(times))
             if not correct:
-                correct = "n/a" if c.role in ("floor", "no-op") else check(case, folded)
+                correct = check(case, folded) if checks_message(c.role) else "n/a"
         row[f"construct_{label}_us"] = statistics.median(constructs)
         row[f"first_delta_{label}_us"] = statistics.median(firsts)
         row[f"slowest_delta_{label}_us"] = statistics.median(slowest)
@@ -146,7 +129,7 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--repeat", type=int, default=7)
     args = ap.parse_args(argv)
     if args.out is None:
-        args.out = DEFAULT_OUT / f"{args.engine}_request.json"
+        args.out = OUT / f"{args.engine}_request.json"
     return args
 
 

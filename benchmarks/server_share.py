@@ -33,11 +33,11 @@ from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
+from .paths import OUT, REPO
 from .workloads import WRITE_FILE_TOOL, big_text
 
-REPO = Path(__file__).resolve().parent.parent
 PY_SPY = Path(os.environ.get("LONGCAT_VENVS", REPO / ".venvs")) / "tools" / "bin" / "py-spy"
-DEFAULT_OUT = REPO / "build" / "bench" / "server.json"
+DEFAULT_OUT = OUT / "server.json"
 READY = re.compile(r"^longcat-plugins serve: .* at (http://\S+)$", re.MULTILINE)
 START_TIMEOUT = 300.0
 LEAD = "I will write the file now."

@@ -17,40 +17,43 @@ import importlib.metadata
 import importlib.util
 import json
 import sys
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 from .cases import Case
 from .measure import Folded, Runner, blocks, unchecked
-from .part import ParserSpec, arguments, run_part
+from .parsers import Contender, Entry, ParserSpec, checks_message
+from .part import arguments, run_part
+from .paths import REPO
+from .targets import probes
 from .tokens import Delta
 from .workloads import DIALECTS
 
 FLOOR_NAME = "floor: no-op detector"
 #: SGLang's import chain wants torchvision, which cannot load beside CPU torch 2.13: the test suite's stand-in
-STANDINS = Path(__file__).resolve().parent.parent / "tests" / "sglang" / "_standins"
+STANDINS = REPO / "tests" / "sglang" / "_standins"
 
 
-def _tools(case: Case) -> list[Any]:
+def _tools(tools: list[dict[str, Any]]) -> list[Any]:
+    """The request's tools as ``serving_chat`` hands them to the parser."""
     from sglang.srt.entrypoints.openai.protocol import Tool
 
-    return [Tool(**tool) for tool in case.tools]
+    return [Tool(**tool) for tool in tools]
 
 
-def runner_factory(tool_parser: str, reasoning_parser: str) -> Any:
+def runner_factory(p: Entry) -> Callable[[Case], Runner]:
+    """Runners of ``p`` through ``parse_stream_chunk``; a no-op's output is folded but not checked."""
     from sglang.srt.function_call.function_call_parser import FunctionCallParser
     from sglang.srt.parser.reasoning_parser import ReasoningParser
 
     def make(case: Case) -> Runner:
-        tools = _tools(case)
+        tools = _tools(case.tools)
         with_reasoning = case.reasoning_parser
 
         def run(deltas: list[Delta], deadline: float, keep: bool) -> Folded | None:
-            parser = FunctionCallParser(tools=tools, tool_call_parser=tool_parser)
+            parser = FunctionCallParser(tools=tools, tool_call_parser=p.tool)
             reasoning = (
-                ReasoningParser(
-                    reasoning_parser, stream_reasoning=True, force_reasoning=False, tool_call_parser_active=True
-                )
+                ReasoningParser(p.reasoning, stream_reasoning=True, force_reasoning=False, tool_call_parser_active=True)
                 if with_reasoning
                 else None
             )
@@ -76,7 +79,7 @@ def runner_factory(tool_parser: str, reasoning_parser: str) -> Any:
                         fold_chunk(folded, thought, normal, calls)
             return folded if keep else None
 
-        return run
+        return run if checks_message(p.role) else unchecked(run)
 
     return make
 
@@ -109,21 +112,23 @@ def fold_chunk(folded: Folded, thought: str | None, normal: str | None, calls: l
         folded.call(item.tool_index, item.name, item.parameters)
 
 
-def specs() -> list[ParserSpec]:
+def parsers() -> list[Entry]:
+    """The parsers measured, with the reasoning parser beside each on the agent turn."""
     from .sglang_floors import FLOOR
 
-    floor = runner_factory(FLOOR, FLOOR)
     return [
-        ParserSpec("ours", DIALECTS, runner_factory("longcat", "longcat"), role="ours"),
-        ParserSpec(FLOOR_NAME, DIALECTS, lambda case: unchecked(floor(case)), role="floor"),
-        ParserSpec(
-            "qwen25 (built-in)",
-            ("hermes_json",),
-            runner_factory("qwen25", "qwen3"),
-            probes=(("huge", "hermes_json", 65536, 20.0),),
-        ),
-        ParserSpec("hermes (built-in)", ("hermes_json",), runner_factory("hermes", "qwen3")),
-        ParserSpec("qwen3_coder (built-in)", ("xml",), runner_factory("qwen3_coder", "qwen3")),
+        Entry("ours", "ours", DIALECTS, "longcat", "longcat"),
+        Entry(FLOOR_NAME, "floor", DIALECTS, FLOOR, FLOOR),
+        Entry("qwen25 (built-in)", "builtin", ("hermes_json",), "qwen25", "qwen3"),
+        Entry("hermes (built-in)", "builtin", ("hermes_json",), "hermes", "qwen3"),
+        Entry("qwen3_coder (built-in)", "builtin", ("xml",), "qwen3_coder", "qwen3"),
+    ]
+
+
+def specs() -> list[ParserSpec]:
+    return [
+        ParserSpec(p.name, p.dialects, runner_factory(p), role=p.role, probes=probes("sglang", p.name))
+        for p in parsers()
     ]
 
 
@@ -145,17 +150,13 @@ def setup() -> dict[str, Any]:
     return {"sglang": importlib.metadata.version("sglang")}
 
 
-def request_contenders(tokenizer: Any) -> list[Any]:
+def request_contenders(tokenizer: Any) -> list[Contender]:
     """The per-request benchmark's parsers (benchmarks/per_request.py): ``FunctionCallParser`` per request, as
     ``serving_chat`` builds it (with the tokenizer), tool parsers alone."""
-    from sglang.srt.entrypoints.openai.protocol import Tool
     from sglang.srt.function_call.function_call_parser import FunctionCallParser
 
-    from .per_request import Contender
-    from .sglang_floors import FLOOR
-
-    def request(tools: list[dict[str, Any]]) -> Any:
-        return [Tool(**tool) for tool in tools]
+    def construct(detector: str) -> Any:
+        return lambda tools: FunctionCallParser(tools=tools, tool_call_parser=detector, tokenizer=tokenizer)
 
     def feed(parser: Any, _: Any, delta: Delta, last: bool, folded: Folded) -> None:
         normal, calls = parser.parse_stream_chunk(delta[0])
@@ -165,23 +166,7 @@ def request_contenders(tokenizer: Any) -> list[Any]:
             calls = [*calls, *end_calls, *_unstreamed(parser)]
         fold_chunk(folded, None, normal, calls)
 
-    def contender(name: str, role: str, dialect: str, detector: str) -> Contender:
-        return Contender(
-            name,
-            role,
-            dialect,
-            request,
-            lambda tools: FunctionCallParser(tools=tools, tool_call_parser=detector, tokenizer=tokenizer),
-            feed,
-        )
-
-    return [
-        contender("ours", "ours", "longcat_json", "longcat"),
-        contender(FLOOR_NAME, "floor", "longcat_json", FLOOR),
-        contender("qwen25 (built-in)", "builtin", "hermes_json", "qwen25"),
-        contender("hermes (built-in)", "builtin", "hermes_json", "hermes"),
-        contender("qwen3_coder (built-in)", "builtin", "xml", "qwen3_coder"),
-    ]
+    return [Contender(p.name, p.role, p.dialects[0], _tools, construct(p.tool), feed) for p in parsers()]
 
 
 def main() -> None:

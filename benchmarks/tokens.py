@@ -11,6 +11,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from .paths import OUT
 from .workloads import DIALECTS, agent_turn, huge_call, many_params_call
 
 SPECIAL_TAGS = [
@@ -30,7 +31,7 @@ SPECIAL_TAGS = [
 ]
 PROMPT = "<|im_start|>user\nFix the failing test.<|im_end|>\n<|im_start|>assistant\n"
 VOCAB_SIZE = 2000
-DEFAULT_DIR = Path(__file__).resolve().parent.parent / "build" / "bench" / "tokenizer"
+DEFAULT_DIR = OUT / "tokenizer"
 
 Delta = tuple[str, list[int]]
 

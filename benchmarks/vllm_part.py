@@ -17,16 +17,37 @@ from typing import Any
 
 from .cases import Case
 from .measure import Folded, Runner, blocks, unchecked
-from .part import ParserSpec, arguments, run_part
+from .parsers import Contender, Entry, ParserSpec, checks_message
+from .part import arguments, run_part
+from .targets import probes
 from .tokens import PROMPT, Delta, load_tokenizer
 from .workloads import DIALECTS
 
 ParserClass = Any
 FLOOR_NAME = "floor: no-op, engine-based"
 LEGACY_NAME = "no-op, legacy path"
+#: vLLM's own ``longcat`` tool parser, which our plugin replaces under that name
+BUILTIN_LONGCAT = "longcat, vLLM's class"
 
 
-def _parser_class(tool: str, reasoning: str | None, tokenizer: Any) -> ParserClass:
+def parsers() -> list[Entry]:
+    """The parsers measured, with the reasoning parser beside each on the agent turn."""
+    from .vllm_floors import FLOOR, LEGACY
+
+    return [
+        Entry("ours", "ours", DIALECTS, "longcat", "longcat"),
+        Entry(FLOOR_NAME, "floor", DIALECTS, FLOOR, FLOOR),
+        Entry(LEGACY_NAME, "no-op", DIALECTS, LEGACY, LEGACY),
+        Entry("longcat (built-in)", "builtin", ("longcat_json",), BUILTIN_LONGCAT, "deepseek_r1"),
+        Entry("hermes (built-in)", "builtin", ("hermes_json",), "hermes", "qwen3"),
+        Entry("qwen3_coder (built-in)", "builtin", ("xml",), "qwen3_coder", "qwen3"),
+    ]
+
+
+def parser_class(tool: str, reasoning: str | None, tokenizer: Any) -> ParserClass:
+    """The ``Parser`` class vLLM composes for a tool and a reasoning parser, as ``ParserManager.get_parser`` does."""
+    if tool == BUILTIN_LONGCAT:
+        return _builtin_longcat_class(reasoning)
     from vllm.parser.parser_manager import ParserManager
 
     return ParserManager.get_parser(
@@ -50,13 +71,19 @@ def _builtin_longcat_class(reasoning: str | None) -> ParserClass:
     return _Parser
 
 
-def make_runner_factory(tokenizer: Any, classes: Callable[[bool], ParserClass]) -> Callable[[Case], Runner]:
+def runner_factory(tokenizer: Any, p: Entry) -> Callable[[Case], Runner]:
+    """Runners of ``p`` through ``Parser.parse_delta``; a no-op's output is folded but not checked."""
     from vllm.entrypoints.openai.chat_completion.protocol import ChatCompletionRequest
 
     prompt_ids = tokenizer.encode(PROMPT, add_special_tokens=False)
+    classes = {
+        with_reasoning: parser_class(p.tool, p.reasoning if with_reasoning else None, tokenizer)
+        for with_reasoning in (False, True)
+    }
+    checked = checks_message(p.role)
 
     def make(case: Case) -> Runner:
-        parser_cls = classes(case.reasoning_parser)
+        parser_cls = classes[case.reasoning_parser]
         request = ChatCompletionRequest(
             model="bench",
             messages=[{"role": "user", "content": "Fix the failing test."}],
@@ -78,7 +105,7 @@ def make_runner_factory(tokenizer: Any, classes: Callable[[bool], ParserClass]) 
                         fold_message(folded, message)
             return folded if keep else None
 
-        return run
+        return run if checked else unchecked(run)
 
     return make
 
@@ -99,43 +126,9 @@ def fold_message(folded: Folded, message: Any) -> None:
 
 
 def specs(tokenizer: Any) -> list[ParserSpec]:
-    from .vllm_floors import FLOOR, LEGACY
-
-    def named(tool: str, reasoning: str) -> Callable[[bool], ParserClass]:
-        cache: dict[bool, ParserClass] = {}
-
-        def get(with_reasoning: bool) -> ParserClass:
-            if with_reasoning not in cache:
-                cache[with_reasoning] = _parser_class(tool, reasoning if with_reasoning else None, tokenizer)
-            return cache[with_reasoning]
-
-        return get
-
-    def builtin_longcat(with_reasoning: bool) -> ParserClass:
-        return _builtin_longcat_class("deepseek_r1" if with_reasoning else None)
-
-    def floor(name: str) -> Callable[[Case], Runner]:
-        make = factory(tokenizer, named(name, name))
-        return lambda case: unchecked(make(case))
-
-    factory = make_runner_factory
     return [
-        ParserSpec("ours", DIALECTS, factory(tokenizer, named("longcat", "longcat")), role="ours"),
-        ParserSpec(FLOOR_NAME, DIALECTS, floor(FLOOR), role="floor"),
-        ParserSpec(LEGACY_NAME, DIALECTS, floor(LEGACY), role="no-op"),
-        ParserSpec(
-            "longcat (built-in)",
-            ("longcat_json",),
-            factory(tokenizer, builtin_longcat),
-            probes=(("huge", "longcat_json", 262144, 75.0),),
-        ),
-        ParserSpec("hermes (built-in)", ("hermes_json",), factory(tokenizer, named("hermes", "qwen3"))),
-        ParserSpec(
-            "qwen3_coder (built-in)",
-            ("xml",),
-            factory(tokenizer, named("qwen3_coder", "qwen3")),
-            probes=(("many", "xml", 2000, 30.0),),
-        ),
+        ParserSpec(p.name, p.dialects, runner_factory(tokenizer, p), role=p.role, probes=probes("vllm", p.name))
+        for p in parsers()
     ]
 
 
@@ -145,15 +138,15 @@ def _check_composition(tokenizer: Any) -> None:
 
     from longcat_plugins.vllm.tool_parser import LongcatToolParser
 
-    ours = _parser_class("longcat", "longcat", tokenizer)(tokenizer, None)
+    ours = parser_class("longcat", "longcat", tokenizer)(tokenizer, None)
     assert isinstance(ours.tool_parser, LongcatToolParser), type(ours.tool_parser)
     builtin = _builtin_longcat_class(None)(tokenizer, None)
     assert type(builtin.tool_parser) is LongcatFlashToolParser
     assert type(ours).__mro__[1] is type(builtin).__mro__[1]  # the same DelegatingParser
     from .vllm_floors import FLOOR, LEGACY, LegacyNoopToolParser, NoopToolParser
 
-    floor = _parser_class(FLOOR, FLOOR, tokenizer)(tokenizer, None)
-    legacy = _parser_class(LEGACY, LEGACY, tokenizer)(tokenizer, None)
+    floor = parser_class(FLOOR, FLOOR, tokenizer)(tokenizer, None)
+    legacy = parser_class(LEGACY, LEGACY, tokenizer)(tokenizer, None)
     assert type(floor.tool_parser) is NoopToolParser and floor._engine_based
     assert type(legacy.tool_parser) is LegacyNoopToolParser and not legacy._engine_based
     assert type(floor).__mro__[1] is type(ours).__mro__[1]
@@ -172,12 +165,9 @@ def setup() -> dict[str, Any]:
     return {"vllm": vllm.__version__}
 
 
-def request_contenders(tokenizer: Any) -> list[Any]:
+def request_contenders(tokenizer: Any) -> list[Contender]:
     """The per-request benchmark's parsers (benchmarks/per_request.py): tool parsers alone."""
     from vllm.entrypoints.openai.chat_completion.protocol import ChatCompletionRequest
-
-    from .per_request import Contender
-    from .vllm_floors import FLOOR, LEGACY
 
     prompt_ids = tokenizer.encode(PROMPT, add_special_tokens=False)
 
@@ -190,25 +180,15 @@ def request_contenders(tokenizer: Any) -> list[Any]:
         if message is not None:
             fold_message(folded, message)
 
-    def contender(name: str, role: str, dialect: str, cls: ParserClass) -> Contender:
-        return Contender(
-            name,
-            role,
-            dialect,
-            request,
-            lambda req: cls(tokenizer, req.tools, chat_template_kwargs={}),
-            feed,
-            startup=lambda: cls(tokenizer),
-        )
+    def contender(p: Entry) -> Contender:
+        cls = parser_class(p.tool, None, tokenizer)
 
-    return [
-        contender("ours", "ours", "longcat_json", _parser_class("longcat", None, tokenizer)),
-        contender(FLOOR_NAME, "floor", "longcat_json", _parser_class(FLOOR, None, tokenizer)),
-        contender(LEGACY_NAME, "no-op", "longcat_json", _parser_class(LEGACY, None, tokenizer)),
-        contender("longcat (built-in)", "builtin", "longcat_json", _builtin_longcat_class(None)),
-        contender("hermes (built-in)", "builtin", "hermes_json", _parser_class("hermes", None, tokenizer)),
-        contender("qwen3_coder (built-in)", "builtin", "xml", _parser_class("qwen3_coder", None, tokenizer)),
-    ]
+        def construct(req: Any) -> Any:
+            return cls(tokenizer, req.tools, chat_template_kwargs={})
+
+        return Contender(p.name, p.role, p.dialects[0], request, construct, feed, startup=lambda: cls(tokenizer))
+
+    return [contender(p) for p in parsers()]
 
 
 def main() -> None:
