@@ -1111,8 +1111,9 @@ case(
     text=OMLX3153,
     tools=[fn("websearch", {"query": S, "numResults": N}, ["query"])],
     tools_from_source=False,
-    content=OMLX3153,
-    ambiguous="A reader sees websearch{query, numResults}, but `key=value` attributes are not the format's parameters and the block never closes; recovering the call would be guessing (DESIGN invariant 3), so the expected result is the text as content. A streaming server that has already announced `websearch` would return it with empty arguments and the body as content.",
+    content=OMLX3153.replace('<tool_call>\n<function=websearch>', ''),
+    tool_calls=[call("websearch")],
+    ambiguous="`key=value` attributes are not the format's parameters, so no argument is read; but `<function=websearch>` names a declared tool, and a stream announces the call (id and name first) as soon as it has read that tag. The call therefore stands, with the arguments it read (none), and the body it could not read comes back as content, verbatim, as for any broken call (nothing is lost; streaming equals non-streaming). A client sees a call missing its required `query` and the text it was written with.",
 )
 
 case(
