@@ -9,8 +9,7 @@ from typing import Any
 import pytest
 
 from longcat_plugins.core import ParserOptions, parse
-
-from .streaming import groups_of, stream, summary
+from tests.support.events import groups_of, stream, summary
 
 TOOLS = [
     {

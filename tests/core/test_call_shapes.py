@@ -11,8 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from longcat_plugins.core import Content, ParserOptions, StreamParser, ToolCallEnd, parse
-
-from .streaming import groups_of, split_at, stream, summary
+from tests.support.events import groups_of, split_at, stream, summary
 
 TOOLS = [
     {

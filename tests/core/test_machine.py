@@ -10,8 +10,7 @@ import pytest
 
 from longcat_plugins.core import ParserOptions, StreamParser, parse
 from longcat_plugins.core.machine import ORIGIN, TRANSITIONS, Action, IllegalMove, Mode, Trigger, next_move
-
-from .streaming import groups_of, split_at, stream, summary
+from tests.support.events import groups_of, split_at, stream, summary
 
 TOOLS = [
     {

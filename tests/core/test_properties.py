@@ -15,8 +15,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from longcat_plugins.core import ParserOptions, parse
-
-from .streaming import groups_of, prefixes_ok, split_at, stream, summary
+from tests.support.events import groups_of, prefixes_ok, split_at, stream, summary
 
 EXAMPLES = int(os.environ.get("LONGCAT_HYPOTHESIS_EXAMPLES", "300"))
 SETTINGS = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -16,9 +16,8 @@ from hypothesis import strategies as st
 from longcat_plugins.core import parse
 from longcat_plugins.core.json_value import JsonValueReader
 from longcat_plugins.core.schema import coerce, convert_value, strict_json_dumps
-
-from .streaming import groups_of, prefixes_ok, split_at, stream, summary
-from .strict_json import strict_json_loads
+from tests.support.events import groups_of, prefixes_ok, split_at, stream, summary
+from tests.support.strict_json import strict_json_loads
 
 # -- the helper itself -------------------------------------------------------------------------------------------
 

@@ -119,16 +119,12 @@ def pieces(text: str, size: int | None) -> list[str]:
 
 def run_core(case: dict[str, Any], size: int | None = None, *, one_shot: bool = False) -> Any:
     """The core's message for a case: from ``parse`` (``one_shot``) or streamed in deltas of ``size`` characters."""
-    from longcat_plugins.core import MessageBuilder, StreamParser, parse
+    from longcat_plugins.core import parse
+    from tests.support.events import feed
 
     if one_shot:
         return parse(case["text"], case["tools"], core_options(case))
-    parser = StreamParser(case["tools"], core_options(case))
-    builder = MessageBuilder()
-    for piece in pieces(case["text"], size):
-        builder.add(parser.feed(piece))
-    builder.add(parser.finish())
-    return builder.message
+    return feed(pieces(case["text"], size), case["tools"], core_options(case)).message
 
 
 def _label(size: int | None) -> str:
