@@ -26,18 +26,9 @@ from longcat_plugins.core import (
     parse,
 )
 from tests.support.events import feed, fold
-from tests.support.tools import function_tool
+from tests.support.tools import function_tool, get_weather
 
-WEATHER = function_tool(
-    "get_weather",
-    {
-        "location": {"type": "string"},
-        "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]},
-        "days": {"type": "integer"},
-    },
-    ["location"],
-    "Current weather",
-)
+WEATHER = get_weather("Current weather", place="location")
 WRITE_FILE = function_tool(
     "write_file", {"path": {"type": "string"}, "content": {"type": "string"}, "mode": {"type": "integer"}}
 )

@@ -18,8 +18,10 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "e2e"))
-from replay_support import AGENT_LOOP, MODEL, SHIPPED_RECORDING, Server, openai_client, replay_server, stop_server
+from replay_support import AGENT_LOOP, MODEL, SHIPPED_RECORDING, Server, openai_client, replay_server
 from test_replay_sglang_http import sglang_server_env
+
+from tests.support.server import stop_server
 
 pytestmark = pytest.mark.sglang
 

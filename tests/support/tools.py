@@ -25,14 +25,16 @@ def function_tool(
     return {"type": "function", "function": function}
 
 
-#: get_weather(city, unit, days), city required: the weather tool of the engine suites and the replay server.
-WEATHER = function_tool(
-    "get_weather",
-    {
-        "city": {"type": "string"},
-        "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]},
-        "days": {"type": "integer"},
-    },
-    ["city"],
-    "Weather for a city",
-)
+def get_weather(
+    description: str | None = "Weather for a city", *, place: str = "city", unit: bool = True
+) -> dict[str, Any]:
+    """The suites' weather tool: ``get_weather(place, [unit,] days)`` with the place required."""
+    properties: dict[str, Any] = {place: {"type": "string"}}
+    if unit:
+        properties["unit"] = {"type": "string", "enum": ["celsius", "fahrenheit"]}
+    properties["days"] = {"type": "integer"}
+    return function_tool("get_weather", properties, [place], description)
+
+
+#: the weather tool of the engine suites
+WEATHER = get_weather()
