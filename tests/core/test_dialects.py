@@ -13,18 +13,8 @@ from typing import Any
 
 import pytest
 
-from longcat_plugins.core import (
-    Content,
-    Event,
-    ParsedMessage,
-    ParserOptions,
-    Reasoning,
-    StreamParser,
-    ToolCallArgs,
-    ToolCallEnd,
-    ToolCallStart,
-    parse,
-)
+from longcat_plugins.core import ParsedMessage, ParserOptions, StreamParser, parse
+from longcat_plugins.core.events import Content, Event, Reasoning, ToolCallArgs, ToolCallEnd, ToolCallStart
 from tests.support.events import feed, fold
 from tests.support.tools import function_tool, get_weather
 

@@ -23,6 +23,30 @@ WEATHER_TOOL = get_weather("Current weather and forecast for a city.")
 TOOLS = [WEATHER_TOOL]
 QUESTION = [{"role": "user", "content": "Weather in Paris and Tokyo?"}]
 
+# -- what examples/agent_loop.py prints for the shipped weather recordings ------------------------------------------
+
+AGENT_QUESTION = "user: What's the weather in Paris and in Tokyo right now? Do I need an umbrella in either city?"
+AGENT_CALLS = [
+    'assistant -> get_weather({"city": "Paris", "unit": "celsius"})',
+    'tool get_weather -> {"city": "Paris", "unit": "celsius", "temperature": 14, "condition": "light rain", '
+    '"chance_of_rain": 0.8}',
+    'assistant -> get_weather({"city": "Tokyo", "unit": "celsius"})',
+    'tool get_weather -> {"city": "Tokyo", "unit": "celsius", "temperature": 22, "condition": "sunny", '
+    '"chance_of_rain": 0.05}',
+]
+AGENT_ANSWER = (
+    "Paris: 14 °C with light rain (80% chance of rain), so yes, take an umbrella there. "
+    "Tokyo: 22 °C and sunny (5% chance of rain), no umbrella needed."
+)
+#: the whole transcript of the LongCat recording (longcat_plugins/examples/weather_agent.jsonl)
+AGENT_TRANSCRIPT = [
+    AGENT_QUESTION,
+    "assistant: I'll check both cities at once.",
+    *AGENT_CALLS,
+    f"assistant: {AGENT_ANSWER}",
+    "[finish_reason: stop]",
+]
+
 
 @dataclass
 class Server:

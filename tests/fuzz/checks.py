@@ -28,18 +28,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from longcat_plugins.core import (
-    Content,
-    Event,
-    ParsedMessage,
-    ParserOptions,
-    Reasoning,
-    StreamParser,
-    ToolCallArgs,
-    ToolCallEnd,
-    ToolCallStart,
-)
+from longcat_plugins.core import ParsedMessage, ParserOptions, StreamParser
 from longcat_plugins.core import tags as T
+from longcat_plugins.core.events import Content, Event, Reasoning, ToolCallArgs, ToolCallEnd, ToolCallStart
 
 from ..support.events import feed, groups_of, split_at, summary
 from ..support.strict_json import strict_json_loads

@@ -15,43 +15,10 @@ from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from longcat_plugins.replay.tokenizer import train_bpe_tokenizer
-from longcat_plugins.templates import template_path
 from tests.served.cells import Cell
 from tests.served.oracle import keeps_special_tokens
 from tests.served.texts import Text, all_texts, constrained_texts
-
-TEMPLATE = "xml-function-thinking"
-CHAT_MARKERS = ["<|im_start|>", "<|im_end|>"]
-TAGS = [
-    "<think>",
-    "</think>",
-    "<tool_call>",
-    "</tool_call>",
-    "<longcat_tool_call>",
-    "</longcat_tool_call>",
-    "<longcat_think>",
-    "</longcat_think>",
-    "<longcat_arg_key>",
-    "</longcat_arg_key>",
-    "<longcat_arg_value>",
-    "</longcat_arg_value>",
-    "</longcat_s>",
-]
-
-
-def _tokenizer(tokens: str) -> Any:
-    template = template_path(TEMPLATE).read_text(encoding="utf-8")
-    special = CHAT_MARKERS + (TAGS if tokens == "special" else [])
-    return train_bpe_tokenizer(
-        [t.text for t in all_texts()] * 2 + [template],
-        special,
-        vocab_size=900,
-        eos_token="<|im_end|>",
-        additional_special_tokens=special,
-        plain_tokens=TAGS if tokens == "plain" else (),
-        chat_template=template,
-    )
+from tests.served.tokenizer import served_tokenizer
 
 
 class _ModelConfig:
@@ -181,7 +148,7 @@ class SglangDriver:
 
     def tokenizer(self, tokens: str) -> Any:
         if tokens not in self._tokenizers:
-            self._tokenizers[tokens] = _tokenizer(tokens)
+            self._tokenizers[tokens] = served_tokenizer(tokens)
         return self._tokenizers[tokens]
 
     def _serving(self, cell: Cell) -> tuple[Any, GeneratingTokenizerManager]:

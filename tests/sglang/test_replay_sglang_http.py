@@ -18,33 +18,14 @@ from typing import Any
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "e2e"))
-from replay_support import (
-    MODEL,
-    PARALLEL_CALLS_OUTPUT,
-    QUESTION,
-    TOOLS,
-    Server,
-    check_cuts,
-    check_exactly_enough_tokens,
-    check_n_refused,
-    check_parallel_calls,
-    check_stop_string,
-    check_streamed_in_fragments,
-    create,
-    fold_chunks,
-    fold_response,
-    one_pass,
-    openai_client,
-    replay_server,
-    write_recording,
-)
+import replay_support as replay
 from sglang_support import STANDINS
 
 from tests.support.server import stop_server
 
 pytestmark = pytest.mark.sglang
 
-OUTPUT = PARALLEL_CALLS_OUTPUT
+OUTPUT = replay.PARALLEL_CALLS_OUTPUT
 TOKEN_DELAY = "0.01"
 
 
@@ -58,67 +39,67 @@ def sglang_server_env(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    recording = write_recording(tmp_path_factory.mktemp("replay") / "turn.jsonl", [{"output": OUTPUT}])
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[replay.Server]:
+    recording = replay.write_recording(tmp_path_factory.mktemp("replay") / "turn.jsonl", [{"output": OUTPUT}])
     with pytest.MonkeyPatch.context() as monkeypatch:
         sglang_server_env(monkeypatch)
-        with replay_server(recording, "--engine", "sglang", "--token-delay", TOKEN_DELAY) as running:
+        with replay.replay_server(recording, "--engine", "sglang", "--token-delay", TOKEN_DELAY) as running:
             yield running
 
 
 @pytest.fixture(scope="module")
-def client(server: Server) -> Any:
-    return openai_client(server)
+def client(server: replay.Server) -> Any:
+    return replay.openai_client(server)
 
 
-def test_ready_line_and_models(server: Server, client: Any) -> None:
+def test_ready_line_and_models(server: replay.Server, client: Any) -> None:
     assert server.url.startswith("http://127.0.0.1:") and server.url.endswith("/v1")
-    assert [m.id for m in client.models.list().data] == [MODEL]
+    assert [m.id for m in client.models.list().data] == [replay.MODEL]
 
 
 def test_non_streaming_tool_calls_and_reasoning(client: Any) -> None:
-    response = create(client)
-    got = fold_response(response)
-    check_parallel_calls(got)
+    response = replay.create(client)
+    got = replay.fold_response(response)
+    replay.check_parallel_calls(got)
     assert got.reasoning == "Two cities, so two calls in parallel."
     assert len(set(got.ids)) == 2 and all(got.ids)
     assert response.usage.completion_tokens > 0
 
 
 def test_streaming_tool_calls_and_reasoning(client: Any) -> None:
-    chunks = list(create(client, stream=True))
-    check_parallel_calls(fold_chunks(chunks))
-    check_streamed_in_fragments(chunks)
+    chunks = list(replay.create(client, stream=True))
+    replay.check_parallel_calls(replay.fold_chunks(chunks))
+    replay.check_streamed_in_fragments(chunks)
 
 
 def test_max_tokens_cut_inside_a_call(client: Any) -> None:
-    total = create(client).usage.completion_tokens  # the recorded tokens and the end-of-sequence token
+    total = replay.create(client).usage.completion_tokens  # the recorded tokens and the end-of-sequence token
     cuts = sorted({5, total // 2, (2 * total) // 3, total - 8, total - 3})
-    check_cuts(client, cuts)
+    replay.check_cuts(client, cuts)
 
 
 def test_max_tokens_exactly_enough_is_a_normal_finish(client: Any) -> None:
-    check_exactly_enough_tokens(client)
+    replay.check_exactly_enough_tokens(client)
 
 
 @pytest.mark.parametrize("stream", [False, True])
 def test_stop_string_ends_the_turn(client: Any, stream: bool) -> None:
-    response = create(client, stop=["both"], stream=stream)
-    check_stop_string(fold_chunks(response) if stream else fold_response(response))
+    response = replay.create(client, stop=["both"], stream=stream)
+    replay.check_stop_string(replay.fold_chunks(response) if stream else replay.fold_response(response))
 
 
 def test_concurrent_streams_are_whole(client: Any) -> None:
     with ThreadPoolExecutor(8) as pool:
-        results = list(pool.map(lambda _: fold_chunks(create(client, stream=True)), range(8)))
+        results = list(pool.map(lambda _: replay.fold_chunks(replay.create(client, stream=True)), range(8)))
     for got in results:
         assert got.finish_reason == "tool_calls"
-        assert got.same_message() == one_pass().same_message()
+        assert got.same_message() == replay.one_pass().same_message()
 
 
-def test_client_disconnecting_mid_stream(server: Server, client: Any) -> None:
+def test_client_disconnecting_mid_stream(server: replay.Server, client: Any) -> None:
     import httpx
 
-    body = {"model": MODEL, "messages": QUESTION, "tools": TOOLS, "stream": True}
+    body = {"model": replay.MODEL, "messages": replay.QUESTION, "tools": replay.TOOLS, "stream": True}
     for _ in range(3):
         with httpx.stream("POST", server.url + "/chat/completions", json=body, timeout=60) as response:
             assert response.status_code == 200
@@ -126,9 +107,9 @@ def test_client_disconnecting_mid_stream(server: Server, client: Any) -> None:
             received = [next(lines) for _ in range(6)]
         assert any(line.startswith("data: ") for line in received)
     # the server keeps serving, and SGLang's abort reached the scheduler
-    got = fold_chunks(create(client, stream=True))
-    assert got.same_message() == one_pass().same_message()
-    assert fold_response(create(client)).finish_reason == "tool_calls"
+    got = replay.fold_chunks(replay.create(client, stream=True))
+    assert got.same_message() == replay.one_pass().same_message()
+    assert replay.fold_response(replay.create(client)).finish_reason == "tool_calls"
     assert "aborted after" in server.log_text()
 
 
@@ -136,25 +117,25 @@ def test_logprobs_are_refused(client: Any) -> None:
     import openai
 
     with pytest.raises(openai.BadRequestError) as info:
-        create(client, logprobs=True)
+        replay.create(client, logprobs=True)
     assert info.value.status_code == 400 and "no logprobs" in str(info.value)
     with pytest.raises(openai.APIError) as streamed:
-        list(create(client, logprobs=True, stream=True))
+        list(replay.create(client, logprobs=True, stream=True))
     assert "no logprobs" in str(streamed.value)
 
 
 def test_n_above_one_is_refused(client: Any) -> None:
-    check_n_refused(client)
-    assert fold_response(create(client)).finish_reason == "tool_calls"
+    replay.check_n_refused(client)
+    assert replay.fold_response(replay.create(client)).finish_reason == "tool_calls"
 
 
-def test_health_generate(server: Server, client: Any) -> None:
+def test_health_generate(server: replay.Server, client: Any) -> None:
     import httpx
 
     assert httpx.get(server.url.removesuffix("/v1") + "/health_generate", timeout=60).status_code == 200
-    assert fold_response(create(client)).same_message() == one_pass().same_message()
+    assert replay.fold_response(replay.create(client)).same_message() == replay.one_pass().same_message()
 
 
-def test_server_stops_cleanly_on_sigterm(server: Server) -> None:
+def test_server_stops_cleanly_on_sigterm(server: replay.Server) -> None:
     assert stop_server(server.process) == 0
     assert "longcat-plugins serve: stopped" in server.log_text()

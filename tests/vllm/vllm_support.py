@@ -11,40 +11,29 @@ from typing import Any
 
 from longcat_plugins.core import ParserOptions, parse
 from longcat_plugins.replay.tokenizer import train_bpe_tokenizer
+from tests.support.tools import function_tool
 
-WEATHER = {
-    "type": "function",
-    "function": {
-        "name": "get_weather",
-        "description": "Weather for a city",
-        "parameters": {
-            "type": "object",
-            "properties": {
-                "city": {"type": "string"},
-                "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]},
-                "days": {"type": "integer"},
-            },
-            "required": ["city"],
-        },
+WEATHER = function_tool(
+    "get_weather",
+    {
+        "city": {"type": "string"},
+        "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]},
+        "days": {"type": "integer"},
     },
-}
-WRITE_FILE = {
-    "type": "function",
-    "function": {
-        "name": "write_file",
-        "description": "Write a file",
-        "parameters": {
-            "type": "object",
-            "properties": {
-                "path": {"type": "string"},
-                "content": {"type": "string"},
-                "mode": {"type": "integer"},
-                "overwrite": {"type": "boolean"},
-            },
-            "required": ["path", "content"],
-        },
+    ["city"],
+    "Weather for a city",
+)
+WRITE_FILE = function_tool(
+    "write_file",
+    {
+        "path": {"type": "string"},
+        "content": {"type": "string"},
+        "mode": {"type": "integer"},
+        "overwrite": {"type": "boolean"},
     },
-}
+    ["path", "content"],
+    "Write a file",
+)
 TOOLS = [WEATHER, WRITE_FILE]
 
 #: Tags that are single (special) tokens in the test tokenizer; every other tag arrives split into pieces.
@@ -435,3 +424,19 @@ def message_result(response: Any) -> Result:
         calls=[(c.function.name, c.function.arguments) for c in calls],
         ids=[c.id for c in calls],
     )
+
+
+def template_serving(root: Path, tags: Sequence[str], template: str, **parsers: str | None) -> Serving:
+    """:func:`make_serving` for a model directory at ``root`` whose tokenizer has ``tags`` as single tokens and the
+    chat template of the shipped template named ``template``."""
+    from longcat_plugins.templates import template_path
+
+    text = Path(template_path(template)).read_text(encoding="utf-8")
+    save_model_dir(root, build_tokenizer(list(tags), chat_template=text))
+    return make_serving(root, **parsers)
+
+
+def answer(serving: Serving, request: Any) -> Result:
+    """What a client gets for ``request``: the response, or the streamed chunks folded."""
+    result = chat_completion(serving.chat, request)
+    return fold_chunks(result) if request.stream else message_result(result)
