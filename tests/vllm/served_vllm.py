@@ -23,28 +23,16 @@ from tests.served.cells import Cell
 from tests.served.oracle import keeps_special_tokens
 from tests.served.texts import Text, all_texts, constrained_texts
 from tests.served.tokenizer import served_tokenizer
+from tests.support.model_dir import save_qwen3_dir
 
 MODEL = "m"
+
+
 def _model_dir(root: Path, tokens: str) -> Path:
     """A weight-less Qwen3 model directory whose tokenizer has the tags as special tokens, as ordinary tokens, or
     not at all (each tag then several tokens)."""
     tokenizer = served_tokenizer(tokens)
-    tokenizer.save_pretrained(root)
-    config = {
-        "model_type": "qwen3",
-        "architectures": ["Qwen3ForCausalLM"],
-        "vocab_size": len(tokenizer),
-        "hidden_size": 64,
-        "intermediate_size": 128,
-        "num_hidden_layers": 1,
-        "num_attention_heads": 2,
-        "num_key_value_heads": 1,
-        "head_dim": 32,
-        "max_position_embeddings": 65536,
-        "eos_token_id": tokenizer.eos_token_id,
-    }
-    (root / "config.json").write_text(json.dumps(config), encoding="utf-8")
-    return root
+    return save_qwen3_dir(root, tokenizer, max_position_embeddings=65536, eos_token_id=tokenizer.eos_token_id)
 
 
 def _serve_args(model_dir: Path, parsers: str) -> Any:

@@ -11,6 +11,7 @@ from typing import Any
 
 from longcat_plugins.core import ParserOptions, parse
 from longcat_plugins.replay.tokenizer import train_bpe_tokenizer
+from tests.support.model_dir import save_qwen3_dir
 from tests.support.tools import function_tool
 
 WEATHER = function_tool(
@@ -159,21 +160,7 @@ def build_tokenizer(
 
 def save_model_dir(root: Path, tokenizer: Any, model_type: str = "qwen3") -> Path:
     """A model directory with no weights, enough for vLLM's ``ModelConfig`` and renderer."""
-    tokenizer.save_pretrained(root)
-    config = {
-        "model_type": model_type,
-        "architectures": ["Qwen3ForCausalLM"],
-        "vocab_size": len(tokenizer),
-        "hidden_size": 64,
-        "intermediate_size": 128,
-        "num_hidden_layers": 1,
-        "num_attention_heads": 2,
-        "num_key_value_heads": 1,
-        "head_dim": 32,
-        "max_position_embeddings": 4096,
-    }
-    (root / "config.json").write_text(json.dumps(config), encoding="utf-8")
-    return root
+    return save_qwen3_dir(root, tokenizer, model_type)
 
 
 def chunks(tokenizer: Any, token_ids: Sequence[int], group: int) -> list[tuple[str, list[int]]]:

@@ -6,7 +6,6 @@ tools=None, **chat_template_kwargs)`` renders a chat completion request with the
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -16,6 +15,7 @@ import pytest
 
 from longcat_plugins.replay.tokenizer import train_bpe_tokenizer
 from longcat_plugins.templates import render
+from tests.support.model_dir import save_model_dir
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "templates"))
 from template_cases import (
@@ -50,18 +50,10 @@ def longcat_model_dir(root: Path) -> Path:
     tokenizer = train_bpe_tokenizer(
         ["[Round 0] USER:hello ASSISTANT:"] * 10, specials, vocab_size=300, eos_token="</s>"
     )
-    tokenizer.save_pretrained(root)
-    config = {
-        "model_type": "longcat_flash",
-        "architectures": ["LongcatFlashForCausalLM"],
-        "vocab_size": 300,
-        "hidden_size": 64,
-        "num_layers": 1,
-        "num_attention_heads": 2,
-        "max_position_embeddings": 65536,
-    }
-    (root / "config.json").write_text(json.dumps(config), encoding="utf-8")
-    return root
+    fields = {"vocab_size": 300, "hidden_size": 64, "num_layers": 1, "num_attention_heads": 2}
+    return save_model_dir(
+        root, tokenizer, "longcat_flash", "LongcatFlashForCausalLM", **fields, max_position_embeddings=65536
+    )
 
 
 @pytest.mark.parametrize("name", TEMPLATE_NAMES)
