@@ -7,10 +7,11 @@ import subprocess
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tests.support.reply import Reply
 from tests.support.server import running
 from tests.support.tools import get_weather
 
@@ -84,13 +85,9 @@ def reasoning_of(obj: Any) -> str:
 
 
 @dataclass
-class Folded:
+class Folded(Reply):
     """A chat completion, from a response or accumulated from stream chunks."""
 
-    content: str = ""
-    reasoning: str = ""
-    calls: list[tuple[str, str]] = field(default_factory=list)  # (name, arguments)
-    ids: list[str] = field(default_factory=list)
     finish_reason: str | None = None
 
     def same_message(self) -> tuple[str, str, list[tuple[str, str]]]:

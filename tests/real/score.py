@@ -165,6 +165,15 @@ def _groups(case: dict[str, Any]) -> Iterator[str]:
         yield f"tag:{tag}"
 
 
+def print_wrong(case: str, found: dict[str, list[str]], summary: str, verbose: bool) -> None:
+    """One wrong case of a report: its summary, and with ``verbose`` each problem under its run's name."""
+    print(f"  {case}: {summary}")
+    if verbose:
+        for name, problems in found.items():
+            for p in problems:
+                print(f"      [{name}] {p}")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--cases", default=str(CASES_PATH))
@@ -193,11 +202,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if failures:
         print("\nwrong:")
         for case_id, dialect, runs in failures:
-            print(f"  {case_id} ({dialect}): {describe(runs)}")
-            if args.verbose:
-                for label, problems in runs.items():
-                    for p in problems:
-                        print(f"      [{label}] {p}")
+            print_wrong(f"{case_id} ({dialect})", runs, describe(runs), args.verbose)
     return 0
 
 

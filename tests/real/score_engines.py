@@ -42,7 +42,7 @@ from typing import Any, Protocol
 
 from longcat_plugins.core import ParserOptions
 from longcat_plugins.core import tags as T
-from tests.real.score import CASES_PATH, SPLITS, Message, compare, load_cases
+from tests.real.score import CASES_PATH, SPLITS, Message, compare, load_cases, print_wrong
 
 #: Tags that are special tokens in LongCat and Qwen3 tokenizers (single tokens in the scoring tokenizer).
 SPECIAL_TAGS = [
@@ -587,11 +587,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             continue
         print(f"\n{contender.name}: wrong")
         for case_id, found in wrong:
-            print(f"  {case_id}: {describe(found)}")
-            if args.verbose:
-                for name, listed in found.items():
-                    for p in listed:
-                        print(f"      [{name}] {p}")
+            print_wrong(case_id, found, describe(found), args.verbose)
     return 0
 
 

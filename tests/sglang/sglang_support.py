@@ -81,7 +81,14 @@ def stream_tool_parser(parser: Any, pieces: Iterable[str]) -> Folded:
 
 def stream_reasoning_parser(parser: Any, pieces: Iterable[str]) -> tuple[str, str]:
     """Drive ``ReasoningParser.parse_stream_chunk`` then ``parse_stream_end``: (reasoning, normal text)."""
-    reasoning, normal = [], []
+    reasoning, normal = reasoning_pieces(parser, pieces)
+    return "".join(reasoning), "".join(normal)
+
+
+def reasoning_pieces(parser: Any, pieces: Iterable[str]) -> tuple[list[str], list[str]]:
+    """What each ``parse_stream_chunk`` and then ``parse_stream_end`` returns: (reasoning, normal text) pieces."""
+    reasoning: list[str] = []
+    normal: list[str] = []
     for piece in pieces:
         r, n = parser.parse_stream_chunk(piece)
         reasoning.append(r or "")
@@ -89,4 +96,4 @@ def stream_reasoning_parser(parser: Any, pieces: Iterable[str]) -> tuple[str, st
     r, n = parser.parse_stream_end()
     reasoning.append(r or "")
     normal.append(n or "")
-    return "".join(reasoning), "".join(normal)
+    return reasoning, normal

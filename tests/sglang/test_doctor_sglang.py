@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from sglang_support import subprocess_env
 
-from tests.guide_commands import guide_commands, shell_words
+from tests.guide_commands import check_guide_has, guide_commands, shell_words
 from tests.support.child import run_python
 from tests.support.doctor import (
     check_allow_list_fails,
@@ -106,10 +106,8 @@ def server_parser() -> argparse.ArgumentParser:
 
 
 def test_guide_has_the_sglang_deployments() -> None:
-    assert len(SGLANG_COMMANDS) >= 5, SGLANG_COMMANDS
-    joined = "\n".join(SGLANG_COMMANDS)
-    for flag in ("--ep-size 8", "--nnodes 2", "--speculative-algorithm NEXTN", "--tokenizer-worker-num 4"):
-        assert flag in joined
+    flags = ("--ep-size 8", "--nnodes 2", "--speculative-algorithm NEXTN", "--tokenizer-worker-num 4")
+    check_guide_has(SGLANG_COMMANDS, 5, flags)
 
 
 @pytest.mark.parametrize("command", SGLANG_COMMANDS)

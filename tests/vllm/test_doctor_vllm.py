@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.guide_commands import GUIDE, guide_commands, shell_words
+from tests.guide_commands import GUIDE, check_guide_has, guide_commands, shell_words
 from tests.support.child import run_python
 from tests.support.doctor import (
     check_allow_list_fails,
@@ -214,10 +214,8 @@ def serve_parser() -> Any:
 
 
 def test_guide_has_the_vllm_deployments() -> None:
-    assert len(VLLM_COMMANDS) >= 6, VLLM_COMMANDS
-    joined = "\n".join(VLLM_COMMANDS)
-    for flag in ("--enable-expert-parallel", "--data-parallel-size 2", "--headless", "--speculative-config"):
-        assert flag in joined
+    flags = ("--enable-expert-parallel", "--data-parallel-size 2", "--headless", "--speculative-config")
+    check_guide_has(VLLM_COMMANDS, 6, flags)
 
 
 @pytest.mark.parametrize("command", VLLM_COMMANDS)

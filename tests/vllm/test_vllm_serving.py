@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from vllm_support import TOOLS, RecordingEngine, build_tokenizer, save_model_dir
+from vllm_support import TOOLS, RecordingEngine, build_tokenizer, chat_completion, save_model_dir
 
 from longcat_plugins.core import ParserOptions, parse
 from longcat_plugins.templates import template_path
@@ -85,20 +85,6 @@ def _request(**kwargs: Any) -> Any:
     )
 
 
-def _sse(chat: Any, request: Any) -> list[dict[str, Any]]:
-    async def collect() -> list[str]:
-        stream = await chat.create_chat_completion(request)
-        return [frame async for frame in stream]
-
-    frames = asyncio.run(collect())
-    assert frames[-1] == "data: [DONE]\n\n"
-    chunks_ = []
-    for frame in frames[:-1]:
-        assert frame.startswith("data: ") and frame.endswith("\n\n")
-        chunks_.append(json.loads(frame[len("data: ") :]))
-    return chunks_
-
-
 def _fold(chunks_: list[dict[str, Any]]) -> tuple[str, str, list[dict[str, str]], str | None]:
     content, reasoning, finish = "", "", None
     calls: dict[int, dict[str, str]] = {}
@@ -139,7 +125,7 @@ def test_sse_stream(
 ) -> None:
     chat, engine = serving
     engine.output, engine.group, engine.finish_reason = output, group, engine_finish
-    chunks_ = _sse(chat, _request(stream=True))
+    chunks_ = chat_completion(chat, _request(stream=True))
     assert chunks_[0]["choices"][0]["delta"]["role"] == "assistant"
     assert len({c["id"] for c in chunks_}) == 1
     content, reasoning, calls, finish = _fold(chunks_)
@@ -158,7 +144,7 @@ def test_sse_stream(
 def test_two_calls_have_the_right_arguments(serving: tuple[Any, RecordingEngine]) -> None:
     chat, engine = serving
     engine.output, engine.group, engine.finish_reason = TWO_CALLS, 3, "stop"
-    _, _, calls, _ = _fold(_sse(chat, _request(stream=True)))
+    _, _, calls, _ = _fold(chat_completion(chat, _request(stream=True)))
     assert [(c["name"], json.loads(c["arguments"])) for c in calls] == [
         ("get_weather", {"city": "Paris", "days": 3}),
         ("write_file", {"path": "out/report.md", "content": '# Weather\n\n"Paris": sunny'}),
@@ -182,7 +168,7 @@ def test_non_streaming(serving: tuple[Any, RecordingEngine]) -> None:
 def test_required_is_constrained_in_the_xml_dialect_and_parsed(serving: tuple[Any, RecordingEngine]) -> None:
     chat, engine = serving
     engine.output, engine.group, engine.finish_reason = TWO_CALLS, 5, "stop"
-    _, _, calls, finish = _fold(_sse(chat, _request(stream=True, tool_choice="required")))
+    _, _, calls, finish = _fold(chat_completion(chat, _request(stream=True, tool_choice="required")))
     sampling_params = engine.calls[-1].sampling_params
     tag = json.loads(sampling_params.structured_outputs.structural_tag)
     begins = [t["begin"] for t in tag["format"]["tags"]]

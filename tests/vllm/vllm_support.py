@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from longcat_plugins.core import ParserOptions, parse
 from longcat_plugins.replay.tokenizer import train_bpe_tokenizer
 from tests.support.model_dir import save_qwen3_dir
+from tests.support.reply import Reply
 from tests.support.tools import function_tool
 
 WEATHER = function_tool(
@@ -185,11 +186,8 @@ def chunks(tokenizer: Any, token_ids: Sequence[int], group: int) -> list[tuple[s
 
 
 @dataclass
-class Result:
-    content: str = ""
-    reasoning: str = ""
-    calls: list[tuple[str, str]] = field(default_factory=list)  # (name, arguments)
-    ids: list[str] = field(default_factory=list)
+class Result(Reply):
+    """A reply from vLLM's serving layer or parser."""
 
     def normalized(self) -> tuple[str, str, list[tuple[str, str]]]:
         # vLLM reports whitespace-only content next to tool calls as no content
