@@ -159,7 +159,7 @@ def describe(runs: dict[str, list[str]]) -> str:
     return " | ".join(parts)
 
 
-def _groups(case: dict[str, Any]) -> Iterator[str]:
+def groups(case: dict[str, Any]) -> Iterator[str]:
     yield case["dialect"]
     for tag in case.get("tags", []):
         yield f"tag:{tag}"
@@ -186,7 +186,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for case in cases:
         runs = score_case(case)
         ok = is_right(runs)
-        for group in _groups(case):
+        for group in groups(case):
             t = totals.setdefault(group, [0, 0])
             t[0] += int(ok)
             t[1] += 1

@@ -35,14 +35,14 @@ import json
 import logging
 import os
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
 from longcat_plugins.core import ParserOptions
 from longcat_plugins.core import tags as T
-from tests.real.score import CASES_PATH, SPLITS, Message, compare, load_cases, print_wrong
+from tests.real.score import CASES_PATH, SPLITS, Message, compare, describe, groups, load_cases, print_wrong
 
 #: Tags that are special tokens in LongCat and Qwen3 tokenizers (single tokens in the scoring tokenizer).
 SPECIAL_TAGS = [
@@ -475,22 +475,6 @@ def differences(driver: Driver, want: Message, runs: Runs) -> dict[str, list[str
         if result != target:
             found[name] = problems(as_expected(target), result) or [f"{result!r} != {target!r}"]
     return found
-
-
-def describe(found: dict[str, list[str]]) -> str:
-    """One line: the one-shot mismatches, and the streamed runs that differ otherwise."""
-    first = found.get(ONE_SHOT, [])
-    parts = ["; ".join(first)] if first else []
-    for name, listed in found.items():
-        if name != ONE_SHOT and listed and listed != first:
-            parts.append(f"[{name}] " + "; ".join(listed))
-    return " | ".join(parts)
-
-
-def groups(case: dict[str, Any]) -> Iterator[str]:
-    yield case["dialect"]
-    for tag in case.get("tags", []):
-        yield f"tag:{tag}"
 
 
 @dataclass

@@ -13,55 +13,35 @@ import pytest
 from sglang_support import subprocess_env
 
 from tests.guide_commands import check_guide_has, guide_commands, shell_words
+from tests.support import doctor
 from tests.support.child import run_python
-from tests.support.doctor import (
-    check_allow_list_fails,
-    check_doctor_passes,
-    check_every_check_ok,
-    doctor_report,
-    section_rows,
-)
 
 pytestmark = pytest.mark.sglang
 
-ENGINE_CHECKS = {
-    "version",
-    "entry point",
-    "allow-list",
-    "tool dialect",
-    "unknown calls",
-    "http app",
-    "plugin loading",
-    "parser names",
-    "tool parser",
-    "reasoning parser",
-    "parse",
-    "reasoning",
-    "contract",
-}
+ENGINE_CHECKS = doctor.ENGINE_CHECKS | {"http app", "parser names"}
 
 
 def _doctor(*args: str, **env: str) -> tuple[int, dict[str, Any], str]:
-    return doctor_report("sglang", *args, env=subprocess_env(**env))
+    return doctor.doctor_report("sglang", *args, env=subprocess_env(**env))
 
 
 def _sglang_rows(report: dict[str, Any]) -> dict[str, dict[str, str]]:
-    return section_rows(report, "sglang")
+    return doctor.section_rows(report, "sglang")
 
 
 def test_doctor_passes_with_sglang() -> None:
-    check_doctor_passes("sglang", subprocess_env(SGLANG_PLUGINS=""))
+    doctor.check_doctor_passes("sglang", subprocess_env(SGLANG_PLUGINS=""))
 
 
 def test_doctor_json_every_sglang_check_ok() -> None:
     tool, reasoning = "sglang.detector.LongcatDetector", "sglang.reasoning.LongcatReasoningDetector"
     env = subprocess_env(SGLANG_PLUGINS="longcat")
-    check_every_check_ok("sglang", env, ENGINE_CHECKS, f"longcat_plugins.{tool}", f"longcat_plugins.{reasoning}")
+    doctor.check_every_check_ok("sglang", env, ENGINE_CHECKS, tool, reasoning)
 
 
 def test_doctor_fails_when_the_allow_list_excludes_longcat() -> None:
     env = subprocess_env(SGLANG_PLUGINS="someone_else")
-    rows = check_allow_list_fails("sglang", "SGLANG_PLUGINS", "someone_else", env)
+    rows = doctor.check_allow_list_fails("sglang", "SGLANG_PLUGINS", "someone_else", env)
     for name in ("parser names", "tool parser", "reasoning parser"):
         assert rows[name]["status"] == "FAIL", rows[name]
         assert "see the allow-list row" in rows[name]["fix"]

@@ -12,6 +12,21 @@ from tests.support.child import run_python
 
 Rows = dict[str, dict[str, str]]
 
+#: the rows of an engine's section that every engine has
+ENGINE_CHECKS = {
+    "version",
+    "entry point",
+    "allow-list",
+    "tool dialect",
+    "unknown calls",
+    "plugin loading",
+    "tool parser",
+    "reasoning parser",
+    "parse",
+    "reasoning",
+    "contract",
+}
+
 
 def doctor_report(engine: str, *args: str, env: Mapping[str, str]) -> tuple[int, dict[str, Any], str]:
     """``doctor --json --engine ENGINE ARGS``: exit status, report and stderr."""
@@ -37,7 +52,8 @@ def check_doctor_passes(engine: str, env: Mapping[str, str]) -> None:
 def check_every_check_ok(
     engine: str, env: Mapping[str, str], checks: set[str], tool_parser: str, reasoning_parser: str
 ) -> None:
-    """Every row of the engine's section is ok, one per contract, and the parsers are ours (class paths)."""
+    """Every row of the engine's section is ok, one per contract, and the parsers are ours (class paths in the
+    package)."""
     code, report, stderr = doctor_report(engine, env=env)
     rows = section_rows(report, engine)
     assert code == 0 and report["ok"], json.dumps(report, indent=1) + stderr[-2000:]
@@ -46,8 +62,8 @@ def check_every_check_ok(
     contracts = [c for c in report["checks"] if c["section"] == engine and c["check"] == "contract"]
     assert len(contracts) == sum(len(group) for _, group, _ in GROUPS[engine])
     assert all(c["status"] == "ok" for c in contracts), contracts
-    assert rows["tool parser"]["detail"].endswith(tool_parser)
-    assert rows["reasoning parser"]["detail"].endswith(reasoning_parser)
+    assert rows["tool parser"]["detail"].endswith(f"longcat_plugins.{tool_parser}")
+    assert rows["reasoning parser"]["detail"].endswith(f"longcat_plugins.{reasoning_parser}")
 
 
 def check_allow_list_fails(engine: str, variable: str, value: str, env: Mapping[str, str]) -> Rows:

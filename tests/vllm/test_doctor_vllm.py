@@ -17,30 +17,11 @@ from typing import Any
 import pytest
 
 from tests.guide_commands import GUIDE, check_guide_has, guide_commands, shell_words
+from tests.support import doctor
 from tests.support.child import run_python
-from tests.support.doctor import (
-    check_allow_list_fails,
-    check_doctor_passes,
-    check_every_check_ok,
-    doctor_report,
-    section_rows,
-)
 
 pytestmark = pytest.mark.vllm
 
-ENGINE_CHECKS = {
-    "version",
-    "entry point",
-    "allow-list",
-    "tool dialect",
-    "unknown calls",
-    "plugin loading",
-    "tool parser",
-    "reasoning parser",
-    "parse",
-    "reasoning",
-    "contract",
-}
 
 
 def _without_allow_list() -> dict[str, str]:
@@ -48,24 +29,24 @@ def _without_allow_list() -> dict[str, str]:
 
 
 def _doctor(*args: str, **env: str) -> tuple[int, dict[str, Any], str]:
-    return doctor_report("vllm", *args, env={**os.environ, **env})
+    return doctor.doctor_report("vllm", *args, env={**os.environ, **env})
 
 
 def _vllm_rows(report: dict[str, Any]) -> dict[str, dict[str, str]]:
-    return section_rows(report, "vllm")
+    return doctor.section_rows(report, "vllm")
 
 
 def test_doctor_passes_with_vllm() -> None:
-    check_doctor_passes("vllm", _without_allow_list())
+    doctor.check_doctor_passes("vllm", _without_allow_list())
 
 
 def test_doctor_json_every_vllm_check_ok() -> None:
     tool, reasoning = "vllm.tool_parser.LongcatToolParser", "vllm.reasoning_parser.LongcatReasoningParser"
-    check_every_check_ok("vllm", os.environ, ENGINE_CHECKS, f"longcat_plugins.{tool}", f"longcat_plugins.{reasoning}")
+    doctor.check_every_check_ok("vllm", os.environ, doctor.ENGINE_CHECKS, tool, reasoning)
 
 
 def test_doctor_fails_when_the_allow_list_excludes_longcat() -> None:
-    rows = check_allow_list_fails("vllm", "VLLM_PLUGINS", "none", {**os.environ, "VLLM_PLUGINS": "none"})
+    rows = doctor.check_allow_list_fails("vllm", "VLLM_PLUGINS", "none", {**os.environ, "VLLM_PLUGINS": "none"})
     # without our plugin, vLLM's built-in parser answers to "longcat": the doctor names it
     assert rows["tool parser"]["status"] == "FAIL"
     assert "vllm.tool_parsers.longcat_tool_parser" in rows["tool parser"]["detail"]

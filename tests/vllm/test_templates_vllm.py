@@ -21,6 +21,7 @@ pytestmark = pytest.mark.vllm
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "templates"))
 from template_cases import GOLDEN_SYSTEM, WITH_SYSTEM  # noqa: E402
 
+from longcat_plugins.replay.platform import use_cpu_platform  # noqa: E402
 from longcat_plugins.templates import template_path, vllm_fallback_path  # noqa: E402
 from tests.support.twins.templates import *  # noqa: E402, F403 (the shared template tests, run on vLLM)
 from tests.support.twins.templates import Prompt, longcat_model_dir  # noqa: E402
@@ -28,15 +29,9 @@ from tests.support.twins.templates import Prompt, longcat_model_dir  # noqa: E40
 ENGINE = "vllm"
 
 
-def _use_cpu_platform() -> None:
-    from longcat_plugins.replay.platform import use_cpu_platform
-
-    use_cpu_platform()
-
-
 @pytest.fixture(scope="module")
 def vllm_renderer(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, Any]:
-    _use_cpu_platform()
+    use_cpu_platform()
     from vllm.config import ModelConfig, VllmConfig
     from vllm.renderers.registry import renderer_from_config
 

@@ -14,6 +14,7 @@ import pytest
 from vllm_support import TOOLS, RecordingEngine, build_tokenizer, chat_completion, save_model_dir
 
 from longcat_plugins.core import ParserOptions, parse
+from longcat_plugins.replay.platform import use_cpu_platform
 from longcat_plugins.templates import template_path
 
 pytestmark = pytest.mark.vllm
@@ -33,15 +34,9 @@ TRUNCATED = (
 NO_CALL = "Nothing to call.</think>\n\nIt is sunny in Paris."
 
 
-def _use_cpu_platform() -> None:
-    from longcat_plugins.replay.platform import use_cpu_platform
-
-    use_cpu_platform()
-
-
 @pytest.fixture(scope="module")
 def serving(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, RecordingEngine]:
-    _use_cpu_platform()
+    use_cpu_platform()
     from vllm.config import ModelConfig, VllmConfig
     from vllm.entrypoints.openai.chat_completion.serving import OpenAIServingChat
     from vllm.entrypoints.openai.models.serving import BaseModelPath, OpenAIServingModels
