@@ -69,3 +69,11 @@ def written(dialect: Dialect, name: str, arguments: dict[str, Any]) -> str:
     else:
         body = "\n".join(f"<parameter={k}>\n{raw_value(v)}\n</parameter>" for k, v in arguments.items())
     return dialect.begin(name) + body + dialect.end
+
+
+def read_back(text: str, tool: dict[str, Any]) -> list[tuple[str, Any]]:
+    """The calls the core reads in ``text`` (tools on, reasoning off), with their arguments decoded."""
+    from longcat_plugins.core import ParserOptions, parse
+
+    message = parse(text, [tool], ParserOptions(reasoning=False))
+    return [(call.name, json.loads(call.arguments)) for call in message.tool_calls]

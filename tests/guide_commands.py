@@ -38,3 +38,11 @@ def shell_words(command: str) -> tuple[dict[str, str], list[str]]:
         key, _, value = words.pop(0).partition("=")
         env[key] = value
     return env, words
+
+
+def check_guide_has(commands: list[str], at_least: int, flags: tuple[str, ...]) -> None:
+    """The guide has ``at_least`` deployments of the engine, and between them they use every one of ``flags``."""
+    assert len(commands) >= at_least, commands
+    joined = "\n".join(commands)
+    for flag in flags:
+        assert flag in joined

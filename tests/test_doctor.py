@@ -125,19 +125,22 @@ def test_sglang_allow_list(monkeypatch: pytest.MonkeyPatch, value: str | None, o
         assert check.fix.startswith("export SGLANG_PLUGINS=other,longcat")
 
 
-def test_older_engine_version_fails_with_the_range(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(doctor_runner, "installed_version", lambda e: "0.32.0" if e is VLLM else None)
+def _vllm_version_row(monkeypatch: pytest.MonkeyPatch, installed: str) -> Any:
+    """The doctor's version row with vLLM ``installed`` (and no SGLang)."""
+    monkeypatch.setattr(doctor_runner, "installed_version", lambda e: installed if e is VLLM else None)
     checks = run_checks([VLLM], probe=False)
-    version = next(c for c in checks if c.section == "vllm" and c.name == "version")
+    return next(c for c in checks if c.section == "vllm" and c.name == "version")
+
+
+def test_older_engine_version_fails_with_the_range(monkeypatch: pytest.MonkeyPatch) -> None:
+    version = _vllm_version_row(monkeypatch, "0.32.0")
     assert version.status is Status.FAIL
     assert f"0.32.0 is outside the supported range {VLLM.supported}" in version.detail
     assert version.fix.startswith("pip install 'vllm>=")
 
 
 def test_newer_engine_version_warns_and_leaves_it_to_the_contracts(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(doctor_runner, "installed_version", lambda e: "0.35.0" if e is VLLM else None)
-    checks = run_checks([VLLM], probe=False)
-    version = next(c for c in checks if c.section == "vllm" and c.name == "version")
+    version = _vllm_version_row(monkeypatch, "0.35.0")
     assert version.status is Status.WARN
     assert f"0.35.0 is newer than the tested range {VLLM.supported}" in version.detail
     assert "contract rows" in version.detail

@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from tests.support.tools import function_tool
+
 MODEL = "LongCat-Flash-Chat"
 TEMPLATE = "longcat-flash-chat"
 QUESTION = "Weather in Paris and Tokyo?"
@@ -69,18 +71,9 @@ def key_value_calls_turn() -> str:
 
 
 # One call with a long string argument, for max_tokens cuts that fall inside the call.
-NOTE_TOOL: dict[str, Any] = {
-    "type": "function",
-    "function": {
-        "name": "save_note",
-        "description": "Save a note.",
-        "parameters": {
-            "type": "object",
-            "properties": {"title": {"type": "string"}, "body": {"type": "string"}},
-            "required": ["title", "body"],
-        },
-    },
-}
+NOTE_TOOL: dict[str, Any] = function_tool(
+    "save_note", {"title": {"type": "string"}, "body": {"type": "string"}}, ["title", "body"], "Save a note."
+)
 NOTE_BODY = " ".join(f"line {i}: pack the umbrella for Paris, sunglasses for Tokyo." for i in range(12))
 
 

@@ -9,18 +9,10 @@ from typing import Any
 import pytest
 
 from longcat_plugins.core import ParserOptions, parse
+from tests.support.events import groups_of, stream, summary
+from tests.support.tools import function_tool
 
-from .streaming import groups_of, stream, summary
-
-TOOLS = [
-    {
-        "type": "function",
-        "function": {
-            "name": "k",
-            "parameters": {"type": "object", "properties": {"city": {"type": "string"}, "n": {"type": "integer"}}},
-        },
-    }
-]
+TOOLS = [function_tool("k", {"city": {"type": "string"}, "n": {"type": "integer"}})]
 
 
 def _everywhere(text: str, tools: Any = TOOLS, options: ParserOptions | None = None) -> Any:

@@ -11,21 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from longcat_plugins.core import Content, ParserOptions, StreamParser, ToolCallEnd, parse
+from tests.support.events import groups_of, split_at, stream, summary
+from tests.support.tools import function_tool
 
-from .streaming import groups_of, split_at, stream, summary
-
-TOOLS = [
-    {
-        "type": "function",
-        "function": {
-            "name": "get_weather",
-            "parameters": {
-                "type": "object",
-                "properties": {"city": {"type": "string"}, "days": {"type": "integer"}},
-            },
-        },
-    }
-]
+TOOLS = [function_tool("get_weather", {"city": {"type": "string"}, "days": {"type": "integer"}})]
 
 
 def _read(text: str, options: ParserOptions | None = None) -> tuple[str, list[tuple[str, Any]]]:
@@ -92,18 +81,7 @@ def test_a_closing_tag_in_prose_is_text() -> None:
     assert _read("Write </tool_call> to close.") == ("Write </tool_call> to close.", [])
 
 
-WRITE = [
-    {
-        "type": "function",
-        "function": {
-            "name": "write_file",
-            "parameters": {
-                "type": "object",
-                "properties": {"path": {"type": "string"}, "note": {"type": ["string", "null"]}},
-            },
-        },
-    }
-]
+WRITE = [function_tool("write_file", {"path": {"type": "string"}, "note": {"type": ["string", "null"]}})]
 
 
 def _read_with(tools: Any, text: str) -> tuple[str, list[tuple[str, Any]]]:

@@ -16,19 +16,8 @@ from typing import Any
 
 import pytest
 
-from longcat_plugins.core import (
-    Content,
-    Event,
-    MessageBuilder,
-    ParsedMessage,
-    ParserOptions,
-    Reasoning,
-    StreamParser,
-    ToolCallArgs,
-    ToolCallEnd,
-    ToolCallStart,
-    parse,
-)
+from longcat_plugins.core import MessageBuilder, ParsedMessage, ParserOptions, StreamParser, parse
+from longcat_plugins.core.events import Content, Event, Reasoning, ToolCallArgs, ToolCallEnd, ToolCallStart
 
 CORPUS = Path(__file__).with_name("corpus.jsonl")
 CASES: list[dict[str, Any]] = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines() if line]

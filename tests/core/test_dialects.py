@@ -13,66 +13,20 @@ from typing import Any
 
 import pytest
 
-from longcat_plugins.core import (
-    Content,
-    Event,
-    MessageBuilder,
-    ParsedMessage,
-    ParserOptions,
-    Reasoning,
-    StreamParser,
-    ToolCallArgs,
-    ToolCallEnd,
-    ToolCallStart,
-    parse,
-)
+from longcat_plugins.core import ParsedMessage, ParserOptions, StreamParser, parse
+from longcat_plugins.core.events import Content, Event, Reasoning, ToolCallArgs, ToolCallEnd, ToolCallStart
+from tests.support.events import feed, fold
+from tests.support.tools import function_tool, get_weather
 
-WEATHER = {
-    "type": "function",
-    "function": {
-        "name": "get_weather",
-        "description": "Current weather",
-        "parameters": {
-            "type": "object",
-            "properties": {
-                "location": {"type": "string"},
-                "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]},
-                "days": {"type": "integer"},
-            },
-            "required": ["location"],
-        },
-    },
-}
-WRITE_FILE = {
-    "type": "function",
-    "function": {
-        "name": "write_file",
-        "parameters": {
-            "type": "object",
-            "properties": {"path": {"type": "string"}, "content": {"type": "string"}, "mode": {"type": "integer"}},
-        },
-    },
-}
+WEATHER = get_weather("Current weather", place="location")
+WRITE_FILE = function_tool(
+    "write_file", {"path": {"type": "string"}, "content": {"type": "string"}, "mode": {"type": "integer"}}
+)
 TOOLS = [WEATHER, WRITE_FILE]
 
 
 def calls_of(message: ParsedMessage) -> list[tuple[str, Any]]:
     return [(c.name, json.loads(c.arguments)) for c in message.tool_calls]
-
-
-def stream(text_parts: Iterable[str], tools: Any = None, options: ParserOptions | None = None) -> list[list[Event]]:
-    """Feed the parts one by one; returns the events of each feed, then those of finish()."""
-    parser = StreamParser(tools, options)
-    out = [parser.feed(part) for part in text_parts]
-    out.append(parser.finish())
-    return out
-
-
-def fold(batches: Iterable[list[Event]]) -> ParsedMessage:
-    builder = MessageBuilder()
-    for batch in batches:
-        builder.add(batch)
-    return builder.message
 
 
 def args_text(events: Iterable[Event], index: int = 0) -> str:
@@ -114,7 +68,7 @@ def test_longcat_json_text_after_the_call_is_kept() -> None:
 def test_longcat_json_arguments_before_name_stream_after_the_start() -> None:
     # vLLM's built-in longcat parser streams a wrong name when "arguments" precedes "name"
     parts = ['<longcat_tool_call>{"arguments": {"location": ', '"Paris", "name": "x"}, ', '"name": "get_weather"}']
-    batches = stream([*parts, "</longcat_tool_call>"], TOOLS)
+    batches = feed([*parts, "</longcat_tool_call>"], TOOLS).batches
     events = [e for batch in batches for e in batch]
     assert not any(isinstance(e, (ToolCallStart, ToolCallArgs)) for e in batches[0] + batches[1])
     assert isinstance(events[0], ToolCallStart) and events[0].name == "get_weather"
@@ -152,7 +106,7 @@ def test_hermes_whole_output_in_one_delta_emits_every_call_with_arguments() -> N
     # SGLang qwen25/hermes: a whole call in one chunk loses its arguments; a second complete call is never emitted
     one = '<tool_call>\n{"name": "get_weather", "arguments": {"location": "A"}}\n</tool_call>'
     two = '<tool_call>\n{"name": "get_weather", "arguments": {"location": "B"}}\n</tool_call>'
-    batches = stream([one + two], TOOLS)
+    batches = feed([one + two], TOOLS).batches
     starts = [e for e in batches[0] if isinstance(e, ToolCallStart)]
     ends = [e for e in batches[0] if isinstance(e, ToolCallEnd)]
     assert [s.index for s in starts] == [0, 1] and [e.index for e in ends] == [0, 1]
@@ -163,7 +117,7 @@ def test_hermes_whole_output_in_one_delta_emits_every_call_with_arguments() -> N
 def test_text_before_a_split_tag_is_kept() -> None:
     # SGLang qwen25/hermes: text before a split tag is dropped
     parts = ["Let me check <tool", '_call>\n{"name": "get_weather", "arguments": {}}\n</tool_call>']
-    batches = stream(parts, TOOLS)
+    batches = feed(parts, TOOLS).batches
     assert batches[0] == [Content("Let me check ")]
     assert fold(batches).content == "Let me check "
 
@@ -257,7 +211,7 @@ def test_xml_malformed_parameter_does_not_leak_into_arguments() -> None:
         "<parameter=content x</parameter>\n</function>\n</tool_call>"
     )
     for parts in ([text], list(text)):
-        message = fold(stream(parts, TOOLS))
+        message = feed(parts, TOOLS).message
         assert calls_of(message) == [("write_file", {"path": "a"})]
         assert "<parameter=content x" in message.content
 
@@ -314,7 +268,7 @@ def test_preopened_reasoning_ends_at_a_call_tag() -> None:
 def test_end_markers_never_leak_even_when_split(marker: str) -> None:
     text = f"Hello{marker}"
     for parts in ([text], list(text), ["Hello", marker[:3], marker[3:]]):
-        assert fold(stream(parts)).content == "Hello"
+        assert feed(parts).message.content == "Hello"
 
 
 def test_tools_disabled_keeps_call_markup_as_content_but_reasoning_still_ends() -> None:

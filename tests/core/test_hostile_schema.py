@@ -26,9 +26,8 @@ from longcat_plugins.core.schema import (
     is_string_schema,
     schema_types,
 )
-
-from .streaming import groups_of, stream, summary
-from .strict_json import strict_json_loads
+from tests.support.events import groups_of, stream, summary
+from tests.support.strict_json import strict_json_loads
 
 Values = dict[str, str]
 

@@ -10,18 +10,10 @@ import pytest
 
 from longcat_plugins.core import ParserOptions, StreamParser, parse
 from longcat_plugins.core.machine import ORIGIN, TRANSITIONS, Action, IllegalMove, Mode, Trigger, next_move
+from tests.support.events import groups_of, split_at, stream, summary
+from tests.support.tools import function_tool
 
-from .streaming import groups_of, split_at, stream, summary
-
-TOOLS = [
-    {
-        "type": "function",
-        "function": {
-            "name": "get_weather",
-            "parameters": {"type": "object", "properties": {"city": {"type": "string"}}},
-        },
-    }
-]
+TOOLS = [function_tool("get_weather", {"city": {"type": "string"}})]
 
 
 def test_every_mode_is_reachable_and_can_end() -> None:

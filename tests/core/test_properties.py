@@ -15,8 +15,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from longcat_plugins.core import ParserOptions, parse
-
-from .streaming import groups_of, prefixes_ok, split_at, stream, summary
+from tests.support.events import groups_of, prefixes_ok, split_at, stream, summary
+from tests.support.tools import function_tool
 
 EXAMPLES = int(os.environ.get("LONGCAT_HYPOTHESIS_EXAMPLES", "300"))
 SETTINGS = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -65,7 +65,7 @@ def _json_type(value: Any) -> str:
 
 def tool_for(name: str, args: dict[str, Any]) -> dict[str, Any]:
     properties = {k: {"type": _json_type(v)} for k, v in args.items()}
-    return {"type": "function", "function": {"name": name, "parameters": {"type": "object", "properties": properties}}}
+    return function_tool(name, properties)
 
 
 def _plain_value(value: Any) -> str:

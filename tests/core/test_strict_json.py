@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 from longcat_plugins.core import parse
 from longcat_plugins.core.json_value import JsonValueReader
 from longcat_plugins.core.schema import coerce, convert_value, strict_json_dumps
-
-from .streaming import groups_of, prefixes_ok, split_at, stream, summary
-from .strict_json import strict_json_loads
+from tests.support.events import groups_of, prefixes_ok, split_at, stream, summary
+from tests.support.strict_json import strict_json_loads
+from tests.support.tools import function_tool
 
 # -- the helper itself -------------------------------------------------------------------------------------------
 
@@ -187,18 +187,7 @@ def test_strict_json_dumps_of_deep_values() -> None:
 
 # -- through the parser ------------------------------------------------------------------------------------------
 
-TOOLS = [
-    {
-        "type": "function",
-        "function": {
-            "name": "f",
-            "parameters": {
-                "type": "object",
-                "properties": {"p": ARRAY, "o": OBJECT, "n": NUMBER, "i": INTEGER, "nested": NESTED},
-            },
-        },
-    }
-]
+TOOLS = [function_tool("f", {"p": ARRAY, "o": OBJECT, "n": NUMBER, "i": INTEGER, "nested": NESTED})]
 
 
 def _every_split(text: str, tools: Any = None) -> list[str]:

@@ -21,44 +21,34 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tests.support.tools import function_tool
+
 DIALECTS = ("longcat-json", "key-value", "xml-function")
 CHAT_PATH = "/v1/chat/completions"
 
 # -- tools -------------------------------------------------------------------------------------------------------
 
 BASE_TOOLS: list[dict[str, Any]] = [
-    {
-        "type": "function",
-        "function": {
-            "name": "write_file",
-            "description": "Create or overwrite a file in the workspace with the given content.",
-            "parameters": {
-                "type": "object",
-                "properties": {
-                    "path": {"type": "string", "description": "Path relative to the workspace root."},
-                    "content": {"type": "string", "description": "The whole new content of the file."},
-                    "mode": {"type": "integer", "description": "Unix permission bits, e.g. 420 for 0644."},
-                },
-                "required": ["path", "content"],
-            },
+    function_tool(
+        "write_file",
+        {
+            "path": {"type": "string", "description": "Path relative to the workspace root."},
+            "content": {"type": "string", "description": "The whole new content of the file."},
+            "mode": {"type": "integer", "description": "Unix permission bits, e.g. 420 for 0644."},
         },
-    },
-    {
-        "type": "function",
-        "function": {
-            "name": "run_command",
-            "description": "Run a shell command in the workspace and return its output.",
-            "parameters": {
-                "type": "object",
-                "properties": {
-                    "command": {"type": "string"},
-                    "timeout": {"type": "integer", "description": "Seconds before the command is killed."},
-                    "env": {"type": "object", "additionalProperties": {"type": "string"}},
-                },
-                "required": ["command"],
-            },
+        ["path", "content"],
+        "Create or overwrite a file in the workspace with the given content.",
+    ),
+    function_tool(
+        "run_command",
+        {
+            "command": {"type": "string"},
+            "timeout": {"type": "integer", "description": "Seconds before the command is killed."},
+            "env": {"type": "object", "additionalProperties": {"type": "string"}},
         },
-    },
+        ["command"],
+        "Run a shell command in the workspace and return its output.",
+    ),
 ]
 
 # fmt: off
@@ -101,14 +91,12 @@ def many_tools(count: int, seed: int = 7) -> list[dict[str, Any]]:
                 schema["description"] = f"The {f} of the {noun.replace('_', ' ')}."
             properties[f] = schema
         tools.append(
-            {
-                "type": "function",
-                "function": {
-                    "name": name,
-                    "description": f"{verb.capitalize()} {noun.replace('_', ' ')} records in the tenant's account.",
-                    "parameters": {"type": "object", "properties": properties, "required": fields[:1]},
-                },
-            }
+            function_tool(
+                name,
+                properties,
+                fields[:1],
+                f"{verb.capitalize()} {noun.replace('_', ' ')} records in the tenant's account.",
+            )
         )
     if len(tools) < count:
         raise ValueError(f"at most {len(names) + len(BASE_TOOLS)} tools")

@@ -3,45 +3,50 @@
 from __future__ import annotations
 
 import json
-import os
-import re
-import signal
 import subprocess
 import sys
-import tempfile
-import time
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager, suppress
-from dataclasses import dataclass, field
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from tests.support.reply import Reply
+from tests.support.server import running
+from tests.support.tools import get_weather
 
 REPO = Path(__file__).resolve().parents[2]
 SHIPPED_RECORDING = REPO / "longcat_plugins" / "examples" / "weather_agent.jsonl"
 AGENT_LOOP = REPO / "examples" / "agent_loop.py"
 MODEL = "LongCat-Flash-Chat"
-START_TIMEOUT = 300.0  # a safety net for a stuck start-up, not a speed requirement
-STOP_TIMEOUT = 60.0
-_READY = re.compile(r"^longcat-plugins serve: .* at (http://\S+)$", re.MULTILINE)
 
-WEATHER_TOOL: dict[str, Any] = {
-    "type": "function",
-    "function": {
-        "name": "get_weather",
-        "description": "Current weather and forecast for a city.",
-        "parameters": {
-            "type": "object",
-            "properties": {
-                "city": {"type": "string"},
-                "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]},
-                "days": {"type": "integer"},
-            },
-            "required": ["city"],
-        },
-    },
-}
+WEATHER_TOOL = get_weather("Current weather and forecast for a city.")
 TOOLS = [WEATHER_TOOL]
 QUESTION = [{"role": "user", "content": "Weather in Paris and Tokyo?"}]
+
+# -- what examples/agent_loop.py prints for the shipped weather recordings ------------------------------------------
+
+AGENT_QUESTION = "user: What's the weather in Paris and in Tokyo right now? Do I need an umbrella in either city?"
+AGENT_CALLS = [
+    'assistant -> get_weather({"city": "Paris", "unit": "celsius"})',
+    'tool get_weather -> {"city": "Paris", "unit": "celsius", "temperature": 14, "condition": "light rain", '
+    '"chance_of_rain": 0.8}',
+    'assistant -> get_weather({"city": "Tokyo", "unit": "celsius"})',
+    'tool get_weather -> {"city": "Tokyo", "unit": "celsius", "temperature": 22, "condition": "sunny", '
+    '"chance_of_rain": 0.05}',
+]
+AGENT_ANSWER = (
+    "Paris: 14 °C with light rain (80% chance of rain), so yes, take an umbrella there. "
+    "Tokyo: 22 °C and sunny (5% chance of rain), no umbrella needed."
+)
+#: the whole transcript of the LongCat recording (longcat_plugins/examples/weather_agent.jsonl)
+AGENT_TRANSCRIPT = [
+    AGENT_QUESTION,
+    "assistant: I'll check both cities at once.",
+    *AGENT_CALLS,
+    f"assistant: {AGENT_ANSWER}",
+    "[finish_reason: stop]",
+]
 
 
 @dataclass
@@ -54,80 +59,12 @@ class Server:
         return self.log.read_text(encoding="utf-8", errors="replace")
 
 
-def _group_alive(pgid: int) -> bool:
-    try:
-        os.killpg(pgid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
-def stop_server(process: subprocess.Popen[bytes]) -> int:
-    """SIGTERM (vLLM's graceful shutdown), then SIGKILL for the whole process group if it does not exit."""
-    pgid = process.pid  # the server leads its own session (start_new_session)
-    if process.poll() is None:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=STOP_TIMEOUT)
-        except subprocess.TimeoutExpired:
-            with suppress(ProcessLookupError):
-                os.killpg(pgid, signal.SIGKILL)
-            process.wait()
-    if _group_alive(pgid):  # children of the server
-        with suppress(ProcessLookupError):
-            os.killpg(pgid, signal.SIGKILL)
-        deadline = time.monotonic() + 10
-        while _group_alive(pgid) and time.monotonic() < deadline:
-            time.sleep(0.05)
-    return process.returncode
-
-
 @contextmanager
 def replay_server(recording: Path, *extra: str) -> Iterator[Server]:
     """``longcat-plugins serve --replay RECORDING --port 0`` in its own process group, stopped afterwards."""
-    fd, log_name = tempfile.mkstemp(prefix="longcat-replay-", suffix=".log")
-    log = Path(log_name)
-    with os.fdopen(fd, "wb") as out:
-        process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "longcat_plugins",
-                "serve",
-                "--replay",
-                str(recording),
-                "--port",
-                "0",
-                *extra,
-            ],
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL,
-            cwd=REPO,
-            start_new_session=True,
-        )
-    try:
-        deadline = time.monotonic() + START_TIMEOUT
-        url = None
-        while url is None:
-            match = _READY.search(log.read_text(encoding="utf-8", errors="replace"))
-            if match:
-                url = match.group(1)
-            elif process.poll() is not None:
-                raise RuntimeError(
-                    f"the replay server exited ({process.returncode}):\n{log.read_text()[-4000:]}"
-                )
-            elif time.monotonic() > deadline:
-                raise RuntimeError(f"the replay server did not start:\n{log.read_text()[-4000:]}")
-            else:
-                time.sleep(0.1)
-        yield Server(process, url, log)
-    finally:
-        stop_server(process)
-        assert not _group_alive(process.pid), "a process of the replay server is still running"
-        log.unlink(missing_ok=True)
+    command = [sys.executable, "-m", "longcat_plugins", "serve", "--replay", str(recording), "--port", "0", *extra]
+    with running(command, "replay server", REPO) as started:
+        yield Server(started.process, started.url, started.log)
 
 
 def write_recording(path: Path, turns: Sequence[dict[str, Any]]) -> Path:
@@ -148,13 +85,9 @@ def reasoning_of(obj: Any) -> str:
 
 
 @dataclass
-class Folded:
+class Folded(Reply):
     """A chat completion, from a response or accumulated from stream chunks."""
 
-    content: str = ""
-    reasoning: str = ""
-    calls: list[tuple[str, str]] = field(default_factory=list)  # (name, arguments)
-    ids: list[str] = field(default_factory=list)
     finish_reason: str | None = None
 
     def same_message(self) -> tuple[str, str, list[tuple[str, str]]]:
@@ -189,9 +122,7 @@ def fold_chunks(chunks: Any) -> Folded:
         for call in delta.tool_calls or []:
             if call.index not in names:
                 assert call.index == len(names), "calls are numbered 0, 1, 2 ... in order"
-                assert call.id and call.function is not None and call.function.name, (
-                    "first fragment: id and name"
-                )
+                assert call.id and call.function is not None and call.function.name, "first fragment: id and name"
                 names[call.index] = call.function.name
                 folded.ids.append(call.id)
                 args[call.index] = []
@@ -214,3 +145,91 @@ def json_arguments(folded: Folded) -> list[tuple[str, dict[str, Any]]]:
         assert isinstance(value, dict), (name, arguments)
         out.append((name, value))
     return out
+
+
+# -- one recorded turn, served over HTTP by either engine ----------------------------------------------------------
+
+#: reasoning, a sentence, then two parallel calls (the second with ``arguments`` before ``name`` and a non-ASCII value)
+PARALLEL_CALLS_OUTPUT = (
+    "<longcat_think>Two cities, so two calls in parallel.</longcat_think>I'll check both cities at once.\n"
+    '<longcat_tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris", "unit": "celsius"}}\n'
+    "</longcat_tool_call><longcat_tool_call>\n"
+    '{"arguments": {"city": "東京", "days": 2}, "name": "get_weather"}\n'
+    "</longcat_tool_call>"
+)
+PARALLEL_CALLS = [
+    ("get_weather", {"city": "Paris", "unit": "celsius"}),
+    ("get_weather", {"city": "東京", "days": 2}),
+]
+
+
+def one_pass(output: str = PARALLEL_CALLS_OUTPUT) -> Folded:
+    """The core's one-shot reading of ``output``: what every served answer must equal."""
+    from longcat_plugins.core import ParserOptions, parse
+
+    message = parse(output, TOOLS, ParserOptions())
+    return Folded(
+        content=message.content,
+        reasoning=message.reasoning,
+        calls=[(c.name, c.arguments) for c in message.tool_calls],
+    )
+
+
+def create(client: Any, **kwargs: Any) -> Any:
+    return client.chat.completions.create(model=MODEL, messages=QUESTION, tools=TOOLS, **kwargs)
+
+
+def check_parallel_calls(got: Folded) -> None:
+    assert got.finish_reason == "tool_calls"
+    assert json_arguments(got) == PARALLEL_CALLS
+    assert got.same_message() == one_pass().same_message()
+
+
+def check_streamed_in_fragments(chunks: list[Any]) -> None:
+    """Streamed token by token: the arguments arrive in several fragments, not in one piece at the end."""
+    fragments = [
+        call
+        for chunk in chunks
+        for choice in chunk.choices
+        for call in choice.delta.tool_calls or []
+        if call.function is not None and call.function.arguments
+    ]
+    assert len(fragments) > 2 * len(PARALLEL_CALLS)
+
+
+def check_cuts(client: Any, cuts: list[int]) -> None:
+    """Each ``max_tokens`` cut ends with ``length`` and valid JSON arguments, the same streamed or not; some cut falls
+    inside a call's arguments."""
+    saw_partial_call = False
+    for max_tokens in cuts:
+        whole = fold_response(create(client, max_tokens=max_tokens))
+        streamed = fold_chunks(create(client, max_tokens=max_tokens, stream=True))
+        for got in (whole, streamed):
+            assert got.finish_reason == "length", max_tokens
+            calls = json_arguments(got)  # every call's arguments are one valid JSON object
+            assert all(name == "get_weather" for name, _ in calls)
+        assert streamed.same_message() == whole.same_message(), max_tokens
+        if whole.calls and json.loads(whole.calls[-1][1]) not in [args for _, args in PARALLEL_CALLS]:
+            saw_partial_call = True
+    assert saw_partial_call, "some cut should fall inside a call's arguments"
+
+
+def check_exactly_enough_tokens(client: Any) -> None:
+    total = create(client).usage.completion_tokens
+    assert fold_response(create(client, max_tokens=total)).finish_reason == "tool_calls"
+    assert fold_chunks(create(client, max_tokens=total, stream=True)).finish_reason == "tool_calls"
+
+
+def check_stop_string(got: Folded) -> None:
+    assert got.finish_reason == "stop"
+    assert got.calls == []
+    assert got.content == "I'll check "
+
+
+def check_n_refused(client: Any) -> None:
+    import openai
+    import pytest
+
+    with pytest.raises(openai.BadRequestError) as info:
+        create(client, n=2)
+    assert "n=1" in str(info.value)

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 import pytest
 from replay_support import (
     AGENT_LOOP,
+    AGENT_TRANSCRIPT,
     MODEL,
     REPO,
     SHIPPED_RECORDING,
@@ -25,19 +26,7 @@ from longcat_plugins.replay import load_recording
 
 pytestmark = pytest.mark.vllm
 
-TRANSCRIPT = [
-    "user: What's the weather in Paris and in Tokyo right now? Do I need an umbrella in either city?",
-    "assistant: I'll check both cities at once.",
-    'assistant -> get_weather({"city": "Paris", "unit": "celsius"})',
-    'tool get_weather -> {"city": "Paris", "unit": "celsius", "temperature": 14, "condition": "light rain", '
-    '"chance_of_rain": 0.8}',
-    'assistant -> get_weather({"city": "Tokyo", "unit": "celsius"})',
-    'tool get_weather -> {"city": "Tokyo", "unit": "celsius", "temperature": 22, "condition": "sunny", '
-    '"chance_of_rain": 0.05}',
-    "assistant: Paris: 14 °C with light rain (80% chance of rain), so yes, take an umbrella there. "
-    "Tokyo: 22 °C and sunny (5% chance of rain), no umbrella needed.",
-    "[finish_reason: stop]",
-]
+TRANSCRIPT = AGENT_TRANSCRIPT
 
 
 @pytest.fixture(scope="module")

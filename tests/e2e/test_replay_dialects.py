@@ -17,26 +17,26 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from replay_support import AGENT_LOOP, REPO, Server, openai_client, replay_server, write_recording
+from replay_support import (
+    AGENT_ANSWER,
+    AGENT_CALLS,
+    AGENT_LOOP,
+    AGENT_QUESTION,
+    REPO,
+    Server,
+    openai_client,
+    replay_server,
+    write_recording,
+)
 
 from longcat_plugins.replay import RecordingError, parse_recording_text, read_recording
 
 pytestmark = pytest.mark.vllm
 
 EXAMPLES = REPO / "longcat_plugins" / "examples"
-FINAL = (
-    "Paris: 14 °C with light rain (80% chance of rain), so yes, take an umbrella there. "
-    "Tokyo: 22 °C and sunny (5% chance of rain), no umbrella needed."
-)
-CALLS = [
-    'assistant -> get_weather({"city": "Paris", "unit": "celsius"})',
-    'tool get_weather -> {"city": "Paris", "unit": "celsius", "temperature": 14, "condition": "light rain", '
-    '"chance_of_rain": 0.8}',
-    'assistant -> get_weather({"city": "Tokyo", "unit": "celsius"})',
-    'tool get_weather -> {"city": "Tokyo", "unit": "celsius", "temperature": 22, "condition": "sunny", '
-    '"chance_of_rain": 0.05}',
-]
-QUESTION = "user: What's the weather in Paris and in Tokyo right now? Do I need an umbrella in either city?"
+FINAL = AGENT_ANSWER
+CALLS = AGENT_CALLS
+QUESTION = AGENT_QUESTION
 
 
 @dataclass(frozen=True)

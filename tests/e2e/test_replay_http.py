@@ -10,7 +10,6 @@ recorded text.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,35 +18,34 @@ from typing import Any
 import pytest
 from replay_support import (
     MODEL,
+    PARALLEL_CALLS,
+    PARALLEL_CALLS_OUTPUT,
     QUESTION,
     TOOLS,
-    Folded,
     Server,
+    check_cuts,
+    check_exactly_enough_tokens,
+    check_n_refused,
+    check_parallel_calls,
+    check_stop_string,
+    check_streamed_in_fragments,
+    create,
     fold_chunks,
     fold_response,
     json_arguments,
+    one_pass,
     openai_client,
     replay_server,
-    stop_server,
     write_recording,
 )
 
-from longcat_plugins.core import ParserOptions, parse
+from tests.support.server import stop_server
 
 pytestmark = pytest.mark.vllm
 
-OUTPUT = (
-    "<longcat_think>Two cities, so two calls in parallel.</longcat_think>I'll check both cities at once.\n"
-    '<longcat_tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris", "unit": "celsius"}}\n'
-    "</longcat_tool_call><longcat_tool_call>\n"
-    '{"arguments": {"city": "東京", "days": 2}, "name": "get_weather"}\n'
-    "</longcat_tool_call>"
-)
+OUTPUT = PARALLEL_CALLS_OUTPUT
 LOG_FLAGS = ("--enable-log-requests", "--enable-log-outputs", "--max-log-len", "400")
-EXPECTED_CALLS = [
-    ("get_weather", {"city": "Paris", "unit": "celsius"}),
-    ("get_weather", {"city": "東京", "days": 2}),
-]
+EXPECTED_CALLS = PARALLEL_CALLS
 
 
 @pytest.fixture(scope="module")
@@ -62,19 +60,6 @@ def client(server: Server) -> Any:
     return openai_client(server)
 
 
-def expected() -> Folded:
-    message = parse(OUTPUT, TOOLS, ParserOptions())
-    return Folded(
-        content=message.content,
-        reasoning=message.reasoning,
-        calls=[(c.name, c.arguments) for c in message.tool_calls],
-    )
-
-
-def create(client: Any, **kwargs: Any) -> Any:
-    return client.chat.completions.create(model=MODEL, messages=QUESTION, tools=TOOLS, **kwargs)
-
-
 def test_models_endpoint(client: Any) -> None:
     assert [m.id for m in client.models.list().data] == [MODEL]
 
@@ -82,9 +67,7 @@ def test_models_endpoint(client: Any) -> None:
 def test_non_streaming_tool_calls(client: Any) -> None:
     response = create(client)
     got = fold_response(response)
-    assert got.finish_reason == "tool_calls"
-    assert json_arguments(got) == EXPECTED_CALLS
-    assert got.same_message() == expected().same_message()
+    check_parallel_calls(got)
     assert got.reasoning == "Two cities, so two calls in parallel."
     assert len(set(got.ids)) == 2 and all(got.ids)
     assert response.choices[0].message.role == "assistant"
@@ -94,19 +77,9 @@ def test_non_streaming_tool_calls(client: Any) -> None:
 def test_streaming_chunk_deltas(client: Any) -> None:
     chunks = list(create(client, stream=True))
     got = fold_chunks(chunks)
-    assert got.finish_reason == "tool_calls"
-    assert json_arguments(got) == EXPECTED_CALLS
-    assert got.same_message() == expected().same_message()
+    check_parallel_calls(got)
     assert len(set(got.ids)) == 2
-    # streamed token by token: the arguments arrive in several fragments, not in one piece at the end
-    fragments = [
-        call
-        for chunk in chunks
-        for choice in chunk.choices
-        for call in choice.delta.tool_calls or []
-        if call.function is not None and call.function.arguments
-    ]
-    assert len(fragments) > 2 * len(EXPECTED_CALLS)
+    check_streamed_in_fragments(chunks)
 
 
 def test_openai_stream_helper(client: Any) -> None:
@@ -117,7 +90,7 @@ def test_openai_stream_helper(client: Any) -> None:
     got = fold_response(final)
     assert got.finish_reason == "tool_calls"
     assert json_arguments(got) == EXPECTED_CALLS
-    assert got.content == expected().content
+    assert got.content == one_pass().content
     assert "tool_calls.function.arguments.done" in events
 
 
@@ -130,31 +103,15 @@ def test_streaming_usage(client: Any) -> None:
 def test_truncation_gives_length_and_valid_json(client: Any) -> None:
     total = create(client).usage.completion_tokens  # the recorded tokens and the end-of-sequence token
     cuts = sorted({1, 5, 12, 20, total // 3, total // 2, (2 * total) // 3, total - 8, total - 3, total - 1})
-    saw_partial_call = False
-    for max_tokens in cuts:
-        whole = fold_response(create(client, max_tokens=max_tokens))
-        streamed = fold_chunks(create(client, max_tokens=max_tokens, stream=True))
-        for got in (whole, streamed):
-            assert got.finish_reason == "length", max_tokens
-            calls = json_arguments(got)  # every call's arguments are one valid JSON object
-            assert all(name == "get_weather" for name, _ in calls)
-        assert streamed.same_message() == whole.same_message(), max_tokens
-        if whole.calls and json.loads(whole.calls[-1][1]) not in [args for _, args in EXPECTED_CALLS]:
-            saw_partial_call = True
-    assert saw_partial_call, "some cut should fall inside a call's arguments"
+    check_cuts(client, cuts)
 
 
 def test_max_tokens_exactly_enough_is_a_normal_stop(client: Any) -> None:
-    total = create(client).usage.completion_tokens
-    assert fold_response(create(client, max_tokens=total)).finish_reason == "tool_calls"
-    assert fold_chunks(create(client, max_tokens=total, stream=True)).finish_reason == "tool_calls"
+    check_exactly_enough_tokens(client)
 
 
 def test_stop_string_ends_the_turn(client: Any) -> None:
-    got = fold_response(create(client, stop=["both"]))
-    assert got.finish_reason == "stop"
-    assert got.calls == []
-    assert got.content == "I'll check "
+    check_stop_string(fold_response(create(client, stop=["both"])))
 
 
 def test_unknown_model_is_the_engines_404(client: Any) -> None:
@@ -189,11 +146,7 @@ def test_invalid_tool_choice_is_a_400(client: Any) -> None:
 
 
 def test_n_above_one_is_refused(client: Any) -> None:
-    import openai
-
-    with pytest.raises(openai.BadRequestError) as info:
-        create(client, n=2)
-    assert "n=1" in str(info.value)
+    check_n_refused(client)
 
 
 def test_still_serving_after_errors(client: Any) -> None:
@@ -218,7 +171,7 @@ def test_logprobs_non_streaming(client: Any) -> None:
     tokens = check_logprobs(response.choices[0].logprobs.content, 2)
     assert "".join(tokens) == OUTPUT + "</longcat_s>"  # every generated token, end-of-sequence included
     assert len(tokens) == response.usage.completion_tokens
-    assert fold_response(response).same_message() == expected().same_message()
+    assert fold_response(response).same_message() == one_pass().same_message()
 
 
 def test_logprobs_streaming(client: Any) -> None:
@@ -227,7 +180,7 @@ def test_logprobs_streaming(client: Any) -> None:
     tokens = check_logprobs(entries, 2)
     whole = create(client, logprobs=True, top_logprobs=2)
     assert tokens == [entry.token for entry in whole.choices[0].logprobs.content]
-    assert fold_chunks(chunks).same_message() == expected().same_message()
+    assert fold_chunks(chunks).same_message() == one_pass().same_message()
 
 
 def test_logprobs_without_top_logprobs(client: Any) -> None:

@@ -22,7 +22,6 @@
 from __future__ import annotations
 
 import json
-import math
 import random
 import re
 import traceback
@@ -31,21 +30,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from longcat_plugins.core import (
-    Content,
-    Event,
-    MessageBuilder,
-    ParsedMessage,
-    ParserOptions,
-    Reasoning,
-    StreamParser,
-    ToolCallArgs,
-    ToolCallEnd,
-    ToolCallStart,
-)
+from longcat_plugins.core import ParsedMessage, ParserOptions, StreamParser
 from longcat_plugins.core import tags as T
+from longcat_plugins.core.events import Content, Event, Reasoning, ToolCallArgs, ToolCallEnd, ToolCallStart
 
-from ..core.streaming import groups_of, split_at, summary
+from ..support.events import feed, groups_of, split_at, summary
+from ..support.strict_json import strict_json_loads
 from .cases import Case, Expected
 from .texts import SENTINEL, THINK_AND_EOS
 
@@ -82,21 +72,13 @@ class Run:
 
 
 def stream(pieces: Sequence[str], tools: Any, options: ParserOptions, split: str) -> Run:
-    parser = StreamParser(tools, options)
-    builder = MessageBuilder()
-    events: list[Event] = []
+    streamed = feed(pieces, parser=StreamParser(tools, options))
     released: list[int] = []
     total = 0
-    for piece in pieces:
-        new = parser.feed(piece)
-        events.extend(new)
-        builder.add(new)
-        total += sum(len(e.text) for e in new if isinstance(e, (Content, Reasoning)))
+    for batch in streamed.batches[:-1]:
+        total += sum(len(e.text) for e in batch if isinstance(e, (Content, Reasoning)))
         released.append(total)
-    final = parser.finish()
-    events.extend(final)
-    builder.add(final)
-    return Run(split, builder.message, events, released)
+    return Run(split, streamed.message, streamed.events, released)
 
 
 def splits(text: str) -> list[tuple[str, list[str]]]:
@@ -107,47 +89,7 @@ def splits(text: str) -> list[tuple[str, list[str]]]:
     return [("chars", list(text)), (f"groups-{k}", groups_of(text, k)), ("random", split_at(text, cuts))]
 
 
-# -- strict JSON -------------------------------------------------------------------------------------------------------
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
-
-
-def _finite_float(text: str) -> float:
-    value = float(text)
-    if not math.isfinite(value):
-        raise ValueError(f"number out of range: {text[:40]}")
-    return value
-
-
-def _finite_int(text: str) -> int:
-    if not math.isfinite(float(text)):  # beyond any double: serde_json refuses it, JSON.parse makes it Infinity
-        raise ValueError(f"number out of range: {text[:40]}...")
-    return int(text)
-
-
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def strict_loads(text: str) -> Any:
-    """``json.loads`` as strict as the strictest client decoder."""
-    value = json.loads(text, parse_constant=_no_constant, parse_float=_finite_float, parse_int=_finite_int)
-    _check_surrogates(value)
-    return value
-
-
-def _check_surrogates(value: Any) -> None:
-    if isinstance(value, str):
-        if _SURROGATE.search(value):
-            raise ValueError(f"lone surrogate in {value[:40]!r}")
-    elif isinstance(value, list):
-        for v in value:
-            _check_surrogates(v)
-    elif isinstance(value, dict):
-        for k, v in value.items():
-            _check_surrogates(k)
-            _check_surrogates(v)
+# -- JSON values -------------------------------------------------------------------------------------------------------
 
 
 def same_json(a: Any, b: Any) -> bool:
@@ -200,7 +142,7 @@ def _events(run: Run) -> list[Failure]:
     for index, fragments in args.items():
         text = "".join(fragments)
         try:
-            value = strict_loads(text)
+            value = strict_json_loads(text)
         except RecursionError:
             continue  # nested deeper than this checker's decoder goes: not decided here
         except ValueError as exc:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from longcat_plugins.core import StreamParser
+from tests.support.tools import function_tool
 
 from .known import known_slow
 
@@ -21,7 +22,7 @@ Tools = list[dict[str, Any]] | None
 
 
 def _tool(name: str, properties: dict[str, Any]) -> dict[str, Any]:
-    return {"type": "function", "function": {"name": name, "parameters": {"type": "object", "properties": properties}}}
+    return function_tool(name, properties)
 
 
 def _recursive_tool(k: int) -> list[dict[str, Any]]:

@@ -119,16 +119,12 @@ def pieces(text: str, size: int | None) -> list[str]:
 
 def run_core(case: dict[str, Any], size: int | None = None, *, one_shot: bool = False) -> Any:
     """The core's message for a case: from ``parse`` (``one_shot``) or streamed in deltas of ``size`` characters."""
-    from longcat_plugins.core import MessageBuilder, StreamParser, parse
+    from longcat_plugins.core import parse
+    from tests.support.events import feed
 
     if one_shot:
         return parse(case["text"], case["tools"], core_options(case))
-    parser = StreamParser(case["tools"], core_options(case))
-    builder = MessageBuilder()
-    for piece in pieces(case["text"], size):
-        builder.add(parser.feed(piece))
-    builder.add(parser.finish())
-    return builder.message
+    return feed(pieces(case["text"], size), case["tools"], core_options(case)).message
 
 
 def _label(size: int | None) -> str:
@@ -163,10 +159,19 @@ def describe(runs: dict[str, list[str]]) -> str:
     return " | ".join(parts)
 
 
-def _groups(case: dict[str, Any]) -> Iterator[str]:
+def groups(case: dict[str, Any]) -> Iterator[str]:
     yield case["dialect"]
     for tag in case.get("tags", []):
         yield f"tag:{tag}"
+
+
+def print_wrong(case: str, found: dict[str, list[str]], summary: str, verbose: bool) -> None:
+    """One wrong case of a report: its summary, and with ``verbose`` each problem under its run's name."""
+    print(f"  {case}: {summary}")
+    if verbose:
+        for name, problems in found.items():
+            for p in problems:
+                print(f"      [{name}] {p}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -181,7 +186,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for case in cases:
         runs = score_case(case)
         ok = is_right(runs)
-        for group in _groups(case):
+        for group in groups(case):
             t = totals.setdefault(group, [0, 0])
             t[0] += int(ok)
             t[1] += 1
@@ -197,11 +202,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if failures:
         print("\nwrong:")
         for case_id, dialect, runs in failures:
-            print(f"  {case_id} ({dialect}): {describe(runs)}")
-            if args.verbose:
-                for label, problems in runs.items():
-                    for p in problems:
-                        print(f"      [{label}] {p}")
+            print_wrong(f"{case_id} ({dialect})", runs, describe(runs), args.verbose)
     return 0
 
 

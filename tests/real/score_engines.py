@@ -35,14 +35,14 @@ import json
 import logging
 import os
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
 from longcat_plugins.core import ParserOptions
 from longcat_plugins.core import tags as T
-from tests.real.score import CASES_PATH, SPLITS, Message, compare, load_cases
+from tests.real.score import CASES_PATH, SPLITS, Message, compare, describe, groups, load_cases, print_wrong
 
 #: Tags that are special tokens in LongCat and Qwen3 tokenizers (single tokens in the scoring tokenizer).
 SPECIAL_TAGS = [
@@ -477,22 +477,6 @@ def differences(driver: Driver, want: Message, runs: Runs) -> dict[str, list[str
     return found
 
 
-def describe(found: dict[str, list[str]]) -> str:
-    """One line: the one-shot mismatches, and the streamed runs that differ otherwise."""
-    first = found.get(ONE_SHOT, [])
-    parts = ["; ".join(first)] if first else []
-    for name, listed in found.items():
-        if name != ONE_SHOT and listed and listed != first:
-            parts.append(f"[{name}] " + "; ".join(listed))
-    return " | ".join(parts)
-
-
-def groups(case: dict[str, Any]) -> Iterator[str]:
-    yield case["dialect"]
-    for tag in case.get("tags", []):
-        yield f"tag:{tag}"
-
-
 @dataclass
 class Scoreboard:
     """Per parser and group (dialect, ``tag:...``): cases right and total; and each wrong case's mismatches."""
@@ -587,11 +571,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             continue
         print(f"\n{contender.name}: wrong")
         for case_id, found in wrong:
-            print(f"  {case_id}: {describe(found)}")
-            if args.verbose:
-                for name, listed in found.items():
-                    for p in listed:
-                        print(f"      [{name}] {p}")
+            print_wrong(case_id, found, describe(found), args.verbose)
     return 0
 
 

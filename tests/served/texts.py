@@ -10,34 +10,20 @@ from typing import Any
 
 from longcat_plugins.core.dialects import DIALECTS
 from tests.grammar_cases import written
+from tests.support.tools import function_tool
 
 _TESTS = Path(__file__).resolve().parents[1]
 
-WEATHER: dict[str, Any] = {
-    "type": "function",
-    "function": {
-        "name": "get_weather",
-        "description": "Weather for a city",
-        "parameters": {
-            "type": "object",
-            "properties": {"city": {"type": "string"}, "days": {"type": "integer"}},
-            "required": ["city"],
-        },
-    },
-}
-WRITE_FILE: dict[str, Any] = {
-    "type": "function",
-    "function": {
-        "name": "write_file",
-        "description": "Write a file",
-        "parameters": {  # a reference into the root's definitions, as Pydantic writes a model field
-            "type": "object",
-            "properties": {"path": {"$ref": "#/$defs/Path"}, "content": {"type": "string"}},
-            "required": ["path", "content"],
-            "$defs": {"Path": {"type": "string", "description": "A path relative to the project"}},
-        },
-    },
-}
+WEATHER: dict[str, Any] = function_tool(
+    "get_weather", {"city": {"type": "string"}, "days": {"type": "integer"}}, ["city"], "Weather for a city"
+)
+WRITE_FILE: dict[str, Any] = function_tool(
+    "write_file",
+    {"path": {"$ref": "#/$defs/Path"}, "content": {"type": "string"}},
+    ["path", "content"],
+    "Write a file",
+    **{"$defs": {"Path": {"type": "string", "description": "A path relative to the project"}}},
+)
 TOOLS = [WEATHER, WRITE_FILE]
 
 

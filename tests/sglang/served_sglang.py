@@ -15,75 +15,21 @@ from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from longcat_plugins.replay.tokenizer import train_bpe_tokenizer
-from longcat_plugins.templates import template_path
+from sglang_support import ModelConfig, TokenizerManagerStandIn
+
 from tests.served.cells import Cell
 from tests.served.oracle import keeps_special_tokens
 from tests.served.texts import Text, all_texts, constrained_texts
-
-TEMPLATE = "xml-function-thinking"
-CHAT_MARKERS = ["<|im_start|>", "<|im_end|>"]
-TAGS = [
-    "<think>",
-    "</think>",
-    "<tool_call>",
-    "</tool_call>",
-    "<longcat_tool_call>",
-    "</longcat_tool_call>",
-    "<longcat_think>",
-    "</longcat_think>",
-    "<longcat_arg_key>",
-    "</longcat_arg_key>",
-    "<longcat_arg_value>",
-    "</longcat_arg_value>",
-    "</longcat_s>",
-]
+from tests.served.tokenizer import served_tokenizer
 
 
-def _tokenizer(tokens: str) -> Any:
-    template = template_path(TEMPLATE).read_text(encoding="utf-8")
-    special = CHAT_MARKERS + (TAGS if tokens == "special" else [])
-    return train_bpe_tokenizer(
-        [t.text for t in all_texts()] * 2 + [template],
-        special,
-        vocab_size=900,
-        eos_token="<|im_end|>",
-        additional_special_tokens=special,
-        plain_tokens=TAGS if tokens == "plain" else (),
-        chat_template=template,
-    )
-
-
-class _ModelConfig:
-    is_multimodal = False
-    context_len = 65536
-
-    class hf_config:
-        model_type = "qwen3"
-        architectures = ("Qwen3ForCausalLM",)
-
-    def get_default_sampling_params(self) -> dict[str, Any]:
-        return {}
-
-
-class GeneratingTokenizerManager:
+class GeneratingTokenizerManager(TokenizerManagerStandIn):
     """Stands in for SGLang's TokenizerManager: generates a set output for each request (see the module docstring)."""
 
     def __init__(self, server_args: Any, tokenizer: Any) -> None:
-        from sglang.srt.utils.request_logger import RequestLogger
-
-        self.server_args = server_args
-        self.tokenizer = tokenizer
-        self.model_config = _ModelConfig()
-        self.model_path = server_args.model_path
-        self.served_model_name = "m"
-        self.request_logger = RequestLogger(False, 0, "text", None)
+        super().__init__(server_args, tokenizer, ModelConfig("qwen3", "Qwen3ForCausalLM", 65536), "m")
         self.output = ""
         self.group = 1
-        self.requests: list[Any] = []
-
-    def config_value(self, name: str) -> Any:
-        return getattr(self.server_args, name)
 
     def generate_request(self, obj: Any, request: Any = None) -> AsyncIterator[dict[str, Any]]:
         self.requests.append(obj)
@@ -181,7 +127,7 @@ class SglangDriver:
 
     def tokenizer(self, tokens: str) -> Any:
         if tokens not in self._tokenizers:
-            self._tokenizers[tokens] = _tokenizer(tokens)
+            self._tokenizers[tokens] = served_tokenizer(tokens)
         return self._tokenizers[tokens]
 
     def _serving(self, cell: Cell) -> tuple[Any, GeneratingTokenizerManager]:

@@ -4,44 +4,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tests.support.tools import function_tool
+
 TOOLS: list[dict] = [
-    {
-        "type": "function",
-        "function": {
-            "name": "get_weather",
-            "parameters": {
-                "type": "object",
-                "properties": {"city": {"type": "string"}, "days": {"type": "integer"}},
-                "required": ["city"],
-            },
+    function_tool("get_weather", {"city": {"type": "string"}, "days": {"type": "integer"}}, ["city"]),
+    function_tool("write_file", {"path": {"type": "string"}, "content": {"type": "string"}}, ["path", "content"]),
+    function_tool(
+        "set_flags",
+        {
+            "enabled": {"type": "boolean"},
+            "ratio": {"type": "number"},
+            "tags": {"type": "array", "items": {"type": "string"}},
+            "meta": {"type": "object"},
         },
-    },
-    {
-        "type": "function",
-        "function": {
-            "name": "write_file",
-            "parameters": {
-                "type": "object",
-                "properties": {"path": {"type": "string"}, "content": {"type": "string"}},
-                "required": ["path", "content"],
-            },
-        },
-    },
-    {
-        "type": "function",
-        "function": {
-            "name": "set_flags",
-            "parameters": {
-                "type": "object",
-                "properties": {
-                    "enabled": {"type": "boolean"},
-                    "ratio": {"type": "number"},
-                    "tags": {"type": "array", "items": {"type": "string"}},
-                    "meta": {"type": "object"},
-                },
-            },
-        },
-    },
+    ),
 ]
 
 

@@ -81,7 +81,14 @@ def stream_tool_parser(parser: Any, pieces: Iterable[str]) -> Folded:
 
 def stream_reasoning_parser(parser: Any, pieces: Iterable[str]) -> tuple[str, str]:
     """Drive ``ReasoningParser.parse_stream_chunk`` then ``parse_stream_end``: (reasoning, normal text)."""
-    reasoning, normal = [], []
+    reasoning, normal = reasoning_pieces(parser, pieces)
+    return "".join(reasoning), "".join(normal)
+
+
+def reasoning_pieces(parser: Any, pieces: Iterable[str]) -> tuple[list[str], list[str]]:
+    """What each ``parse_stream_chunk`` and then ``parse_stream_end`` returns: (reasoning, normal text) pieces."""
+    reasoning: list[str] = []
+    normal: list[str] = []
     for piece in pieces:
         r, n = parser.parse_stream_chunk(piece)
         reasoning.append(r or "")
@@ -89,4 +96,35 @@ def stream_reasoning_parser(parser: Any, pieces: Iterable[str]) -> tuple[str, st
     r, n = parser.parse_stream_end()
     reasoning.append(r or "")
     normal.append(n or "")
-    return "".join(reasoning), "".join(normal)
+    return reasoning, normal
+
+
+class ModelConfig:
+    """What SGLang's OpenAI serving reads of a model's config."""
+
+    is_multimodal = False
+
+    def __init__(self, model_type: str, architecture: str, context_len: int) -> None:
+        self.context_len = context_len
+        self.hf_config = type("hf_config", (), {"model_type": model_type, "architectures": (architecture,)})
+
+    def get_default_sampling_params(self) -> dict[str, Any]:
+        return {}
+
+
+class TokenizerManagerStandIn:
+    """What SGLang's OpenAI serving reads of its TokenizerManager; a subclass generates the outputs."""
+
+    def __init__(self, server_args: Any, tokenizer: Any, model_config: ModelConfig, served_model_name: str) -> None:
+        from sglang.srt.utils.request_logger import RequestLogger
+
+        self.server_args = server_args
+        self.tokenizer = tokenizer
+        self.model_config = model_config
+        self.model_path = server_args.model_path
+        self.served_model_name = served_model_name
+        self.request_logger = RequestLogger(False, 0, "text", None)
+        self.requests: list[Any] = []
+
+    def config_value(self, name: str) -> Any:
+        return getattr(self.server_args, name)

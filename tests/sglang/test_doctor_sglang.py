@@ -6,94 +6,42 @@ from __future__ import annotations
 import argparse
 import importlib.metadata
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 from sglang_support import subprocess_env
 
-from longcat_plugins.contracts import GROUPS
-from tests.guide_commands import guide_commands, shell_words
+from tests.guide_commands import check_guide_has, guide_commands, shell_words
+from tests.support import doctor
+from tests.support.child import run_python
 
 pytestmark = pytest.mark.sglang
 
-ENGINE_CHECKS = {
-    "version",
-    "entry point",
-    "allow-list",
-    "tool dialect",
-    "unknown calls",
-    "http app",
-    "plugin loading",
-    "parser names",
-    "tool parser",
-    "reasoning parser",
-    "parse",
-    "reasoning",
-    "contract",
-}
+ENGINE_CHECKS = doctor.ENGINE_CHECKS | {"http app", "parser names"}
 
 
 def _doctor(*args: str, **env: str) -> tuple[int, dict[str, Any], str]:
-    result = subprocess.run(
-        [sys.executable, "-m", "longcat_plugins", "doctor", "--json", "--engine", "sglang", *args],
-        capture_output=True,
-        text=True,
-        env=subprocess_env(**env),
-        timeout=600,
-        check=False,
-    )
-    try:
-        report = json.loads(result.stdout)
-    except json.JSONDecodeError as exc:
-        raise AssertionError(
-            f"stdout is not JSON ({exc}):\n{result.stdout[-3000:]}\n{result.stderr[-3000:]}"
-        ) from None
-    return result.returncode, report, result.stderr
+    return doctor.doctor_report("sglang", *args, env=subprocess_env(**env))
 
 
 def _sglang_rows(report: dict[str, Any]) -> dict[str, dict[str, str]]:
-    return {c["check"]: c for c in report["checks"] if c["section"] == "sglang"}
+    return doctor.section_rows(report, "sglang")
 
 
 def test_doctor_passes_with_sglang() -> None:
-    result = subprocess.run(
-        [sys.executable, "-m", "longcat_plugins", "doctor", "--engine", "sglang"],
-        capture_output=True,
-        text=True,
-        env=subprocess_env(SGLANG_PLUGINS=""),
-        timeout=600,
-        check=False,
-    )
-    assert result.returncode == 0, result.stdout + result.stderr[-3000:]
-    assert "doctor: all checks passed" in result.stdout
-    assert "importing it and loading its plugins" in result.stderr
+    doctor.check_doctor_passes("sglang", subprocess_env(SGLANG_PLUGINS=""))
 
 
 def test_doctor_json_every_sglang_check_ok() -> None:
-    code, report, stderr = _doctor(SGLANG_PLUGINS="longcat")
-    rows = _sglang_rows(report)
-    assert code == 0 and report["ok"], json.dumps(report, indent=1) + stderr[-2000:]
-    assert set(rows) == ENGINE_CHECKS
-    assert all(row["status"] == "ok" for row in rows.values()), rows
-    contracts = [c for c in report["checks"] if c["section"] == "sglang" and c["check"] == "contract"]
-    assert len(contracts) == sum(len(group) for _, group, _ in GROUPS["sglang"])
-    assert all(c["status"] == "ok" for c in contracts), contracts
-    assert rows["tool parser"]["detail"].endswith("longcat_plugins.sglang.detector.LongcatDetector")
-    assert rows["reasoning parser"]["detail"].endswith(
-        "longcat_plugins.sglang.reasoning.LongcatReasoningDetector"
-    )
+    tool, reasoning = "sglang.detector.LongcatDetector", "sglang.reasoning.LongcatReasoningDetector"
+    env = subprocess_env(SGLANG_PLUGINS="longcat")
+    doctor.check_every_check_ok("sglang", env, ENGINE_CHECKS, tool, reasoning)
 
 
 def test_doctor_fails_when_the_allow_list_excludes_longcat() -> None:
-    code, report, _ = _doctor(SGLANG_PLUGINS="someone_else")
-    rows = _sglang_rows(report)
-    assert code == 1 and report["ok"] is False
-    assert rows["allow-list"]["status"] == "FAIL"
-    assert "SGLANG_PLUGINS='someone_else' does not list 'longcat'" in rows["allow-list"]["detail"]
-    assert rows["allow-list"]["fix"].startswith("export SGLANG_PLUGINS=someone_else,longcat")
+    env = subprocess_env(SGLANG_PLUGINS="someone_else")
+    rows = doctor.check_allow_list_fails("sglang", "SGLANG_PLUGINS", "someone_else", env)
     for name in ("parser names", "tool parser", "reasoning parser"):
         assert rows[name]["status"] == "FAIL", rows[name]
         assert "see the allow-list row" in rows[name]["fix"]
@@ -109,14 +57,7 @@ def test_doctor_fails_with_the_versions_when_an_sglang_contract_is_missing() -> 
         "from longcat_plugins.cli import main\n"
         "raise SystemExit(main(['doctor', '--json', '--engine', 'sglang']))\n"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", drift],
-        capture_output=True,
-        text=True,
-        env=subprocess_env(),
-        timeout=600,
-        check=False,
-    )
+    result = run_python("-c", drift, env=subprocess_env())
     report = json.loads(result.stdout)
     rows = _sglang_rows(report)
     assert result.returncode == 1 and report["ok"] is False
@@ -145,10 +86,8 @@ def server_parser() -> argparse.ArgumentParser:
 
 
 def test_guide_has_the_sglang_deployments() -> None:
-    assert len(SGLANG_COMMANDS) >= 5, SGLANG_COMMANDS
-    joined = "\n".join(SGLANG_COMMANDS)
-    for flag in ("--ep-size 8", "--nnodes 2", "--speculative-algorithm NEXTN", "--tokenizer-worker-num 4"):
-        assert flag in joined
+    flags = ("--ep-size 8", "--nnodes 2", "--speculative-algorithm NEXTN", "--tokenizer-worker-num 4")
+    check_guide_has(SGLANG_COMMANDS, 5, flags)
 
 
 @pytest.mark.parametrize("command", SGLANG_COMMANDS)
@@ -182,13 +121,6 @@ def test_guide_launch_server_command_parses(command: str, server_parser: argpars
 def test_http_app_module_resolves() -> None:
     """The module:attribute the guide puts in SGLANG_HTTP_SERVER_APP_PATH exists (imported in a child)."""
     code = "import longcat_plugins.sglang.http_app as m; print(type(m.app).__name__)"
-    result = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        env=subprocess_env(),
-        timeout=600,
-        check=False,
-    )
+    result = run_python("-c", code, env=subprocess_env())
     assert result.returncode == 0, result.stderr[-3000:]
     assert result.stdout.strip().splitlines()[-1] == "FastAPI"

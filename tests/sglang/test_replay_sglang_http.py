@@ -9,7 +9,6 @@ parse of the recorded text. A small token delay keeps streams open long enough t
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -19,37 +18,14 @@ from typing import Any
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "e2e"))
-from replay_support import (
-    MODEL,
-    QUESTION,
-    TOOLS,
-    Folded,
-    Server,
-    fold_chunks,
-    fold_response,
-    json_arguments,
-    openai_client,
-    replay_server,
-    stop_server,
-    write_recording,
-)
+import replay_support as replay
 from sglang_support import STANDINS
 
-from longcat_plugins.core import ParserOptions, parse
+from tests.support.server import stop_server
 
 pytestmark = pytest.mark.sglang
 
-OUTPUT = (
-    "<longcat_think>Two cities, so two calls in parallel.</longcat_think>I'll check both cities at once.\n"
-    '<longcat_tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris", "unit": "celsius"}}\n'
-    "</longcat_tool_call><longcat_tool_call>\n"
-    '{"arguments": {"city": "東京", "days": 2}, "name": "get_weather"}\n'
-    "</longcat_tool_call>"
-)
-EXPECTED_CALLS = [
-    ("get_weather", {"city": "Paris", "unit": "celsius"}),
-    ("get_weather", {"city": "東京", "days": 2}),
-]
+OUTPUT = replay.PARALLEL_CALLS_OUTPUT
 TOKEN_DELAY = "0.01"
 
 
@@ -63,109 +39,67 @@ def sglang_server_env(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    recording = write_recording(tmp_path_factory.mktemp("replay") / "turn.jsonl", [{"output": OUTPUT}])
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[replay.Server]:
+    recording = replay.write_recording(tmp_path_factory.mktemp("replay") / "turn.jsonl", [{"output": OUTPUT}])
     with pytest.MonkeyPatch.context() as monkeypatch:
         sglang_server_env(monkeypatch)
-        with replay_server(recording, "--engine", "sglang", "--token-delay", TOKEN_DELAY) as running:
+        with replay.replay_server(recording, "--engine", "sglang", "--token-delay", TOKEN_DELAY) as running:
             yield running
 
 
 @pytest.fixture(scope="module")
-def client(server: Server) -> Any:
-    return openai_client(server)
+def client(server: replay.Server) -> Any:
+    return replay.openai_client(server)
 
 
-def expected() -> Folded:
-    message = parse(OUTPUT, TOOLS, ParserOptions())
-    return Folded(
-        content=message.content,
-        reasoning=message.reasoning,
-        calls=[(c.name, c.arguments) for c in message.tool_calls],
-    )
-
-
-def create(client: Any, **kwargs: Any) -> Any:
-    return client.chat.completions.create(model=MODEL, messages=QUESTION, tools=TOOLS, **kwargs)
-
-
-def test_ready_line_and_models(server: Server, client: Any) -> None:
+def test_ready_line_and_models(server: replay.Server, client: Any) -> None:
     assert server.url.startswith("http://127.0.0.1:") and server.url.endswith("/v1")
-    assert [m.id for m in client.models.list().data] == [MODEL]
+    assert [m.id for m in client.models.list().data] == [replay.MODEL]
 
 
 def test_non_streaming_tool_calls_and_reasoning(client: Any) -> None:
-    response = create(client)
-    got = fold_response(response)
-    assert got.finish_reason == "tool_calls"
-    assert json_arguments(got) == EXPECTED_CALLS
-    assert got.same_message() == expected().same_message()
+    response = replay.create(client)
+    got = replay.fold_response(response)
+    replay.check_parallel_calls(got)
     assert got.reasoning == "Two cities, so two calls in parallel."
     assert len(set(got.ids)) == 2 and all(got.ids)
     assert response.usage.completion_tokens > 0
 
 
 def test_streaming_tool_calls_and_reasoning(client: Any) -> None:
-    chunks = list(create(client, stream=True))
-    got = fold_chunks(chunks)
-    assert got.finish_reason == "tool_calls"
-    assert json_arguments(got) == EXPECTED_CALLS
-    assert got.same_message() == expected().same_message()
-    # streamed token by token: the arguments arrive in several fragments, not in one piece at the end
-    fragments = [
-        call
-        for chunk in chunks
-        for choice in chunk.choices
-        for call in choice.delta.tool_calls or []
-        if call.function is not None and call.function.arguments
-    ]
-    assert len(fragments) > 2 * len(EXPECTED_CALLS)
+    chunks = list(replay.create(client, stream=True))
+    replay.check_parallel_calls(replay.fold_chunks(chunks))
+    replay.check_streamed_in_fragments(chunks)
 
 
 def test_max_tokens_cut_inside_a_call(client: Any) -> None:
-    total = create(client).usage.completion_tokens  # the recorded tokens and the end-of-sequence token
+    total = replay.create(client).usage.completion_tokens  # the recorded tokens and the end-of-sequence token
     cuts = sorted({5, total // 2, (2 * total) // 3, total - 8, total - 3})
-    saw_partial_call = False
-    for max_tokens in cuts:
-        whole = fold_response(create(client, max_tokens=max_tokens))
-        streamed = fold_chunks(create(client, max_tokens=max_tokens, stream=True))
-        for got in (whole, streamed):
-            assert got.finish_reason == "length", max_tokens
-            calls = json_arguments(got)  # every call's arguments are one valid JSON object
-            assert all(name == "get_weather" for name, _ in calls)
-        assert streamed.same_message() == whole.same_message(), max_tokens
-        if whole.calls and json.loads(whole.calls[-1][1]) not in [args for _, args in EXPECTED_CALLS]:
-            saw_partial_call = True
-    assert saw_partial_call, "some cut should fall inside a call's arguments"
+    replay.check_cuts(client, cuts)
 
 
 def test_max_tokens_exactly_enough_is_a_normal_finish(client: Any) -> None:
-    total = create(client).usage.completion_tokens
-    assert fold_response(create(client, max_tokens=total)).finish_reason == "tool_calls"
-    assert fold_chunks(create(client, max_tokens=total, stream=True)).finish_reason == "tool_calls"
+    replay.check_exactly_enough_tokens(client)
 
 
 @pytest.mark.parametrize("stream", [False, True])
 def test_stop_string_ends_the_turn(client: Any, stream: bool) -> None:
-    response = create(client, stop=["both"], stream=stream)
-    got = fold_chunks(response) if stream else fold_response(response)
-    assert got.finish_reason == "stop"
-    assert got.calls == []
-    assert got.content == "I'll check "
+    response = replay.create(client, stop=["both"], stream=stream)
+    replay.check_stop_string(replay.fold_chunks(response) if stream else replay.fold_response(response))
 
 
 def test_concurrent_streams_are_whole(client: Any) -> None:
     with ThreadPoolExecutor(8) as pool:
-        results = list(pool.map(lambda _: fold_chunks(create(client, stream=True)), range(8)))
+        results = list(pool.map(lambda _: replay.fold_chunks(replay.create(client, stream=True)), range(8)))
     for got in results:
         assert got.finish_reason == "tool_calls"
-        assert got.same_message() == expected().same_message()
+        assert got.same_message() == replay.one_pass().same_message()
 
 
-def test_client_disconnecting_mid_stream(server: Server, client: Any) -> None:
+def test_client_disconnecting_mid_stream(server: replay.Server, client: Any) -> None:
     import httpx
 
-    body = {"model": MODEL, "messages": QUESTION, "tools": TOOLS, "stream": True}
+    body = {"model": replay.MODEL, "messages": replay.QUESTION, "tools": replay.TOOLS, "stream": True}
     for _ in range(3):
         with httpx.stream("POST", server.url + "/chat/completions", json=body, timeout=60) as response:
             assert response.status_code == 200
@@ -173,9 +107,9 @@ def test_client_disconnecting_mid_stream(server: Server, client: Any) -> None:
             received = [next(lines) for _ in range(6)]
         assert any(line.startswith("data: ") for line in received)
     # the server keeps serving, and SGLang's abort reached the scheduler
-    got = fold_chunks(create(client, stream=True))
-    assert got.same_message() == expected().same_message()
-    assert fold_response(create(client)).finish_reason == "tool_calls"
+    got = replay.fold_chunks(replay.create(client, stream=True))
+    assert got.same_message() == replay.one_pass().same_message()
+    assert replay.fold_response(replay.create(client)).finish_reason == "tool_calls"
     assert "aborted after" in server.log_text()
 
 
@@ -183,29 +117,25 @@ def test_logprobs_are_refused(client: Any) -> None:
     import openai
 
     with pytest.raises(openai.BadRequestError) as info:
-        create(client, logprobs=True)
+        replay.create(client, logprobs=True)
     assert info.value.status_code == 400 and "no logprobs" in str(info.value)
     with pytest.raises(openai.APIError) as streamed:
-        list(create(client, logprobs=True, stream=True))
+        list(replay.create(client, logprobs=True, stream=True))
     assert "no logprobs" in str(streamed.value)
 
 
 def test_n_above_one_is_refused(client: Any) -> None:
-    import openai
-
-    with pytest.raises(openai.BadRequestError) as info:
-        create(client, n=2)
-    assert "n=1" in str(info.value)
-    assert fold_response(create(client)).finish_reason == "tool_calls"
+    replay.check_n_refused(client)
+    assert replay.fold_response(replay.create(client)).finish_reason == "tool_calls"
 
 
-def test_health_generate(server: Server, client: Any) -> None:
+def test_health_generate(server: replay.Server, client: Any) -> None:
     import httpx
 
     assert httpx.get(server.url.removesuffix("/v1") + "/health_generate", timeout=60).status_code == 200
-    assert fold_response(create(client)).same_message() == expected().same_message()
+    assert replay.fold_response(replay.create(client)).same_message() == replay.one_pass().same_message()
 
 
-def test_server_stops_cleanly_on_sigterm(server: Server) -> None:
+def test_server_stops_cleanly_on_sigterm(server: replay.Server) -> None:
     assert stop_server(server.process) == 0
     assert "longcat-plugins serve: stopped" in server.log_text()

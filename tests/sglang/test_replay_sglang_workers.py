@@ -18,24 +18,14 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "e2e"))
-from replay_support import AGENT_LOOP, MODEL, SHIPPED_RECORDING, Server, openai_client, replay_server, stop_server
+from replay_support import AGENT_LOOP, AGENT_TRANSCRIPT, MODEL, SHIPPED_RECORDING, Server, openai_client, replay_server
 from test_replay_sglang_http import sglang_server_env
+
+from tests.support.server import stop_server
 
 pytestmark = pytest.mark.sglang
 
-TRANSCRIPT = [
-    "user: What's the weather in Paris and in Tokyo right now? Do I need an umbrella in either city?",
-    "assistant: I'll check both cities at once.",
-    'assistant -> get_weather({"city": "Paris", "unit": "celsius"})',
-    'tool get_weather -> {"city": "Paris", "unit": "celsius", "temperature": 14, "condition": "light rain", '
-    '"chance_of_rain": 0.8}',
-    'assistant -> get_weather({"city": "Tokyo", "unit": "celsius"})',
-    'tool get_weather -> {"city": "Tokyo", "unit": "celsius", "temperature": 22, "condition": "sunny", '
-    '"chance_of_rain": 0.05}',
-    "assistant: Paris: 14 °C with light rain (80% chance of rain), so yes, take an umbrella there. "
-    "Tokyo: 22 °C and sunny (5% chance of rain), no umbrella needed.",
-    "[finish_reason: stop]",
-]
+TRANSCRIPT = AGENT_TRANSCRIPT
 MISMATCH = "rendered prompt is not the one recorded for turn 1"
 _TURN_LINE = re.compile(r"request \S+ \(HTTP worker (\S+)\) gets turn (\d+)")
 MAX_AGENT_RUNS = 8

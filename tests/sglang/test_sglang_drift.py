@@ -14,6 +14,7 @@ import pytest
 from sglang_support import subprocess_env
 
 from longcat_plugins.doctor.model import SGLANG
+from tests.support.child import run_python
 
 pytestmark = pytest.mark.sglang
 
@@ -55,14 +56,7 @@ print("parses without tools:", FunctionCallParser.ToolCallParserEnum["longcat"].
 
 
 def run(drift: str) -> tuple[dict[str, str], str]:
-    result = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(drift) + CHECK],
-        capture_output=True,
-        text=True,
-        env=subprocess_env(),
-        timeout=600,
-        check=False,
-    )
+    result = run_python("-c", textwrap.dedent(drift) + CHECK, env=subprocess_env())
     assert result.returncode == 0, result.stderr[-4000:]
     outcome = {}
     for line in result.stdout.splitlines():
@@ -120,10 +114,8 @@ def test_an_untested_version_with_every_contract_keeps_our_parsers_and_warns() -
 def test_a_client_gets_the_message_from_sglangs_chat_serving() -> None:
     """Through ``OpenAIServingChat`` (as tests/sglang/test_sglang_serving_chat.py drives it): the request with tools
     fails with the message; SGLang does not answer it with the call left as text."""
-    code = (
-        textwrap.dedent(TOOL_DETECTOR_LOSES_FINISH)
-        + textwrap.dedent(
-            """
+    code = textwrap.dedent(TOOL_DETECTOR_LOSES_FINISH) + textwrap.dedent(
+        """
             import json, pathlib, sys, tempfile
             sys.path.insert(0, {here!r})
             from sglang.srt.plugins import load_plugins
@@ -140,8 +132,7 @@ def test_a_client_gets_the_message_from_sglangs_chat_serving() -> None:
             response = serving.chat(serving._serving_chat(manager), stream=False)
             print("RESPONSE", response.status_code, json.loads(response.body)["message"])
             """
-        ).format(here=str(Path(__file__).parent))
-    )
+    ).format(here=str(Path(__file__).parent))
     result = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, env=subprocess_env(), timeout=600, check=False
     )

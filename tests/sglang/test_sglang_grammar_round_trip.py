@@ -5,7 +5,6 @@ arguments back. The tag comes from SGLang's own entry (``LongcatDetector.get_str
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
@@ -14,10 +13,9 @@ from sglang.srt.entrypoints.openai.protocol import Tool
 from sglang.srt.function_call.function_call_parser import FunctionCallParser
 from xgrammar.testing import _is_grammar_accept_string
 
-from longcat_plugins.core import ParserOptions, parse
 from longcat_plugins.core import tags as T
 from longcat_plugins.core.dialects import DIALECTS
-from tests.grammar_cases import SHAPES, strict_tool, written
+from tests.grammar_cases import SHAPES, read_back, strict_tool, written
 
 pytestmark = pytest.mark.sglang
 
@@ -34,26 +32,15 @@ def _accepts(grammar: xgrammar.Grammar, text: str) -> bool:
     return bool(_is_grammar_accept_string(grammar, text))
 
 
-def _read(text: str, tool: dict[str, Any]) -> list[tuple[str, Any]]:
-    message = parse(text, [tool], ParserOptions(reasoning=False))
-    return [(call.name, json.loads(call.arguments)) for call in message.tool_calls]
-
-
-@pytest.mark.parametrize(("shape", "properties", "arguments", "wrong"), SHAPES, ids=[s[0] for s in SHAPES])
+@pytest.mark.parametrize("case", SHAPES, ids=[s[0] for s in SHAPES])
 @pytest.mark.parametrize("dialect", sorted(DIALECTS))
-def test_what_the_grammar_accepts_the_parser_reads_back(
-    dialect_env: Any,
-    dialect: str,
-    shape: str,
-    properties: dict[str, Any] | None,
-    arguments: dict[str, Any],
-    wrong: dict[str, Any] | None,
-) -> None:
+def test_what_the_grammar_accepts_the_parser_reads_back(dialect_env: Any, dialect: str, case: Any) -> None:
+    _, properties, arguments, wrong = case
     tool = strict_tool(properties)
     tag = _grammar(dialect_env, dialect, tool)
     text = written(DIALECTS[dialect], "lookup", arguments)
     assert _accepts(tag, text), text
-    assert _read(text, tool) == [("lookup", arguments)]
+    assert read_back(text, tool) == [("lookup", arguments)]
     if wrong is not None:
         assert not _accepts(tag, written(DIALECTS[dialect], "lookup", wrong))
 
@@ -65,4 +52,4 @@ def test_kv_nullable_string_is_free_text(dialect_env: Any) -> None:
     text = written(DIALECTS["kv"], "lookup", {"city": "Paris"})
     assert f"{T.ARG_VALUE_OPEN}Paris{T.ARG_VALUE_CLOSE}" in text
     assert _accepts(tag, text)
-    assert _read(text, tool) == [("lookup", {"city": "Paris"})]
+    assert read_back(text, tool) == [("lookup", {"city": "Paris"})]

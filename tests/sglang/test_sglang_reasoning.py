@@ -10,7 +10,7 @@ from sglang.srt.entrypoints.openai.protocol import Tool
 from sglang.srt.function_call.function_call_parser import FunctionCallParser
 from sglang.srt.parser.reasoning_parser import ReasoningParser
 from sglang_cases import TOOLS
-from sglang_support import chunks, stream_reasoning_parser, stream_tool_parser
+from sglang_support import chunks, reasoning_pieces, stream_reasoning_parser, stream_tool_parser
 from tokenizers import Tokenizer, models
 
 from longcat_plugins.core import ParserOptions, parse
@@ -129,14 +129,7 @@ def test_reasoning_then_tools(size: int | None, force: bool) -> None:
     text = ("" if force else "<think>") + "Weather needed.</think>Checking.\n" + CALL + "\nDone."
     reasoning_parser = ReasoningParser("longcat", force_reasoning=force)
     tool_parser = FunctionCallParser([Tool.model_validate(t) for t in TOOLS], "longcat")
-    reasoning, normal_pieces = [], []
-    for piece in chunks(text, size):
-        r, n = reasoning_parser.parse_stream_chunk(piece)
-        reasoning.append(r or "")
-        normal_pieces.append(n or "")
-    r, n = reasoning_parser.parse_stream_end()
-    reasoning.append(r or "")
-    normal_pieces.append(n or "")
+    reasoning, normal_pieces = reasoning_pieces(reasoning_parser, chunks(text, size))
     folded = stream_tool_parser(tool_parser, normal_pieces)
     assert "".join(reasoning) == "Weather needed."
     assert folded.content == "Checking.\n\nDone."

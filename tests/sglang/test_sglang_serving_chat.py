@@ -19,8 +19,8 @@ from sglang.srt.entrypoints.openai.serving_chat import OpenAIServingChat
 from sglang.srt.parser.template_manager import TemplateManager
 from sglang.srt.runtime_context import publish
 from sglang.srt.server_args import ServerArgs
-from sglang.srt.utils.request_logger import RequestLogger
 from sglang_cases import TOOLS
+from sglang_support import ModelConfig, TokenizerManagerStandIn
 from starlette.requests import Request
 from transformers import LlamaConfig, PreTrainedTokenizerFast
 
@@ -62,34 +62,14 @@ def build_tokenizer(chat_template: str = CHAT_TEMPLATE) -> PreTrainedTokenizerFa
     )
 
 
-class _ModelConfig:
-    is_multimodal = False
-    context_len = 4096
-
-    class hf_config:
-        model_type = "longcat_flash"
-        architectures = ("LongcatFlashForCausalLM",)
-
-    def get_default_sampling_params(self) -> dict[str, Any]:
-        return {}
-
-
-class ScriptedTokenizerManager:
+class ScriptedTokenizerManager(TokenizerManagerStandIn):
     """Stands in for SGLang's TokenizerManager: replays fixed generation steps instead of running a model."""
 
     def __init__(self, server_args: ServerArgs, tokenizer: PreTrainedTokenizerFast) -> None:
-        self.server_args = server_args
-        self.tokenizer = tokenizer
-        self.model_config = _ModelConfig()
-        self.model_path = server_args.model_path
-        self.served_model_name = "longcat-test"
-        self.request_logger = RequestLogger(False, 0, "text", None)
+        model_config = ModelConfig("longcat_flash", "LongcatFlashForCausalLM", 4096)
+        super().__init__(server_args, tokenizer, model_config, "longcat-test")
         self.steps: list[dict[str, Any]] = []
         self.token_steps: list[list[int]] | None = None
-        self.requests: list[Any] = []
-
-    def config_value(self, name: str) -> Any:
-        return getattr(self.server_args, name)
 
     def script(self, pieces: list[str], finish: str = "stop") -> None:
         """Generation steps as SGLang's default (non-incremental) streaming reports them: the text so far."""

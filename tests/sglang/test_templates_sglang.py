@@ -9,7 +9,6 @@ The model directory holds a config.json and a small tokenizer, no weights.
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -21,48 +20,20 @@ pytest.importorskip("sglang")
 pytestmark = pytest.mark.sglang
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "templates"))
-from template_cases import (  # noqa: E402
-    CONTENT_PART_CONVERSATIONS,
-    CONVERSATIONS,
-    GOLDEN_SYSTEM,
-    GOLDEN_TOOL_CALLS,
-    TEMPLATE_NAMES,
-    TOOL_CALLS,
-    TOOL_CALLS_DONE,
-    WEATHER,
-    WITH_SYSTEM,
-    as_parts,
-)
+from template_cases import GOLDEN_SYSTEM, GOLDEN_TOOL_CALLS, TEMPLATE_NAMES, TOOL_CALLS, WITH_SYSTEM  # noqa: E402
 
-from longcat_plugins.replay.tokenizer import train_bpe_tokenizer  # noqa: E402
-from longcat_plugins.templates import load, render, segment_renderer, template_path  # noqa: E402
+from longcat_plugins.templates import load, segment_renderer, template_path  # noqa: E402
+from tests.support.twins.templates import *  # noqa: E402, F403 (the shared template tests, run on SGLang)
+from tests.support.twins.templates import Prompt, longcat_model_dir  # noqa: E402
+
+ENGINE = "sglang"
 
 Managers = tuple[Any, Any]  # (TokenizerManager, TemplateManager)
 
 
-def _model_dir(root: Path) -> Path:
-    specials = ["<s>", "</s>", "</longcat_s>", "<longcat_tool_call>", "</longcat_tool_call>"]
-    # no BOS token, as Qwen tokenizers: seed 004 starts with {{- bos_token -}}
-    tokenizer = train_bpe_tokenizer(
-        ["[Round 0] USER:hello ASSISTANT:"] * 10, specials, vocab_size=300, eos_token="</s>"
-    )
-    tokenizer.save_pretrained(root)
-    config = {
-        "model_type": "longcat_flash",
-        "architectures": ["LongcatFlashForCausalLM"],
-        "vocab_size": 300,
-        "hidden_size": 64,
-        "num_layers": 1,
-        "num_attention_heads": 2,
-        "max_position_embeddings": 65536,
-    }
-    (root / "config.json").write_text(json.dumps(config), encoding="utf-8")
-    return root
-
-
 @pytest.fixture(scope="module")
 def model_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return _model_dir(tmp_path_factory.mktemp("longcat-model"))
+    return longcat_model_dir(tmp_path_factory.mktemp("longcat-model"))
 
 
 @pytest.fixture(scope="module")
@@ -131,52 +102,12 @@ def test_template_manager_loads_the_jinja(servers: dict[str, Managers], name: st
     assert tokenizer_manager.tokenizer.chat_template == load(name).strip("\n").replace("\\n", "\n")
 
 
-@pytest.mark.parametrize("name", TEMPLATE_NAMES)
-def test_golden_through_sglang(servers: dict[str, Managers], name: str) -> None:
-    assert _prompt(servers[name], WITH_SYSTEM) == GOLDEN_SYSTEM[name]
-    assert _prompt(servers[name], TOOL_CALLS) == GOLDEN_TOOL_CALLS[name]
+@pytest.fixture(scope="module")
+def prompt(servers: dict[str, Managers]) -> Prompt:
+    def render_with(name: str, messages: list[dict[str, Any]], tools: Any = None, **kwargs: Any) -> str:
+        return _prompt(servers[name], messages, tools, **kwargs)
 
-
-@pytest.mark.parametrize("name", TEMPLATE_NAMES)
-@pytest.mark.parametrize(("case", "messages", "tools"), CONVERSATIONS, ids=[c[0] for c in CONVERSATIONS])
-def test_sglang_renders_what_render_shows(
-    servers: dict[str, Managers],
-    name: str,
-    case: str,
-    messages: list[dict[str, Any]],
-    tools: list[dict[str, Any]] | None,
-) -> None:
-    assert _prompt(servers[name], messages, tools) == render(name, messages, tools)
-
-
-@pytest.mark.parametrize("name", TEMPLATE_NAMES)
-@pytest.mark.parametrize(
-    ("case", "messages", "tools"), CONTENT_PART_CONVERSATIONS, ids=[c[0] for c in CONTENT_PART_CONVERSATIONS]
-)
-def test_content_parts_render_as_render_shows(
-    servers: dict[str, Managers],
-    name: str,
-    case: str,
-    messages: list[dict[str, Any]],
-    tools: list[dict[str, Any]] | None,
-) -> None:
-    """Content given as parts goes through SGLang's content-format detection and flattening."""
-    prompt = _prompt(servers[name], messages, tools)
-    assert prompt == render(name, messages, tools, engine="sglang")
-    assert "'type': 'text'" not in prompt
-
-
-@pytest.mark.parametrize("name", TEMPLATE_NAMES)
-def test_one_text_part_renders_as_the_string(servers: dict[str, Managers], name: str) -> None:
-    assert _prompt(servers[name], as_parts(TOOL_CALLS_DONE), [WEATHER]) == _prompt(
-        servers[name], TOOL_CALLS_DONE, [WEATHER]
-    )
-
-
-def test_chat_template_kwargs_reach_the_template(servers: dict[str, Managers]) -> None:
-    prompt = _prompt(servers["xml-function-thinking"], WITH_SYSTEM, [WEATHER], enable_thinking=False)
-    assert prompt == render("xml-function-thinking", WITH_SYSTEM, [WEATHER], enable_thinking=False)
-    assert prompt.endswith("<|im_start|>assistant\n<think></think>")
+    return render_with
 
 
 def test_a_template_name_is_not_a_jinja_path(servers: dict[str, Managers], model_dir: Path) -> None:

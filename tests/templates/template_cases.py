@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 
+from tests.support.tools import function_tool
+
 TEMPLATE_NAMES = ("longcat-flash-chat", "qwen3-tools-first", "xml-function-thinking")
 
 SEEDS_DIR = Path(__file__).resolve().parents[3] / "shared" / "seeds"  # shared/ sits beside the repository
@@ -23,31 +25,13 @@ def seed_file(name: str) -> Path:
 
 SYSTEM_PROMPT = "You are a helpful assistant."
 
-WEATHER: dict[str, Any] = {
-    "type": "function",
-    "function": {
-        "name": "get_weather",
-        "description": "Get the current weather",
-        "parameters": {
-            "type": "object",
-            "properties": {"city": {"type": "string", "description": "City name"}},
-            "required": ["city"],
-        },
-    },
-}
+WEATHER: dict[str, Any] = function_tool(
+    "get_weather", {"city": {"type": "string", "description": "City name"}}, ["city"], "Get the current weather"
+)
 
-SEARCH: dict[str, Any] = {
-    "type": "function",
-    "function": {
-        "name": "search",
-        "description": "Search the web",
-        "parameters": {
-            "type": "object",
-            "properties": {"query": {"type": "string"}, "limit": {"type": "integer"}},
-            "required": ["query"],
-        },
-    },
-}
+SEARCH: dict[str, Any] = function_tool(
+    "search", {"query": {"type": "string"}, "limit": {"type": "integer"}}, ["query"], "Search the web"
+)
 
 
 def call(call_id: str, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
@@ -155,39 +139,28 @@ CONVERSATIONS: list[tuple[str, list[dict[str, Any]], list[dict[str, Any]] | None
 
 # Arguments for the round-trip tests: nested objects and arrays, non-ASCII text, quotes and newlines.
 ROUND_TRIP_TOOLS: list[dict[str, Any]] = [
-    {
-        "type": "function",
-        "function": {
-            "name": "write_file",
-            "description": "Write a file",
-            "parameters": {
-                "type": "object",
-                "properties": {
-                    "path": {"type": "string"},
-                    "content": {"type": "string"},
-                    "options": {"type": "object"},
-                    "overwrite": {"type": "boolean"},
-                },
-                "required": ["path", "content"],
-            },
+    function_tool(
+        "write_file",
+        {
+            "path": {"type": "string"},
+            "content": {"type": "string"},
+            "options": {"type": "object"},
+            "overwrite": {"type": "boolean"},
         },
-    },
-    {
-        "type": "function",
-        "function": {
-            "name": "book_trip",
-            "description": "Book a trip",
-            "parameters": {
-                "type": "object",
-                "properties": {
-                    "destination": {"type": "string"},
-                    "travellers": {"type": "array"},
-                    "nights": {"type": "integer"},
-                    "budget": {"type": "number"},
-                },
-            },
+        ["path", "content"],
+        "Write a file",
+    ),
+    function_tool(
+        "book_trip",
+        {
+            "destination": {"type": "string"},
+            "travellers": {"type": "array"},
+            "nights": {"type": "integer"},
+            "budget": {"type": "number"},
         },
-    },
+        None,
+        "Book a trip",
+    ),
     WEATHER,
 ]
 

@@ -13,6 +13,7 @@ import pytest
 from template_cases import ROUND_TRIP_CALLS, ROUND_TRIP_TOOLS, assistant, call, user
 
 from longcat_plugins.templates import render
+from tests.support.events import feed, groups_of
 
 core = pytest.importorskip("longcat_plugins.core")
 
@@ -41,12 +42,7 @@ def _parse(text: str, **options: Any) -> Any:
 
 
 def _stream(text: str, **options: Any) -> Any:
-    parser = core.StreamParser(tools=ROUND_TRIP_TOOLS, options=core.ParserOptions(**options))
-    builder = core.MessageBuilder()
-    for i in range(0, len(text), 7):
-        builder.add(parser.feed(text[i : i + 7]))
-    builder.add(parser.finish())
-    return builder.message
+    return feed(groups_of(text, 7), ROUND_TRIP_TOOLS, core.ParserOptions(**options)).message
 
 
 @pytest.mark.parametrize("parse", [_parse, _stream], ids=["parse", "stream"])

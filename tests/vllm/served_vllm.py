@@ -19,63 +19,20 @@ from pathlib import Path
 from typing import Any
 
 from longcat_plugins.replay.recording import Script, Turn
-from longcat_plugins.replay.tokenizer import train_bpe_tokenizer
-from longcat_plugins.templates import template_path
 from tests.served.cells import Cell
 from tests.served.oracle import keeps_special_tokens
 from tests.served.texts import Text, all_texts, constrained_texts
+from tests.served.tokenizer import served_tokenizer
+from tests.support.model_dir import save_qwen3_dir
 
-TEMPLATE = "xml-function-thinking"
 MODEL = "m"
-CHAT_MARKERS = ["<|im_start|>", "<|im_end|>"]
-TAGS = [
-    "<think>",
-    "</think>",
-    "<tool_call>",
-    "</tool_call>",
-    "<longcat_tool_call>",
-    "</longcat_tool_call>",
-    "<longcat_think>",
-    "</longcat_think>",
-    "<longcat_arg_key>",
-    "</longcat_arg_key>",
-    "<longcat_arg_value>",
-    "</longcat_arg_value>",
-    "</longcat_s>",
-]
 
 
 def _model_dir(root: Path, tokens: str) -> Path:
     """A weight-less Qwen3 model directory whose tokenizer has the tags as special tokens, as ordinary tokens, or
     not at all (each tag then several tokens)."""
-    template = template_path(TEMPLATE).read_text(encoding="utf-8")
-    corpus = [t.text for t in all_texts()] * 2 + [template]
-    special = CHAT_MARKERS + (TAGS if tokens == "special" else [])
-    tokenizer = train_bpe_tokenizer(
-        corpus,
-        special,
-        vocab_size=900,
-        eos_token="<|im_end|>",
-        additional_special_tokens=special,
-        plain_tokens=TAGS if tokens == "plain" else (),
-        chat_template=template,
-    )
-    tokenizer.save_pretrained(root)
-    config = {
-        "model_type": "qwen3",
-        "architectures": ["Qwen3ForCausalLM"],
-        "vocab_size": len(tokenizer),
-        "hidden_size": 64,
-        "intermediate_size": 128,
-        "num_hidden_layers": 1,
-        "num_attention_heads": 2,
-        "num_key_value_heads": 1,
-        "head_dim": 32,
-        "max_position_embeddings": 65536,
-        "eos_token_id": tokenizer.eos_token_id,
-    }
-    (root / "config.json").write_text(json.dumps(config), encoding="utf-8")
-    return root
+    tokenizer = served_tokenizer(tokens)
+    return save_qwen3_dir(root, tokenizer, max_position_embeddings=65536, eos_token_id=tokenizer.eos_token_id)
 
 
 def _serve_args(model_dir: Path, parsers: str) -> Any:

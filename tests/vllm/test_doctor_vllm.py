@@ -16,85 +16,37 @@ from typing import Any
 
 import pytest
 
-from longcat_plugins.contracts import GROUPS
-from tests.guide_commands import GUIDE, guide_commands, shell_words
+from tests.guide_commands import GUIDE, check_guide_has, guide_commands, shell_words
+from tests.support import doctor
+from tests.support.child import run_python
 
 pytestmark = pytest.mark.vllm
 
-ENGINE_CHECKS = {
-    "version",
-    "entry point",
-    "allow-list",
-    "tool dialect",
-    "unknown calls",
-    "plugin loading",
-    "tool parser",
-    "reasoning parser",
-    "parse",
-    "reasoning",
-    "contract",
-}
+
+
+def _without_allow_list() -> dict[str, str]:
+    return {k: v for k, v in os.environ.items() if k != "VLLM_PLUGINS"}
 
 
 def _doctor(*args: str, **env: str) -> tuple[int, dict[str, Any], str]:
-    result = subprocess.run(
-        [sys.executable, "-m", "longcat_plugins", "doctor", "--json", "--engine", "vllm", *args],
-        capture_output=True,
-        text=True,
-        env={**os.environ, **env},
-        timeout=600,
-        check=False,
-    )
-    try:
-        report = json.loads(result.stdout)  # vLLM's own logging must not leak into the JSON on stdout
-    except json.JSONDecodeError as exc:
-        raise AssertionError(
-            f"stdout is not JSON ({exc}):\n{result.stdout[-3000:]}\n{result.stderr[-3000:]}"
-        ) from None
-    return result.returncode, report, result.stderr
+    return doctor.doctor_report("vllm", *args, env={**os.environ, **env})
 
 
 def _vllm_rows(report: dict[str, Any]) -> dict[str, dict[str, str]]:
-    return {c["check"]: c for c in report["checks"] if c["section"] == "vllm"}
+    return doctor.section_rows(report, "vllm")
 
 
 def test_doctor_passes_with_vllm() -> None:
-    env = {k: v for k, v in os.environ.items() if k != "VLLM_PLUGINS"}
-    result = subprocess.run(
-        [sys.executable, "-m", "longcat_plugins", "doctor", "--engine", "vllm"],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=600,
-        check=False,
-    )
-    assert result.returncode == 0, result.stdout + result.stderr[-3000:]
-    assert "doctor: all checks passed" in result.stdout
-    assert "importing it and loading its plugins" in result.stderr  # the user is told why it takes a while
+    doctor.check_doctor_passes("vllm", _without_allow_list())
 
 
 def test_doctor_json_every_vllm_check_ok() -> None:
-    code, report, stderr = _doctor()
-    rows = _vllm_rows(report)
-    assert code == 0 and report["ok"], json.dumps(report, indent=1) + stderr[-2000:]
-    assert set(rows) == ENGINE_CHECKS
-    assert all(row["status"] == "ok" for row in rows.values()), rows
-    contracts = [c for c in report["checks"] if c["section"] == "vllm" and c["check"] == "contract"]
-    assert len(contracts) == sum(len(group) for _, group, _ in GROUPS["vllm"])
-    assert all(c["status"] == "ok" for c in contracts), contracts
-    assert rows["tool parser"]["detail"].endswith("longcat_plugins.vllm.tool_parser.LongcatToolParser")
-    assert rows["reasoning parser"]["detail"].endswith(
-        "longcat_plugins.vllm.reasoning_parser.LongcatReasoningParser"
-    )
+    tool, reasoning = "vllm.tool_parser.LongcatToolParser", "vllm.reasoning_parser.LongcatReasoningParser"
+    doctor.check_every_check_ok("vllm", os.environ, doctor.ENGINE_CHECKS, tool, reasoning)
 
 
 def test_doctor_fails_when_the_allow_list_excludes_longcat() -> None:
-    code, report, _ = _doctor(VLLM_PLUGINS="none")
-    rows = _vllm_rows(report)
-    assert code == 1 and report["ok"] is False
-    assert rows["allow-list"]["status"] == "FAIL"
-    assert "VLLM_PLUGINS='none' does not list 'longcat'" in rows["allow-list"]["detail"]
-    assert rows["allow-list"]["fix"].startswith("export VLLM_PLUGINS=none,longcat")
+    rows = doctor.check_allow_list_fails("vllm", "VLLM_PLUGINS", "none", {**os.environ, "VLLM_PLUGINS": "none"})
     # without our plugin, vLLM's built-in parser answers to "longcat": the doctor names it
     assert rows["tool parser"]["status"] == "FAIL"
     assert "vllm.tool_parsers.longcat_tool_parser" in rows["tool parser"]["detail"]
@@ -150,14 +102,7 @@ for flags in ({"tool_parser_name": "longcat", "enable_auto_tools": True}, {"reas
 
 
 def _server_lookup(drift: str) -> tuple[list[str], str]:
-    result = subprocess.run(
-        [sys.executable, "-c", drift + SERVER_LOOKUP],
-        capture_output=True,
-        text=True,
-        env={k: v for k, v in os.environ.items() if k != "VLLM_PLUGINS"},
-        timeout=600,
-        check=False,
-    )
+    result = run_python("-c", drift + SERVER_LOOKUP, env=_without_allow_list())
     assert result.returncode == 0, result.stderr[-4000:]
     lines = [line for line in result.stdout.splitlines() if line.startswith(("tool ", "reasoning ", "start-up "))]
     assert len(lines) == 4, result.stdout
@@ -219,14 +164,7 @@ def test_an_untested_version_with_every_contract_keeps_our_parsers_and_warns() -
 
 def test_doctor_fails_with_the_versions_when_a_vllm_contract_is_missing() -> None:
     doctor = "from longcat_plugins.cli import main\nraise SystemExit(main(['doctor', '--json', '--engine', 'vllm']))\n"
-    result = subprocess.run(
-        [sys.executable, "-c", STREAM_END_MOVED + doctor],
-        capture_output=True,
-        text=True,
-        env={k: v for k, v in os.environ.items() if k != "VLLM_PLUGINS"},
-        timeout=600,
-        check=False,
-    )
+    result = run_python("-c", STREAM_END_MOVED + doctor, env=_without_allow_list())
     report = json.loads(result.stdout)
     rows = _vllm_rows(report)
     assert result.returncode == 1 and report["ok"] is False, json.dumps(rows, indent=1)
@@ -257,10 +195,8 @@ def serve_parser() -> Any:
 
 
 def test_guide_has_the_vllm_deployments() -> None:
-    assert len(VLLM_COMMANDS) >= 6, VLLM_COMMANDS
-    joined = "\n".join(VLLM_COMMANDS)
-    for flag in ("--enable-expert-parallel", "--data-parallel-size 2", "--headless", "--speculative-config"):
-        assert flag in joined
+    flags = ("--enable-expert-parallel", "--data-parallel-size 2", "--headless", "--speculative-config")
+    check_guide_has(VLLM_COMMANDS, 6, flags)
 
 
 @pytest.mark.parametrize("command", VLLM_COMMANDS)

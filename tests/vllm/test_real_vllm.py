@@ -10,65 +10,15 @@ built-in parsers (tests/real/score_engines.py).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 import pytest
 
-from tests.real.score import load_cases
-from tests.real.score_engines import (
-    SPECIAL_TAGS,
-    VLLM_BUILTIN_LONGCAT,
-    VllmDriver,
-    behind,
-    core_message,
-    describe,
-    differences,
-    ours,
-    run_case,
-    score,
-    token_deltas,
-)
+from tests.real.score_engines import SPECIAL_TAGS, VLLM_BUILTIN_LONGCAT, VllmDriver, token_deltas
+from tests.support.twins.real import *  # noqa: F403 (the corpus tests, run on VllmDriver)
 
 pytestmark = pytest.mark.vllm
 
-CASES = load_cases()
-
-
-@pytest.fixture(scope="module")
-def drivers() -> Callable[[bool], VllmDriver]:
-    made: dict[bool, VllmDriver] = {}
-
-    def get(split_tags: bool) -> VllmDriver:
-        if split_tags not in made:
-            made[split_tags] = VllmDriver(split_tags=split_tags)
-        return made[split_tags]
-
-    return get
-
-
-def _configurations() -> list[Any]:
-    params = []
-    for case in CASES:
-        params.append(pytest.param(case, True, id=f"{case['id']}-with-reasoning-parser"))
-        if not case.get("reasoning_open"):  # without a reasoning parser vLLM cannot know the prompt opened reasoning
-            params.append(pytest.param(case, False, id=f"{case['id']}-tool-parser-alone"))
-    return params
-
-
-@pytest.mark.parametrize("split_tags", [False, True], ids=["special-tags", "split-tags"])
-@pytest.mark.parametrize(("case", "with_reasoning"), _configurations())
-def test_ours_through_vllm_gives_the_core_result(
-    drivers: Callable[[bool], VllmDriver], case: dict[str, Any], with_reasoning: bool, split_tags: bool
-) -> None:
-    driver = drivers(split_tags)
-    runs = run_case(driver, ours(driver.contenders), case, with_reasoning)
-    found = differences(driver, core_message(case, with_reasoning), runs)
-    assert not found, describe(found)
-
-
-def test_ours_reads_as_many_cases_as_each_builtin_per_dialect(drivers: Callable[[bool], VllmDriver]) -> None:
-    board = score(drivers(False), CASES)
-    assert not behind(board), behind(board)
+DRIVER = VllmDriver
 
 
 def test_parsers_are_what_vllm_composes(drivers: Callable[[bool], VllmDriver]) -> None:

@@ -9,25 +9,12 @@ response), with thinking interleaved with text and calls.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
-from vllm_support import (
-    SINGLE_TOKEN_TAGS,
-    TOOLS,
-    Result,
-    Serving,
-    build_tokenizer,
-    chat_completion,
-    fold_chunks,
-    make_serving,
-    message_result,
-    save_model_dir,
-)
+from vllm_support import SINGLE_TOKEN_TAGS, TOOLS, Result, Serving, answer, template_serving
 
 from longcat_plugins.core import ParserOptions, parse
-from longcat_plugins.templates import template_path
 
 pytestmark = pytest.mark.vllm
 
@@ -69,10 +56,7 @@ OUTPUTS = {
 @pytest.fixture(scope="module", params=["think_tags_single_tokens", "split_tags"])
 def serving(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Serving:
     tags = QWEN_TAGS if request.param == "think_tags_single_tokens" else SINGLE_TOKEN_TAGS
-    template = Path(template_path("xml-function-thinking")).read_text(encoding="utf-8")
-    root = tmp_path_factory.mktemp(request.param)
-    save_model_dir(root, build_tokenizer(tags, chat_template=template))
-    return make_serving(root)
+    return template_serving(tmp_path_factory.mktemp(request.param), tags, "xml-function-thinking")
 
 
 def _request(stream: bool) -> Any:
@@ -85,12 +69,12 @@ def _request(stream: bool) -> Any:
 
 def _whole(serving: Serving, output: str) -> Result:
     serving.engine.output, serving.engine.finish_reason = output, "stop"
-    return message_result(chat_completion(serving.chat, _request(stream=False)))
+    return answer(serving, _request(stream=False))
 
 
 def _streamed(serving: Serving, output: str, group: int) -> Result:
     serving.engine.output, serving.engine.group, serving.engine.finish_reason = output, group, "stop"
-    return fold_chunks(chat_completion(serving.chat, _request(stream=True)))
+    return answer(serving, _request(stream=True))
 
 
 # Once a two-stage difference (the reasoning parser handed the stream over inside a reopened block; the tool parser
@@ -150,10 +134,9 @@ def _streams_everything_without_a_tool_parser() -> bool:
 
 @pytest.fixture(scope="module")
 def reasoning_only(tmp_path_factory: pytest.TempPathFactory) -> Serving:
-    template = Path(template_path("xml-function-thinking")).read_text(encoding="utf-8")
-    root = tmp_path_factory.mktemp("reasoning_only")
-    save_model_dir(root, build_tokenizer(QWEN_TAGS, chat_template=template))
-    return make_serving(root, tool_parser=None)
+    return template_serving(
+        tmp_path_factory.mktemp("reasoning_only"), QWEN_TAGS, "xml-function-thinking", tool_parser=None
+    )
 
 
 def _plain_request(stream: bool) -> Any:
@@ -168,13 +151,13 @@ def test_without_a_tool_parser_streaming_equals_non_streaming(reasoning_only: Se
         pytest.skip("this vLLM hands the output over at the first content even without a tool parser")
     serving, output = reasoning_only, REASONING_ONLY[name]
     serving.engine.output, serving.engine.finish_reason = output, "stop"
-    whole = message_result(chat_completion(serving.chat, _plain_request(stream=False)))
+    whole = answer(serving, _plain_request(stream=False))
     core = parse(output, None, ParserOptions(reasoning_open=True, tools=False))
     assert (whole.reasoning, whole.content) == (core.reasoning, core.content)
     differs = {}
     for group in REASONING_ONLY_GROUPS:
         serving.engine.output, serving.engine.group, serving.engine.finish_reason = output, group, "stop"
-        streamed = fold_chunks(chat_completion(serving.chat, _plain_request(stream=True)))
+        streamed = answer(serving, _plain_request(stream=True))
         if streamed.normalized() != whole.normalized():
             differs[group] = streamed.normalized()
     assert differs == {}, f"non-streaming: {whole.normalized()}"

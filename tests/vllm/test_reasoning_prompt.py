@@ -4,22 +4,10 @@ tokens but LongCat's turn boundary (``ASSISTANT:``) is several: a think tag in t
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
-from vllm_support import (
-    Result,
-    Serving,
-    build_tokenizer,
-    chat_completion,
-    fold_chunks,
-    make_serving,
-    message_result,
-    save_model_dir,
-)
-
-from longcat_plugins.templates import template_path
+from vllm_support import Result, Serving, answer, template_serving
 
 pytestmark = pytest.mark.vllm
 
@@ -38,9 +26,7 @@ LONG = " ".join(f"word{i}" for i in range(300))
 
 @pytest.fixture(scope="module")
 def serving(tmp_path_factory: pytest.TempPathFactory) -> Serving:
-    template = Path(template_path("longcat-flash-chat")).read_text(encoding="utf-8")
-    root = save_model_dir(tmp_path_factory.mktemp("longcat"), build_tokenizer(TAGS, chat_template=template))
-    serving = make_serving(root)
+    serving = template_serving(tmp_path_factory.mktemp("longcat"), TAGS, "longcat-flash-chat")
     for tag in TAGS:
         assert len(serving.tokenizer.encode(tag, add_special_tokens=False)) == 1
     assert len(serving.tokenizer.encode(" ASSISTANT:", add_special_tokens=False)) > 1
@@ -66,12 +52,12 @@ def _request(question: str, stream: bool) -> Any:
 def test_a_think_tag_in_the_user_message_is_not_reasoning(serving: Serving, question: str) -> None:
     engine = serving.engine
     engine.output, engine.finish_reason = ANSWER, "stop"
-    whole = message_result(chat_completion(serving.chat, _request(question, stream=False)))
+    whole = answer(serving, _request(question, stream=False))
     assert (whole.content, whole.reasoning) == (ANSWER, "")
     assert engine.calls[-1].kwargs["reasoning_ended"] is True  # constrained decoding applies from the first token
     for group in (1, 4, 64):
         engine.group = group
-        streamed = fold_chunks(chat_completion(serving.chat, _request(question, stream=True)))
+        streamed = answer(serving, _request(question, stream=True))
         assert streamed == Result(content=ANSWER), group
 
 

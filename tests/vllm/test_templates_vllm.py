@@ -9,7 +9,6 @@ No GPU: vLLM's platform is set to the CPU platform before its config is built.
 from __future__ import annotations
 
 import asyncio
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -20,58 +19,23 @@ vllm = pytest.importorskip("vllm")
 pytestmark = pytest.mark.vllm
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "templates"))
-from template_cases import (  # noqa: E402
-    CONTENT_PART_CONVERSATIONS,
-    CONVERSATIONS,
-    GOLDEN_SYSTEM,
-    GOLDEN_TOOL_CALLS,
-    TEMPLATE_NAMES,
-    TOOL_CALLS,
-    TOOL_CALLS_DONE,
-    WEATHER,
-    WITH_SYSTEM,
-    as_parts,
-)
+from template_cases import GOLDEN_SYSTEM, WITH_SYSTEM  # noqa: E402
 
-from longcat_plugins.replay.tokenizer import train_bpe_tokenizer  # noqa: E402
-from longcat_plugins.templates import render, template_path, vllm_fallback_path  # noqa: E402
+from longcat_plugins.replay.platform import use_cpu_platform  # noqa: E402
+from longcat_plugins.templates import template_path, vllm_fallback_path  # noqa: E402
+from tests.support.twins.templates import *  # noqa: E402, F403 (the shared template tests, run on vLLM)
+from tests.support.twins.templates import Prompt, longcat_model_dir  # noqa: E402
 
-
-def _use_cpu_platform() -> None:
-    from longcat_plugins.replay.platform import use_cpu_platform
-
-    use_cpu_platform()
-
-
-def _model_dir(root: Path) -> Path:
-    """A LongCat-Flash model directory with no weights: config.json and a byte-level BPE tokenizer
-    without a chat template (so that vLLM has to fall back to the one registered for the model type)."""
-    specials = ["<s>", "</s>", "</longcat_s>", "<longcat_tool_call>", "</longcat_tool_call>"]
-    # no BOS token, as Qwen tokenizers: seed 004 starts with {{- bos_token -}}
-    tokenizer = train_bpe_tokenizer(
-        ["[Round 0] USER:hello ASSISTANT:"] * 10, specials, vocab_size=300, eos_token="</s>"
-    )
-    tokenizer.save_pretrained(root)
-    config = {
-        "model_type": "longcat_flash",
-        "architectures": ["LongcatFlashForCausalLM"],
-        "vocab_size": 300,
-        "hidden_size": 64,
-        "num_layers": 1,
-        "num_attention_heads": 2,
-        "max_position_embeddings": 65536,
-    }
-    (root / "config.json").write_text(json.dumps(config), encoding="utf-8")
-    return root
+ENGINE = "vllm"
 
 
 @pytest.fixture(scope="module")
 def vllm_renderer(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, Any]:
-    _use_cpu_platform()
+    use_cpu_platform()
     from vllm.config import ModelConfig, VllmConfig
     from vllm.renderers.registry import renderer_from_config
 
-    model = _model_dir(tmp_path_factory.mktemp("longcat-model"))
+    model = longcat_model_dir(tmp_path_factory.mktemp("longcat-model"))
     model_config = ModelConfig(model=str(model), tokenizer=str(model))
     return model_config, renderer_from_config(VllmConfig(model_config=model_config))
 
@@ -109,55 +73,12 @@ def _prompt(
     return prompt
 
 
-@pytest.mark.parametrize("name", TEMPLATE_NAMES)
-def test_golden_through_vllm(vllm_renderer: tuple[Any, Any], name: str) -> None:
-    path = str(template_path(name))
-    assert _prompt(vllm_renderer, path, WITH_SYSTEM) == GOLDEN_SYSTEM[name]
-    assert _prompt(vllm_renderer, path, TOOL_CALLS) == GOLDEN_TOOL_CALLS[name]
+@pytest.fixture(scope="module")
+def prompt(vllm_renderer: tuple[Any, Any]) -> Prompt:
+    def render_with(name: str, messages: list[dict[str, Any]], tools: Any = None, **kwargs: Any) -> str:
+        return _prompt(vllm_renderer, str(template_path(name)), messages, tools, **kwargs)
 
-
-@pytest.mark.parametrize("name", TEMPLATE_NAMES)
-@pytest.mark.parametrize(("case", "messages", "tools"), CONVERSATIONS, ids=[c[0] for c in CONVERSATIONS])
-def test_vllm_renders_what_render_shows(
-    vllm_renderer: tuple[Any, Any],
-    name: str,
-    case: str,
-    messages: list[dict[str, Any]],
-    tools: list[dict[str, Any]] | None,
-) -> None:
-    assert _prompt(vllm_renderer, str(template_path(name)), messages, tools) == render(name, messages, tools)
-
-
-@pytest.mark.parametrize("name", TEMPLATE_NAMES)
-@pytest.mark.parametrize(
-    ("case", "messages", "tools"), CONTENT_PART_CONVERSATIONS, ids=[c[0] for c in CONTENT_PART_CONVERSATIONS]
-)
-def test_content_parts_render_as_render_shows(
-    vllm_renderer: tuple[Any, Any],
-    name: str,
-    case: str,
-    messages: list[dict[str, Any]],
-    tools: list[dict[str, Any]] | None,
-) -> None:
-    """Content given as parts goes through vLLM's content-format detection and flattening ("auto")."""
-    prompt = _prompt(vllm_renderer, str(template_path(name)), messages, tools)
-    assert prompt == render(name, messages, tools, engine="vllm")
-    assert "'type': 'text'" not in prompt
-
-
-@pytest.mark.parametrize("name", TEMPLATE_NAMES)
-def test_one_text_part_renders_as_the_string(vllm_renderer: tuple[Any, Any], name: str) -> None:
-    path = str(template_path(name))
-    assert _prompt(vllm_renderer, path, as_parts(TOOL_CALLS_DONE), [WEATHER]) == _prompt(
-        vllm_renderer, path, TOOL_CALLS_DONE, [WEATHER]
-    )
-
-
-def test_chat_template_kwargs_reach_the_template(vllm_renderer: tuple[Any, Any]) -> None:
-    path = str(template_path("xml-function-thinking"))
-    prompt = _prompt(vllm_renderer, path, WITH_SYSTEM, [WEATHER], enable_thinking=False)
-    assert prompt == render("xml-function-thinking", WITH_SYSTEM, [WEATHER], enable_thinking=False)
-    assert prompt.endswith("<|im_start|>assistant\n<think></think>")
+    return render_with
 
 
 def test_plugin_registers_the_fallback() -> None:

@@ -4,23 +4,10 @@ back as the content, verbatim (end-of-sequence markers excepted), streaming and 
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
-from vllm_support import (
-    TOOLS,
-    Result,
-    Serving,
-    build_tokenizer,
-    chat_completion,
-    fold_chunks,
-    make_serving,
-    message_result,
-    save_model_dir,
-)
-
-from longcat_plugins.templates import template_path
+from vllm_support import TOOLS, Result, Serving, answer, template_serving
 
 pytestmark = pytest.mark.vllm
 
@@ -35,9 +22,7 @@ CALLS = [
 
 @pytest.fixture(scope="module")
 def serving(tmp_path_factory: pytest.TempPathFactory) -> Serving:
-    template = Path(template_path("longcat-flash-chat")).read_text(encoding="utf-8")
-    root = save_model_dir(tmp_path_factory.mktemp("longcat"), build_tokenizer(TAGS, chat_template=template))
-    return make_serving(root)
+    return template_serving(tmp_path_factory.mktemp("longcat"), TAGS, "longcat-flash-chat")
 
 
 def _request(stream: bool, **kwargs: Any) -> Any:
@@ -57,17 +42,17 @@ def test_a_call_the_request_does_not_allow_comes_back_as_text(
     engine = serving.engine
     engine.output, engine.finish_reason = output, "stop"
     engine.group = 1
-    whole = message_result(chat_completion(serving.chat, _request(False, **tools)))
+    whole = answer(serving, _request(False, **tools))
     assert whole == Result(content=output)
     for group in (1, 3, 64):
         engine.group = group
-        streamed = fold_chunks(chat_completion(serving.chat, _request(True, **tools)))
+        streamed = answer(serving, _request(True, **tools))
         assert streamed == Result(content=output), group
 
 
 def test_with_tools_and_auto_the_call_is_a_call(serving: Serving) -> None:
     engine = serving.engine
     engine.output, engine.group = CALLS[0], 1
-    whole = message_result(chat_completion(serving.chat, _request(False, tools=TOOLS)))
+    whole = answer(serving, _request(False, tools=TOOLS))
     assert whole.content == "Let me look.\n"
     assert [name for name, _ in whole.calls] == ["get_weather"]

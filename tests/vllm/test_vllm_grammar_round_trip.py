@@ -5,17 +5,15 @@ structural-tag registry); xgrammar compiles it and matches the text byte by byte
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
 from vllm_support import build_tokenizer, chat_request
 
-from longcat_plugins.core import ParserOptions, parse
 from longcat_plugins.core import tags as T
 from longcat_plugins.core.dialects import DIALECTS
 from longcat_plugins.vllm.tokenizer_facts import DIALECT_ENV
-from tests.grammar_cases import SHAPES, strict_tool, written
+from tests.grammar_cases import SHAPES, read_back, strict_tool, written
 
 pytestmark = pytest.mark.vllm
 
@@ -48,11 +46,6 @@ def _accepts(structural_tag: str, text: str) -> bool:
     return bool(_is_grammar_accept_string(xgrammar.Grammar.from_structural_tag(structural_tag), text))
 
 
-def _read(text: str, tool: dict[str, Any]) -> list[tuple[str, Any]]:
-    message = parse(text, [tool], ParserOptions(reasoning=False))
-    return [(call.name, json.loads(call.arguments)) for call in message.tool_calls]
-
-
 @pytest.mark.parametrize("parallel", [True, False], ids=["parallel", "single-call"])
 @pytest.mark.parametrize(("shape", "properties", "arguments", "wrong"), SHAPES, ids=[s[0] for s in SHAPES])
 @pytest.mark.parametrize("dialect", sorted(DIALECTS))
@@ -72,7 +65,7 @@ def test_what_the_grammar_accepts_the_parser_reads_back(
     tag = _structural_tag(monkeypatch, tokenizer, dialect, tool, parallel)
     text = written(DIALECTS[dialect], "lookup", arguments)
     assert _accepts(tag, text), text
-    assert _read(text, tool) == [("lookup", arguments)]
+    assert read_back(text, tool) == [("lookup", arguments)]
     if wrong is not None:
         assert not _accepts(tag, written(DIALECTS[dialect], "lookup", wrong))
 
@@ -84,4 +77,4 @@ def test_kv_nullable_string_is_free_text(monkeypatch: pytest.MonkeyPatch, tokeni
     text = written(DIALECTS["kv"], "lookup", {"city": "Paris"})
     assert f"{T.ARG_VALUE_OPEN}Paris{T.ARG_VALUE_CLOSE}" in text
     assert _accepts(tag, text)
-    assert _read(text, tool) == [("lookup", {"city": "Paris"})]
+    assert read_back(text, tool) == [("lookup", {"city": "Paris"})]

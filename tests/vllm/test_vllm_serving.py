@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from vllm_support import TOOLS, build_tokenizer, chunks, save_model_dir
+from vllm_support import TOOLS, RecordingEngine, build_tokenizer, chat_completion, save_model_dir
 
 from longcat_plugins.core import ParserOptions, parse
+from longcat_plugins.replay.platform import use_cpu_platform
 from longcat_plugins.templates import template_path
 
 pytestmark = pytest.mark.vllm
@@ -34,67 +34,9 @@ TRUNCATED = (
 NO_CALL = "Nothing to call.</think>\n\nIt is sunny in Paris."
 
 
-def _use_cpu_platform() -> None:
-    from longcat_plugins.replay.platform import use_cpu_platform
-
-    use_cpu_platform()
-
-
-class ScriptedEngine:
-    """An ``EngineClient`` stand-in that "generates" a fixed text, ``group`` tokens per output."""
-
-    errored = False
-    dead_error = RuntimeError("engine dead")
-
-    def __init__(self, model_config: Any, vllm_config: Any, renderer: Any) -> None:
-        self.model_config = model_config
-        self.vllm_config = vllm_config
-        self.renderer = renderer
-        self.input_processor = None
-        self.output = ""
-        self.group = 1
-        self.finish_reason = "stop"
-        self.calls: list[tuple[Any, Any]] = []
-
-    def check_admission(self, n: int) -> None:
-        return None
-
-    async def generate(
-        self, engine_input: Any, sampling_params: Any, request_id: str, **kwargs: Any
-    ) -> AsyncIterator[Any]:
-        from vllm.outputs import CompletionOutput, RequestOutput
-        from vllm.sampling_params import RequestOutputKind
-
-        self.calls.append((engine_input, sampling_params))
-        tokenizer = self.renderer.tokenizer
-        token_ids = tokenizer.encode(self.output, add_special_tokens=False)
-        if sampling_params.output_kind == RequestOutputKind.DELTA:
-            pieces = chunks(tokenizer, token_ids, self.group)
-        else:
-            pieces = [(tokenizer.decode(token_ids, skip_special_tokens=False), token_ids)]
-        for i, (text, ids) in enumerate(pieces):
-            last = i == len(pieces) - 1
-            output = CompletionOutput(
-                index=0,
-                text=text,
-                token_ids=ids,
-                cumulative_logprob=None,
-                logprobs=None,
-                finish_reason=self.finish_reason if last else None,
-            )
-            yield RequestOutput(
-                request_id=request_id,
-                prompt=None,
-                prompt_token_ids=engine_input["prompt_token_ids"],
-                prompt_logprobs=None,
-                outputs=[output],
-                finished=last,
-            )
-
-
 @pytest.fixture(scope="module")
-def serving(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, ScriptedEngine]:
-    _use_cpu_platform()
+def serving(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, RecordingEngine]:
+    use_cpu_platform()
     from vllm.config import ModelConfig, VllmConfig
     from vllm.entrypoints.openai.chat_completion.serving import OpenAIServingChat
     from vllm.entrypoints.openai.models.serving import BaseModelPath, OpenAIServingModels
@@ -106,7 +48,7 @@ def serving(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, ScriptedEngi
     model_config = ModelConfig(model=str(root), tokenizer=str(root))
     vllm_config = VllmConfig(model_config=model_config)
     renderer = renderer_from_config(vllm_config)
-    engine = ScriptedEngine(model_config, vllm_config, renderer)
+    engine = RecordingEngine(model_config, vllm_config, renderer)
     models = OpenAIServingModels(engine_client=engine, base_model_paths=[BaseModelPath(name="m", model_path=str(root))])
     parsers: dict[str, Any] = {"enable_auto_tools": True, "tool_parser": "longcat", "reasoning_parser": "longcat"}
     online = OnlineRenderer(
@@ -136,20 +78,6 @@ def _request(**kwargs: Any) -> Any:
     return ChatCompletionRequest(
         model="m", messages=[{"role": "user", "content": "Weather in Paris, and save a report"}], tools=TOOLS, **kwargs
     )
-
-
-def _sse(chat: Any, request: Any) -> list[dict[str, Any]]:
-    async def collect() -> list[str]:
-        stream = await chat.create_chat_completion(request)
-        return [frame async for frame in stream]
-
-    frames = asyncio.run(collect())
-    assert frames[-1] == "data: [DONE]\n\n"
-    chunks_ = []
-    for frame in frames[:-1]:
-        assert frame.startswith("data: ") and frame.endswith("\n\n")
-        chunks_.append(json.loads(frame[len("data: ") :]))
-    return chunks_
 
 
 def _fold(chunks_: list[dict[str, Any]]) -> tuple[str, str, list[dict[str, str]], str | None]:
@@ -188,11 +116,11 @@ def _expected(output: str) -> Any:
     ids=["two_calls", "truncated", "no_call"],
 )
 def test_sse_stream(
-    serving: tuple[Any, ScriptedEngine], output: str, engine_finish: str, api_finish: str, group: int
+    serving: tuple[Any, RecordingEngine], output: str, engine_finish: str, api_finish: str, group: int
 ) -> None:
     chat, engine = serving
     engine.output, engine.group, engine.finish_reason = output, group, engine_finish
-    chunks_ = _sse(chat, _request(stream=True))
+    chunks_ = chat_completion(chat, _request(stream=True))
     assert chunks_[0]["choices"][0]["delta"]["role"] == "assistant"
     assert len({c["id"] for c in chunks_}) == 1
     content, reasoning, calls, finish = _fold(chunks_)
@@ -204,21 +132,21 @@ def test_sse_stream(
     assert len({c["id"] for c in calls}) == len(calls)
     for call in calls:
         assert isinstance(json.loads(call["arguments"]), dict)
-    _, sampling_params = engine.calls[-1]
+    sampling_params = engine.calls[-1].sampling_params
     assert sampling_params.skip_special_tokens is False
 
 
-def test_two_calls_have_the_right_arguments(serving: tuple[Any, ScriptedEngine]) -> None:
+def test_two_calls_have_the_right_arguments(serving: tuple[Any, RecordingEngine]) -> None:
     chat, engine = serving
     engine.output, engine.group, engine.finish_reason = TWO_CALLS, 3, "stop"
-    _, _, calls, _ = _fold(_sse(chat, _request(stream=True)))
+    _, _, calls, _ = _fold(chat_completion(chat, _request(stream=True)))
     assert [(c["name"], json.loads(c["arguments"])) for c in calls] == [
         ("get_weather", {"city": "Paris", "days": 3}),
         ("write_file", {"path": "out/report.md", "content": '# Weather\n\n"Paris": sunny'}),
     ]
 
 
-def test_non_streaming(serving: tuple[Any, ScriptedEngine]) -> None:
+def test_non_streaming(serving: tuple[Any, RecordingEngine]) -> None:
     chat, engine = serving
     engine.output, engine.finish_reason = TWO_CALLS, "stop"
     response = asyncio.run(chat.create_chat_completion(_request(stream=False)))
@@ -232,11 +160,11 @@ def test_non_streaming(serving: tuple[Any, ScriptedEngine]) -> None:
     ]
 
 
-def test_required_is_constrained_in_the_xml_dialect_and_parsed(serving: tuple[Any, ScriptedEngine]) -> None:
+def test_required_is_constrained_in_the_xml_dialect_and_parsed(serving: tuple[Any, RecordingEngine]) -> None:
     chat, engine = serving
     engine.output, engine.group, engine.finish_reason = TWO_CALLS, 5, "stop"
-    _, _, calls, finish = _fold(_sse(chat, _request(stream=True, tool_choice="required")))
-    _, sampling_params = engine.calls[-1]
+    _, _, calls, finish = _fold(chat_completion(chat, _request(stream=True, tool_choice="required")))
+    sampling_params = engine.calls[-1].sampling_params
     tag = json.loads(sampling_params.structured_outputs.structural_tag)
     begins = [t["begin"] for t in tag["format"]["tags"]]
     assert begins == ["<tool_call>\n<function=get_weather>\n", "<tool_call>\n<function=write_file>\n"]

@@ -5,46 +5,37 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from longcat_plugins.core import ParserOptions, parse
 from longcat_plugins.replay.tokenizer import train_bpe_tokenizer
+from tests.support.model_dir import save_qwen3_dir
+from tests.support.reply import Reply
+from tests.support.tools import function_tool
 
-WEATHER = {
-    "type": "function",
-    "function": {
-        "name": "get_weather",
-        "description": "Weather for a city",
-        "parameters": {
-            "type": "object",
-            "properties": {
-                "city": {"type": "string"},
-                "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]},
-                "days": {"type": "integer"},
-            },
-            "required": ["city"],
-        },
+WEATHER = function_tool(
+    "get_weather",
+    {
+        "city": {"type": "string"},
+        "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]},
+        "days": {"type": "integer"},
     },
-}
-WRITE_FILE = {
-    "type": "function",
-    "function": {
-        "name": "write_file",
-        "description": "Write a file",
-        "parameters": {
-            "type": "object",
-            "properties": {
-                "path": {"type": "string"},
-                "content": {"type": "string"},
-                "mode": {"type": "integer"},
-                "overwrite": {"type": "boolean"},
-            },
-            "required": ["path", "content"],
-        },
+    ["city"],
+    "Weather for a city",
+)
+WRITE_FILE = function_tool(
+    "write_file",
+    {
+        "path": {"type": "string"},
+        "content": {"type": "string"},
+        "mode": {"type": "integer"},
+        "overwrite": {"type": "boolean"},
     },
-}
+    ["path", "content"],
+    "Write a file",
+)
 TOOLS = [WEATHER, WRITE_FILE]
 
 #: Tags that are single (special) tokens in the test tokenizer; every other tag arrives split into pieces.
@@ -170,21 +161,7 @@ def build_tokenizer(
 
 def save_model_dir(root: Path, tokenizer: Any, model_type: str = "qwen3") -> Path:
     """A model directory with no weights, enough for vLLM's ``ModelConfig`` and renderer."""
-    tokenizer.save_pretrained(root)
-    config = {
-        "model_type": model_type,
-        "architectures": ["Qwen3ForCausalLM"],
-        "vocab_size": len(tokenizer),
-        "hidden_size": 64,
-        "intermediate_size": 128,
-        "num_hidden_layers": 1,
-        "num_attention_heads": 2,
-        "num_key_value_heads": 1,
-        "head_dim": 32,
-        "max_position_embeddings": 4096,
-    }
-    (root / "config.json").write_text(json.dumps(config), encoding="utf-8")
-    return root
+    return save_qwen3_dir(root, tokenizer, model_type)
 
 
 def chunks(tokenizer: Any, token_ids: Sequence[int], group: int) -> list[tuple[str, list[int]]]:
@@ -209,11 +186,8 @@ def chunks(tokenizer: Any, token_ids: Sequence[int], group: int) -> list[tuple[s
 
 
 @dataclass
-class Result:
-    content: str = ""
-    reasoning: str = ""
-    calls: list[tuple[str, str]] = field(default_factory=list)  # (name, arguments)
-    ids: list[str] = field(default_factory=list)
+class Result(Reply):
+    """A reply from vLLM's serving layer or parser."""
 
     def normalized(self) -> tuple[str, str, list[tuple[str, str]]]:
         # vLLM reports whitespace-only content next to tool calls as no content
@@ -435,3 +409,19 @@ def message_result(response: Any) -> Result:
         calls=[(c.function.name, c.function.arguments) for c in calls],
         ids=[c.id for c in calls],
     )
+
+
+def template_serving(root: Path, tags: Sequence[str], template: str, **parsers: str | None) -> Serving:
+    """:func:`make_serving` for a model directory at ``root`` whose tokenizer has ``tags`` as single tokens and the
+    chat template of the shipped template named ``template``."""
+    from longcat_plugins.templates import template_path
+
+    text = Path(template_path(template)).read_text(encoding="utf-8")
+    save_model_dir(root, build_tokenizer(list(tags), chat_template=text))
+    return make_serving(root, **parsers)
+
+
+def answer(serving: Serving, request: Any) -> Result:
+    """What a client gets for ``request``: the response, or the streamed chunks folded."""
+    result = chat_completion(serving.chat, request)
+    return fold_chunks(result) if request.stream else message_result(result)

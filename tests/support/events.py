@@ -1,8 +1,10 @@
-"""Helpers shared by the core tests: streaming a text in a given split and checking the event-stream invariants."""
+"""The fold of a parser's event stream into a message, the splits a text is streamed in, and the event-stream
+invariants."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from longcat_plugins.core import (
@@ -15,8 +17,7 @@ from longcat_plugins.core import (
     ToolCallEnd,
     ToolCallStart,
 )
-
-from .strict_json import strict_json_loads
+from tests.support.strict_json import strict_json_loads
 
 
 def split_at(text: str, cuts: Iterable[int]) -> list[str]:
@@ -33,26 +34,52 @@ def groups_of(text: str, k: int) -> list[str]:
     return [text[i : i + k] for i in range(0, len(text), k)]
 
 
+@dataclass
+class Streamed:
+    """What a parser gave for a text fed in pieces: the events of each feed and then of ``finish()``, and their fold."""
+
+    batches: list[list[Event]]
+
+    @property
+    def events(self) -> list[Event]:
+        return [e for batch in self.batches for e in batch]
+
+    @property
+    def message(self) -> ParsedMessage:
+        return fold(self.batches)
+
+
+def feed(
+    pieces: Iterable[str],
+    tools: Any = None,
+    options: ParserOptions | None = None,
+    *,
+    parser: StreamParser | None = None,
+) -> Streamed:
+    """Feed the pieces one by one to ``parser`` (a new one for ``tools`` and ``options`` by default), then finish it."""
+    if parser is None:
+        parser = StreamParser(tools, options)
+    batches = [parser.feed(piece) for piece in pieces]
+    batches.append(parser.finish())
+    return Streamed(batches)
+
+
+def fold(batches: Iterable[list[Event]]) -> ParsedMessage:
+    """The message a client assembles from the events."""
+    builder = MessageBuilder()
+    for batch in batches:
+        builder.add(batch)
+    return builder.message
+
+
 def stream(
     pieces: Sequence[str], tools: Any = None, options: ParserOptions | None = None
 ) -> tuple[ParsedMessage, list[Event]]:
     """Feed the pieces, check the event-stream invariants, and return the message and all events."""
-    parser = StreamParser(tools, options)
-    events: list[Event] = []
-    builder = MessageBuilder()
-    joined: dict[int, str] = {}
-    for piece in pieces:
-        new = parser.feed(piece)
-        events.extend(new)
-        builder.add(new)
-        for e in new:
-            if isinstance(e, ToolCallArgs):
-                joined[e.index] = joined.get(e.index, "") + e.text
-    final = parser.finish()
-    events.extend(final)
-    builder.add(final)
+    streamed = feed(pieces, tools, options)
+    events = streamed.events
     check_event_stream(events)
-    return builder.message, events
+    return streamed.message, events
 
 
 def check_event_stream(events: list[Event]) -> None:

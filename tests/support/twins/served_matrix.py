@@ -1,0 +1,49 @@
+"""The served-path matrix's smoke: what an engine serves, for every API it has, streamed or not, every parser
+configuration, tool choice, finish and tokenization, equals the core's one-pass reading of the same text
+(``tests/served``; the whole matrix: ``python -m tests.served ENGINE``).
+
+The importing module names its engine's matrix driver ``DRIVER`` and imports ``*`` from here."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.served.cells import AXES, Cell
+from tests.served.run import run_cell
+from tests.served.smoke import smoke_cells, smoke_texts
+
+__all__ = [
+    "driver",
+    "pytest_generate_tests",
+    "test_served_equals_the_one_pass_reading",
+    "test_the_smoke_covers_every_axis",
+]
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "cell" in metafunc.fixturenames:
+        metafunc.parametrize("cell", smoke_cells(metafunc.module.DRIVER.apis), ids=str)
+
+
+@pytest.fixture(scope="module")
+def driver(request: pytest.FixtureRequest) -> Iterator[Any]:
+    driver = request.module.DRIVER()
+    yield driver
+    driver.close()
+
+
+def test_the_smoke_covers_every_axis(request: pytest.FixtureRequest) -> None:
+    apis = request.module.DRIVER.apis
+    cells = smoke_cells(apis)
+    for name, values in AXES.items():
+        seen = {getattr(cell, name) for cell in cells}
+        assert seen == set(values) if name != "api" else seen == set(apis), name
+
+
+def test_served_equals_the_one_pass_reading(driver: Any, cell: Cell) -> None:
+    outcomes = [run_cell(driver, cell, text) for text in smoke_texts(driver, cell)]
+    failed = [str(o) for o in outcomes if not o.ok]
+    assert not failed, "\n".join(failed)
