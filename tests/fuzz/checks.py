@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from longcat_plugins.core import ParsedMessage, ParserOptions, StreamParser
+from longcat_plugins.core import MessageBuilder, ParsedMessage, ParserOptions, StreamParser
 from longcat_plugins.core import tags as T
 from longcat_plugins.core.events import Content, Event, Reasoning, ToolCallArgs, ToolCallEnd, ToolCallStart
 
