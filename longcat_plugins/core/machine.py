@@ -72,14 +72,14 @@ class Action(Enum):
     #: a tag that is markup and nothing else
     DROP_TAG = "drop the tag"
     OPEN_REASONING = "open reasoning"
-    OPEN_BLOCK = "open a block, recording it"
-    OPEN_BARE_CALL = "start an XML call reader, recording it"
-    OPEN_NAMED_CALL = "start a key/value call reader for the name, recording it"
+    OPEN_BLOCK = "open a block, holding its text"
+    OPEN_BARE_CALL = "start an XML call reader, holding its text"
+    OPEN_NAMED_CALL = "start a key/value call reader for the name, holding its text"
     START_READER = "start the call reader for what follows"
     CLOSE_BLOCK = "close the block"
-    RETURN_RECORDING = "return the recorded text, as text of the next mode"
+    RETURN_HELD_BLOCK = "return the held text, as text of the next mode"
     CLOSE_CALL = "close the announced call"
-    #: the call is withdrawn (a stream had not reported it yet); its text, recorded, goes back as content
+    #: the call is withdrawn (a stream had not reported it yet); its text, held, goes back as content
     RETURN_CUT_CALL = "withdraw the call, its text is content"
     RELEASE_WHITESPACE = "the whitespace taken was text"
     DROP_WHITESPACE = "the whitespace taken was markup"
@@ -129,17 +129,17 @@ TRANSITIONS: Final[dict[tuple[Mode, Trigger], tuple[Target, Action]]] = {
     (B, t.END_MARKER): (B, a.DROP_TAG),
     (B, t.BLOCK_CLOSE): (A, a.CLOSE_BLOCK),
     (B, t.BLOCK_REOPEN): (C, a.CLOSE_BLOCK),  # the previous block was never closed; the new one is read from content
-    (B, t.NOT_A_CALL): (ORIGIN, a.RETURN_RECORDING),
+    (B, t.NOT_A_CALL): (ORIGIN, a.RETURN_HELD_BLOCK),
     (B, t.END_OF_INPUT): (C, a.CLOSE_BLOCK),
     (K, t.CALL_ENDS): (B, a.NONE),
     (K, t.CALL_BREAKS): (B, a.CLOSE_CALL),
     (K, t.CALL_CUT): (C, a.RETURN_CUT_CALL),
-    (K, t.NOT_A_CALL): (ORIGIN, a.RETURN_RECORDING),
-    (K, t.BAD_CALL): (B, a.RETURN_RECORDING),
+    (K, t.NOT_A_CALL): (ORIGIN, a.RETURN_HELD_BLOCK),
+    (K, t.BAD_CALL): (B, a.RETURN_HELD_BLOCK),
     (F, t.CALL_ENDS): (A, a.NONE),
     (F, t.CALL_BREAKS): (A, a.CLOSE_CALL),
     (F, t.CALL_CUT): (C, a.RETURN_CUT_CALL),
-    (F, t.NOT_A_CALL): (ORIGIN, a.RETURN_RECORDING),
+    (F, t.NOT_A_CALL): (ORIGIN, a.RETURN_HELD_BLOCK),
     (A, t.TEXT_FOLLOWS): (C, a.RELEASE_WHITESPACE),
     (A, t.BLOCK_FOLLOWS): (C, a.DROP_WHITESPACE),
     (A, t.THINK_OPEN): (R, a.OPEN_REASONING),

@@ -8,8 +8,8 @@ is bounded, so each ``feed`` costs time proportional to its delta.
 
 The parser is in one :class:`~longcat_plugins.core.machine.Mode` at a time. Each mode has a scanner that reads text
 until it meets a :class:`~longcat_plugins.core.machine.Trigger`; :data:`~longcat_plugins.core.machine.TRANSITIONS`
-says where that leads and what to do (``docs/design.md`` shows the table). A call block is recorded verbatim until
-its first call is announced; if it turns out not to be a call, the recording goes back, as text, to the mode the
+says where that leads and what to do (``docs/design.md`` shows the table). A call block is held back verbatim until
+its first call is announced; if it turns out not to be a call, the held text goes back, as text, to the mode the
 block was opened from.
 """
 
@@ -23,16 +23,14 @@ from typing import Any, Final
 from . import tags as T
 from .calls import CallLog
 from .events import Content, Event, Reasoning, ToolCallArgs, ToolCallEnd, ToolCallStart
-from .host import CallReader
-from .json_call import JsonCallReader
-from .lookout import WORD_CHARS, NameLookout
 from .machine import ORIGIN, Action, Mode, Trigger, next_move
-from .markup_call import KvCallReader, XmlCallReader, parameters_follow_name
 from .message import ParsedToolCall
-from .names import is_identifier, resolve_tool_name
 from .options import ParserOptions
+from .readers import CallReader, JsonCallReader, KvCallReader, XmlCallReader, parameters_follow_name
 from .schema import ToolSchemas
-from .stray import CALL_START, WHITESPACE, WhitespaceRun, stray_end, whitespace_end
+from .tool_names import is_identifier, resolve_tool_name
+from .untagged_names import WORD_CHARS, UntaggedNames
+from .whitespace import CALL_START, WHITESPACE, WhitespaceRun, text_end, whitespace_end
 
 logger = logging.getLogger("longcat_plugins")
 
@@ -51,9 +49,7 @@ _CONTENT_TAGS_NO_REASONING: Final = T.TagSet(*T.END_OF_SEQUENCE, *T.WRAPPER_OPEN
 _CONTENT_KEY_TAGS: Final = T.TagSet(*_CONTENT_TAGS.tags, T.ARG_KEY_OPEN)
 _CONTENT_KEY_TAGS_NO_REASONING: Final = T.TagSet(*_CONTENT_TAGS_NO_REASONING.tags, T.ARG_KEY_OPEN)
 _REASONING_TAGS: Final = T.TagSet(*T.THINK_CLOSES, *T.WRAPPER_OPENS, *T.END_OF_SEQUENCE, *T.THINK_OPENS)
-_BLOCK_TAGS: Final = T.TagSet(
-    T.FUNCTION_OPEN, T.ARG_KEY_OPEN, *T.WRAPPER_CLOSES, *T.WRAPPER_OPENS, *T.END_OF_SEQUENCE
-)
+_BLOCK_TAGS: Final = T.TagSet(T.FUNCTION_OPEN, T.ARG_KEY_OPEN, *T.WRAPPER_CLOSES, *T.WRAPPER_OPENS, *T.END_OF_SEQUENCE)
 #: after a call block, what makes the whitespace before it markup
 _NEXT_BLOCKS: Final = (*T.WRAPPER_OPENS, T.FUNCTION_OPEN)
 _AFTER_BLOCK_MARKUP: Final = (*_NEXT_BLOCKS, *T.WRAPPER_CLOSES, *T.END_OF_SEQUENCE)
@@ -82,7 +78,7 @@ class StreamParser:
         self._emit_unknown = opts.emit_unknown_calls
         # names written without their opening tag are looked for only where they can be decided: with declared
         # tools, in content, when calls are read
-        self._lookout = NameLookout(self._schemas.names) if self._schemas and opts.tools else None
+        self._untagged_names = UntaggedNames(self._schemas.names) if self._schemas and opts.tools else None
         # the content shown so far ends in a word character, where no name can start (the content, not the text:
         # markup between is no boundary, so that the answer does not depend on how the text was split)
         self._word_tail = False
@@ -114,7 +110,7 @@ class StreamParser:
             Action.OPEN_NAMED_CALL: self._open_named_call,
             Action.START_READER: self._start_reader,
             Action.CLOSE_BLOCK: self._close_block,
-            Action.RETURN_RECORDING: self._return_recording,
+            Action.RETURN_HELD_BLOCK: self._return_held_block,
             Action.CLOSE_CALL: self._close_call,
             Action.RETURN_CUT_CALL: self._return_cut_call,
             Action.RELEASE_WHITESPACE: self._release_whitespace,
@@ -134,11 +130,11 @@ class StreamParser:
         self._block_calls = 0  # calls announced in that block
         self._reader: CallReader | None = None
         self._next_reader: CallReader | None = None
-        self._recording: list[str] | None = None  # the block's text while it is not known to be a call
+        self._held_block: list[str] | None = None  # the block's text while it is not known to be a call
         self._announced = False  # a call was announced during the current step
         self._reasoning_text = False  # reasoning text was shown since reasoning (last) opened
         self._whitespace = WhitespaceRun()  # between the calls of a block
-        self._stray_last = False  # the last thing read in the block was stray text (what its whitespace follows)
+        self._text_last = False  # the last thing read in the block was text (what its whitespace follows)
         self._after_block = WhitespaceRun()  # after a block
         self._finished = False
         self._cut_calls_as_text = opts.cut_calls_as_text and not self._passthrough
@@ -151,7 +147,7 @@ class StreamParser:
         if not delta or self._finished:
             return []
         if self._buf:
-            self._run(self._buf + delta, final=False)
+            self._run(self._buf + delta, ended=False)
             return self._take()
         reader = self._reader
         if reader is not None and not self._passthrough:
@@ -160,12 +156,12 @@ class StreamParser:
                 index, text = fast
                 self._log.fragments[index].append(text)
                 if self._incomplete is not None:
-                    if self._recording is not None:
-                        self._recording.append(delta)
+                    if self._held_block is not None:
+                        self._held_block.append(delta)
                     self._incomplete.append(ToolCallArgs(index, text))
                     return []
                 return [ToolCallArgs(index, text)]
-        self._run(delta, final=False)
+        self._run(delta, ended=False)
         return self._take()
 
     def finish(self) -> list[Event]:
@@ -174,7 +170,7 @@ class StreamParser:
             return []
         self._finished = True
         if self._buf:
-            self._run(self._buf, final=True)
+            self._run(self._buf, ended=True)
         self._move(self._end_of_input_trigger())
         if self._passthrough:  # whitespace after a block, before reasoning that never closed: for the tool stage
             self._emit(Content, self._after_block.release())
@@ -188,9 +184,9 @@ class StreamParser:
 
     @property
     def holding(self) -> bool:
-        """Whether text read so far is undecided: held back (a possible tag), or recorded with a block that may
+        """Whether text read so far is undecided: held back (a possible tag), or held with a block that may
         still turn out not to be a call."""
-        return bool(self._buf) or self._recording is not None
+        return bool(self._buf) or self._held_block is not None
 
     @property
     def in_reasoning(self) -> bool:
@@ -199,7 +195,7 @@ class StreamParser:
         mode = self._mode
         return mode is Mode.REASONING or (mode in _BLOCK_MODES and self._origin is Mode.REASONING)
 
-    # -- the host interface for call readers -----------------------------------------------------------------
+    # -- the sink of call readers: where they report what they read ---------------------------------------------
 
     def start_call(self, written: str) -> int | None:
         name = resolve_tool_name(written, self._schemas, bool(self._schemas))
@@ -216,7 +212,7 @@ class StreamParser:
         self._block_calls += 1
         self._origin = Mode.CONTENT  # a call ends reasoning
         if self._passthrough:
-            self._block_name_markup = ""  # (shown with the recording)
+            self._block_name_markup = ""  # (shown with the held block)
             return 0
         if self._block_name_markup:  # the block named its call itself: the name before it was text
             self._emit(Content, self._block_name_markup)
@@ -238,32 +234,32 @@ class StreamParser:
         self._flush_text()
         self._events.append(ToolCallEnd(index))
         if self._cut_calls_as_text:
-            self._recording = None  # (kept while the call was read, in case it was cut)
+            self._held_block = None  # (kept while the call was read, in case it was cut)
 
-    def stray(self, text: str) -> None:
+    def content(self, text: str) -> None:
         if not self._passthrough:
             self._emit(Content, text)
 
     # -- the machine -----------------------------------------------------------------------------------------
 
-    def _run(self, buf: str, final: bool) -> None:
+    def _run(self, buf: str, ended: bool) -> None:
         """Scan ``buf`` as far as it decides; hold back the rest (at the end of input, nothing stays held)."""
         pos = 0
         n = len(buf)
         scanners = self._scanners
         while pos < n:
             mode = self._mode
-            new, trigger = scanners[mode](buf, pos, final)
-            if new > pos and (self._recording is not None or self._passthrough) and mode in _BLOCK_MODES:
+            new, trigger = scanners[mode](buf, pos, ended)
+            if new > pos and (self._held_block is not None or self._passthrough) and mode in _BLOCK_MODES:
                 self._block_text(buf[pos:new])
             if self._announced:
-                self._settle_recording()
+                self._settle_held_block()
             if trigger is not None:
                 new += self._move(trigger)
             elif new == pos:
                 break
             pos = new
-        if final and pos < n:
+        if ended and pos < n:
             if self._mode in _BLOCK_MODES:
                 self._block_text(buf[pos:])
             else:
@@ -291,7 +287,7 @@ class StreamParser:
             return Trigger.NOT_A_CALL
         if mode in _CALL_MODES:
             assert self._reader is not None
-            if self._reader.confirmed:
+            if self._reader.announced:
                 return Trigger.CALL_CUT if self._cut_calls_as_text else Trigger.CALL_BREAKS
             return Trigger.BAD_CALL if self._block_calls else Trigger.NOT_A_CALL
         if mode is Mode.AFTER_BLOCK and self._passthrough:  # left for the tool stage, as before a block
@@ -300,9 +296,9 @@ class StreamParser:
 
     # -- scanners: one per mode ------------------------------------------------------------------------------
 
-    def _scan_text(self, buf: str, pos: int, final: bool) -> _Step:
-        if self._lookout is not None and self._mode is Mode.CONTENT:
-            return self._scan_content_for_names(buf, pos, final, self._lookout)
+    def _scan_text(self, buf: str, pos: int, ended: bool) -> _Step:
+        if self._untagged_names is not None and self._mode is Mode.CONTENT:
+            return self._scan_content_for_names(buf, pos, ended, self._untagged_names)
         reasoning = self._mode is Mode.REASONING
         kind = Reasoning if reasoning else Content
         i = buf.find("<", pos)
@@ -314,7 +310,7 @@ class StreamParser:
                 self._reasoning_text = True  # (whitespace alone keeps a repeated opening tag markup)
         if i < 0:
             return end, None
-        tag = (_REASONING_TAGS if reasoning else self._content_tags).match(buf, i, final)
+        tag = (_REASONING_TAGS if reasoning else self._content_tags).match(buf, i, ended)
         if tag is T.NEED_MORE:
             return i, None
         if tag is None or (reasoning and self._reasoning_text and tag in T.THINK_OPENS):
@@ -325,20 +321,20 @@ class StreamParser:
         self._tag = tag
         return i, _TAG_TRIGGERS[tag]
 
-    def _scan_content_for_names(self, buf: str, pos: int, final: bool, lookout: NameLookout) -> _Step:
+    def _scan_content_for_names(self, buf: str, pos: int, ended: bool, untagged_names: UntaggedNames) -> _Step:
         """Content when the request declares tools: as :meth:`_scan_text`, but a declared name right before
-        ``<longcat_arg_key>`` or ``<longcat_tool_call>`` belongs to the call (see ``core/lookout.py``), and text that
-        may still become one is held back."""
+        ``<longcat_arg_key>`` or ``<longcat_tool_call>`` belongs to the call (see ``core/untagged_names.py``), and text
+        that may still become one is held back."""
         i = buf.find("<", pos)
         end = len(buf) if i < 0 else i
-        tag = None if i < 0 else self._content_tags_with_keys.match(buf, i, final)
+        tag = None if i < 0 else self._content_tags_with_keys.match(buf, i, ended)
         if i < 0 or tag is T.NEED_MORE:
-            stop = end if final else lookout.hold_from(buf, pos, end, self._word_tail)
+            stop = end if ended else untagged_names.hold_from(buf, pos, end, self._word_tail)
             self._emit(Content, buf[pos:stop])
             return stop, None
         named = None
         if tag == T.ARG_KEY_OPEN or tag == T.LONGCAT_CALL_OPEN:
-            named = lookout.name_before(buf, pos, i, self._word_tail)
+            named = untagged_names.name_before(buf, pos, i, self._word_tail)
         if named is not None:
             start, name = named
             self._emit(Content, buf[pos:start])
@@ -354,13 +350,13 @@ class StreamParser:
         self._tag = tag
         return i, _TAG_TRIGGERS[tag]
 
-    def _scan_after_block(self, buf: str, pos: int, final: bool) -> _Step:
+    def _scan_after_block(self, buf: str, pos: int, ended: bool) -> _Step:
         end = self._after_block.take(buf, pos)
         if end == len(buf):
             return end, None
         if buf[end] != "<":
             return end, Trigger.TEXT_FOLLOWS
-        tag = self._after_block_tags.match(buf, end, final)
+        tag = self._after_block_tags.match(buf, end, ended)
         if tag is T.NEED_MORE:
             return end, None
         if tag is None:
@@ -373,14 +369,14 @@ class StreamParser:
         self._tag = tag
         return end, _TAG_TRIGGERS[tag]
 
-    def _scan_block(self, buf: str, pos: int, final: bool) -> _Step:
+    def _scan_block(self, buf: str, pos: int, ended: bool) -> _Step:
         c = buf[pos]
         calls = self._block_calls
         if c in WHITESPACE:
-            if not calls:  # before the block's first call it is recorded with the block
+            if not calls:  # before the block's first call it is held with the block
                 return whitespace_end(buf, pos), None
-            return self._whitespace.take(buf, pos), None  # between calls: markup unless stray text follows
-        self._stray_last = False
+            return self._whitespace.take(buf, pos), None  # between calls: markup unless text follows
+        self._text_last = False
         if c == "{":
             self._next_reader = JsonCallReader(self)
             return pos, Trigger.CALL_BEGINS
@@ -388,20 +384,20 @@ class StreamParser:
             self._whitespace.drop()
             return pos + 1, None  # the array around the calls and the commas between them
         if c == "<":
-            tag = _BLOCK_TAGS.match(buf, pos, final)
+            tag = _BLOCK_TAGS.match(buf, pos, ended)
             if tag is T.NEED_MORE:
                 return pos, None
             if tag == T.FUNCTION_OPEN:
                 self._next_reader = XmlCallReader(self, self._schemas)
                 return pos, Trigger.CALL_BEGINS
-            if tag == T.ARG_KEY_OPEN:  # a key/value call that gives its name as a pair, or stray markup
+            if tag == T.ARG_KEY_OPEN:  # a key/value call that gives its name as a pair, or markup of no call
                 if not calls:
                     name = self._block_name
                     self._next_reader = KvCallReader(self, self._schemas, name_pair=not name, given_name=name)
                     self._block_name_markup = ""
                     return pos, Trigger.CALL_BEGINS
                 tag = None
-            if tag is not None:  # whitespace before markup is markup (before stray text, it is text)
+            if tag is not None:  # whitespace before markup is markup (before text, it is text)
                 self._whitespace.drop()
             if isinstance(tag, str) and calls:
                 if tag in T.WRAPPER_OPENS:
@@ -412,24 +408,24 @@ class StreamParser:
                 self._tag = tag
                 return pos, Trigger.END_MARKER
         elif not calls and c not in _NOT_A_NAME_START:  # NAME, then key/value pairs, an object or parameters
-            xml = parameters_follow_name(buf, pos, final)
+            xml = parameters_follow_name(buf, pos, ended)
             if xml is None:
                 return pos, None
             self._next_reader = XmlCallReader(self, self._schemas, True) if xml else KvCallReader(self, self._schemas)
             return pos, Trigger.CALL_BEGINS
         if not calls:  # the block holds no call: it was text
             return pos, Trigger.NOT_A_CALL
-        end = stray_end(buf, pos, CALL_START)  # text between calls of one block
-        self.stray(self._whitespace.release() + buf[pos:end])
-        self._stray_last = True
+        end = text_end(buf, pos, CALL_START)  # text between calls of one block
+        self.content(self._whitespace.release() + buf[pos:end])
+        self._text_last = True
         return end, None
 
-    def _scan_call(self, buf: str, pos: int, final: bool) -> _Step:
+    def _scan_call(self, buf: str, pos: int, ended: bool) -> _Step:
         reader = self._reader
         assert reader is not None
-        new = reader.feed(buf, pos, final)
+        new = reader.feed(buf, pos, ended)
         if reader.failed:
-            if reader.confirmed:
+            if reader.announced:
                 return new, Trigger.CALL_BREAKS
             return new, Trigger.BAD_CALL if self._block_calls else Trigger.NOT_A_CALL
         return new, Trigger.CALL_ENDS if reader.done else None
@@ -448,7 +444,7 @@ class StreamParser:
         self._origin = origin
         self._wrapper = self._tag
         self._block_calls = 0
-        self._recording = [self._pending_markup, self._tag]
+        self._held_block = [self._pending_markup, self._tag]
         self._block_name = self._pending_name  # a name written before the block, for a block that has none
         self._block_name_markup = self._pending_markup  # (content after all when the block names its call)
         self._pending_name = self._pending_markup = ""
@@ -458,7 +454,7 @@ class StreamParser:
         self._origin = origin
         self._wrapper = None
         self._block_calls = 0
-        self._recording = [self._pending_markup]
+        self._held_block = [self._pending_markup]
         self._reader = KvCallReader(self, self._schemas, given_name=self._pending_name, bare=True)
         self._pending_name = self._pending_markup = ""
         return 0
@@ -467,39 +463,39 @@ class StreamParser:
         self._origin = origin
         self._wrapper = None
         self._block_calls = 0
-        self._recording = []
+        self._held_block = []
         self._reader = XmlCallReader(self, self._schemas)
         return 0
 
     def _start_reader(self, _: Mode) -> int:
-        """A call begins inside a block: it is recorded until it is announced (the block's first call is recorded
+        """A call begins inside a block: it is held until it is announced (the block's first call is held
         together with the block's opening; a later one with the whitespace before it)."""
-        if self._recording is None:
+        if self._held_block is None:
             whitespace = self._whitespace.release()
-            self._recording = [] if self._passthrough else [whitespace]  # (shown already without tool parsing)
+            self._held_block = [] if self._passthrough else [whitespace]  # (shown already without tool parsing)
         self._reader = self._next_reader
         self._next_reader = None
         return 0
 
     def _close_block(self, _: Mode) -> int:
         self._wrapper = None
-        if not self._tag and self._stray_last:  # the output ends in a block, after stray text: its whitespace is text
-            self.stray(self._whitespace.release())
-        self._stray_last = False
+        if not self._tag and self._text_last:  # the output ends in a block, after text: its whitespace is text
+            self.content(self._whitespace.release())
+        self._text_last = False
         self._block_text(self._tag)
         return len(self._tag)
 
-    def _return_recording(self, _: Mode) -> int:
-        recording = self._recording or []
-        self._recording = None
-        self._block_name_markup = ""  # (it is in the recording)
+    def _return_held_block(self, _: Mode) -> int:
+        held_block = self._held_block or []
+        self._held_block = None
+        self._block_name_markup = ""  # (it is in the held block)
         if self._mode is not Mode.BLOCK:
             self._wrapper = None
         if self._mode is Mode.REASONING:
-            self._emit(Reasoning, "".join(recording))
+            self._emit(Reasoning, "".join(held_block))
             self._reasoning_text = True
         else:
-            self._emit(Content, "".join(recording))
+            self._emit(Content, "".join(held_block))
         return 0
 
     def _close_call(self, _: Mode) -> int:
@@ -510,7 +506,7 @@ class StreamParser:
 
     def _return_cut_call(self, _: Mode) -> int:
         """The output ended inside a call the engine may have cut: the call was never reported (its events were held
-        back), and the text recorded since its block (or the call) began is content."""
+        back), and the text held since its block (or the call) began is content."""
         self._reader = None
         self._wrapper = None
         self._flush_text()
@@ -519,9 +515,9 @@ class StreamParser:
         self._incomplete = None
         self._log.withdraw_last()
         self._block_calls -= 1
-        recording = self._recording or []
-        self._recording = None
-        self._emit(Content, "".join(recording))
+        held_block = self._held_block or []
+        self._held_block = None
+        self._emit(Content, "".join(held_block))
         return 0
 
     def _release_whitespace(self, _: Mode) -> int:
@@ -535,14 +531,14 @@ class StreamParser:
     # -- the text of a block -----------------------------------------------------------------------------------
 
     def _block_text(self, text: str) -> None:
-        """Text a block mode read: recorded while the block is undecided; then markup (shown without tool parsing)."""
-        if self._recording is not None:
-            self._recording.append(text)
+        """Text a block mode read: held while the block is undecided; then markup (shown without tool parsing)."""
+        if self._held_block is not None:
+            self._held_block.append(text)
         elif self._passthrough:
             self._emit(Content, text)
 
-    def _settle_recording(self) -> None:
-        """A call was announced: the recording was markup (or, without tool parsing, content). When the call's
+    def _settle_held_block(self) -> None:
+        """A call was announced: the held block was markup (or, without tool parsing, content). When the call's
         block was opened in reasoning right after another block, the whitespace after that block was markup."""
         self._announced = False
         if self._after_block:
@@ -551,11 +547,11 @@ class StreamParser:
             self._after_block.drop()
         self._reasoning_from = Mode.CONTENT
         if self._cut_calls_as_text:
-            return  # the recording is kept until the call is complete
-        recording = self._recording
-        self._recording = None
-        if recording and self._passthrough:
-            self._emit(Content, "".join(recording))
+            return  # the held block is kept until the call is complete
+        held_block = self._held_block
+        self._held_block = None
+        if held_block and self._passthrough:
+            self._emit(Content, "".join(held_block))
 
     # -- output ----------------------------------------------------------------------------------------------
     # Consecutive text of one kind (content, reasoning, or one call's arguments) is gathered into one event, in a

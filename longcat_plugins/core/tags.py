@@ -77,4 +77,3 @@ class TagSet:
         if final or len(buf) - pos >= self.longest:
             return None
         return NEED_MORE if buf[pos:] in self._prefixes else None
-

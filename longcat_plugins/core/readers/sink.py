@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Protocol
 
 
-class CallHost(Protocol):
+class CallSink(Protocol):
     """The parser, as seen by the reader of one call block."""
 
     def start_call(self, name: str) -> int | None:
@@ -19,7 +19,7 @@ class CallHost(Protocol):
 
     def end_call(self, index: int) -> None: ...
 
-    def stray(self, text: str) -> None:
+    def content(self, text: str) -> None:
         """Text inside a call block that belongs to no call: it is shown as content."""
         ...
 
@@ -31,11 +31,11 @@ class CallReader(Protocol):
     failed: bool
 
     @property
-    def confirmed(self) -> bool:
-        """Whether the call was announced to the host (before that, a failure returns the block as content)."""
+    def announced(self) -> bool:
+        """Whether the call was announced to the sink (before that, a failure returns the block as content)."""
         ...
 
-    def feed(self, buf: str, pos: int, final: bool) -> int:
+    def feed(self, buf: str, pos: int, ended: bool) -> int:
         """Read from ``buf[pos:]``; return how far it got. Stops at completion, at failure, or to wait for text."""
         ...
 
