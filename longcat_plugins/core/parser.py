@@ -23,7 +23,7 @@ from typing import Any, Final
 from . import tags as T
 from .calls import CallLog
 from .events import Content, Event, Reasoning, ToolCallArgs, ToolCallEnd, ToolCallStart
-from .machine import ORIGIN, Action, Mode, Trigger, next_move
+from .machine import BLOCK_MODES, CALL_MODES, Action, Machine, Mode, Trigger
 from .message import ParsedToolCall
 from .options import ParserOptions
 from .readers import CallReader, JsonCallReader, KvCallReader, XmlCallReader, parameters_follow_name
@@ -57,8 +57,6 @@ _AFTER_BLOCK_TAGS: Final = T.TagSet(*_AFTER_BLOCK_MARKUP, *T.THINK_OPENS, *T.THI
 _AFTER_BLOCK_TAGS_NO_REASONING: Final = T.TagSet(*_AFTER_BLOCK_MARKUP)
 _NOT_A_NAME_START: Final = frozenset(" \t\r\n<>{}[]\"'")
 _CALL_LIST_MARKUP: Final = ("[", ",]")  # (before the first call, after one)
-_CALL_MODES: Final = frozenset((Mode.CALL, Mode.BARE_CALL))
-_BLOCK_MODES: Final = frozenset((Mode.BLOCK, Mode.CALL, Mode.BARE_CALL))
 
 #: what a scanner returns: how far it read, and what it met there (None: nothing; it read on or waits for text)
 _Step = tuple[int, Trigger | None]
@@ -101,7 +99,7 @@ class StreamParser:
             Mode.BARE_CALL: self._scan_call,
             Mode.AFTER_BLOCK: self._scan_after_block,
         }
-        self._actions: dict[Action, Callable[[Mode], int]] = {
+        self._actions: dict[Action, Callable[[], int]] = {
             Action.NONE: _no_action,
             Action.DROP_TAG: self._drop_tag,
             Action.OPEN_REASONING: self._open_reasoning,
@@ -116,9 +114,7 @@ class StreamParser:
             Action.RELEASE_WHITESPACE: self._release_whitespace,
             Action.DROP_WHITESPACE: self._drop_whitespace,
         }
-        self._mode = Mode.REASONING if opts.reasoning and opts.reasoning_open else Mode.CONTENT
-        self._origin = Mode.CONTENT  # the mode the open block (or bare call) was opened from
-        self._reasoning_from = Mode.CONTENT  # the mode reasoning was opened from
+        self._machine = Machine(Mode.REASONING if opts.reasoning and opts.reasoning_open else Mode.CONTENT)
         self._buf = ""  # text held back: it does not decide yet
         self._tag = ""  # the tag the last scanner step met (what an action consumes)
         self._events: list[Event] = []
@@ -127,11 +123,9 @@ class StreamParser:
         self._tail_parts: list[str] = []
         self._log = CallLog()
         self._wrapper: str | None = None  # the opening tag of the block being read
-        self._block_calls = 0  # calls announced in that block
         self._reader: CallReader | None = None
         self._next_reader: CallReader | None = None
         self._held_block: list[str] | None = None  # the block's text while it is not known to be a call
-        self._announced = False  # a call was announced during the current step
         self._reasoning_text = False  # reasoning text was shown since reasoning (last) opened
         self._whitespace = WhitespaceRun()  # between the calls of a block
         self._text_last = False  # the last thing read in the block was text (what its whitespace follows)
@@ -192,8 +186,7 @@ class StreamParser:
     def in_reasoning(self) -> bool:
         """Whether the text read so far leaves the output inside reasoning (also while a block opened inside
         reasoning is not known yet to be a call)."""
-        mode = self._mode
-        return mode is Mode.REASONING or (mode in _BLOCK_MODES and self._origin is Mode.REASONING)
+        return self._machine.in_reasoning
 
     # -- the sink of call readers: where they report what they read ---------------------------------------------
 
@@ -208,9 +201,7 @@ class StreamParser:
                 return None
             logger.warning("model called unknown tool %r (request tools: %s)", written, tools)
             name = written
-        self._announced = True
-        self._block_calls += 1
-        self._origin = Mode.CONTENT  # a call ends reasoning
+        self._machine.announce()
         if self._passthrough:
             self._block_name_markup = ""  # (shown with the held block)
             return 0
@@ -247,12 +238,13 @@ class StreamParser:
         pos = 0
         n = len(buf)
         scanners = self._scanners
+        machine = self._machine
         while pos < n:
-            mode = self._mode
+            mode = machine.mode
             new, trigger = scanners[mode](buf, pos, ended)
-            if new > pos and (self._held_block is not None or self._passthrough) and mode in _BLOCK_MODES:
+            if new > pos and (self._held_block is not None or self._passthrough) and mode in BLOCK_MODES:
                 self._block_text(buf[pos:new])
-            if self._announced:
+            if machine.announced:
                 self._settle_held_block()
             if trigger is not None:
                 new += self._move(trigger)
@@ -260,46 +252,33 @@ class StreamParser:
                 break
             pos = new
         if ended and pos < n:
-            if self._mode in _BLOCK_MODES:
+            if machine.mode in BLOCK_MODES:
                 self._block_text(buf[pos:])
             else:
-                self._emit(Reasoning if self._mode is Mode.REASONING else Content, buf[pos:])
+                self._emit(Reasoning if machine.mode is Mode.REASONING else Content, buf[pos:])
             pos = n
         self._buf = buf[pos:]
 
     def _move(self, trigger: Trigger) -> int:
         """Take the move the table gives for ``trigger``; returns how much of the tag met the action consumed."""
-        mode = self._mode
-        target, action = next_move(mode, trigger)
-        if isinstance(target, Mode):
-            self._mode = target
-        else:
-            self._mode = self._origin if target is ORIGIN else self._reasoning_from
-        if self._mode not in _CALL_MODES and action is not Action.CLOSE_CALL:
+        action = self._machine.move(trigger)
+        if self._machine.mode not in CALL_MODES and action is not Action.CLOSE_CALL:
             self._reader = None
-        consumed = self._actions[action](mode)
+        consumed = self._actions[action]()
         self._tag = ""
         return consumed
 
     def _end_of_input_trigger(self) -> Trigger:
-        mode = self._mode
-        if mode is Mode.BLOCK and not self._block_calls:
-            return Trigger.NOT_A_CALL
-        if mode in _CALL_MODES:
-            assert self._reader is not None
-            if self._reader.announced:
-                return Trigger.CALL_CUT if self._cut_calls_as_text else Trigger.CALL_BREAKS
-            return Trigger.BAD_CALL if self._block_calls else Trigger.NOT_A_CALL
-        if mode is Mode.AFTER_BLOCK and self._passthrough:  # left for the tool stage, as before a block
-            return Trigger.TEXT_FOLLOWS
-        return Trigger.END_OF_INPUT
+        reader = self._reader
+        announced = reader is not None and reader.announced
+        return self._machine.end_of_input(announced, self._cut_calls_as_text, self._passthrough)
 
     # -- scanners: one per mode ------------------------------------------------------------------------------
 
     def _scan_text(self, buf: str, pos: int, ended: bool) -> _Step:
-        if self._untagged_names is not None and self._mode is Mode.CONTENT:
+        if self._untagged_names is not None and self._machine.mode is Mode.CONTENT:
             return self._scan_content_for_names(buf, pos, ended, self._untagged_names)
-        reasoning = self._mode is Mode.REASONING
+        reasoning = self._machine.mode is Mode.REASONING
         kind = Reasoning if reasoning else Content
         i = buf.find("<", pos)
         end = len(buf) if i < 0 else i
@@ -371,7 +350,7 @@ class StreamParser:
 
     def _scan_block(self, buf: str, pos: int, ended: bool) -> _Step:
         c = buf[pos]
-        calls = self._block_calls
+        calls = self._machine.block_calls
         if c in WHITESPACE:
             if not calls:  # before the block's first call it is held with the block
                 return whitespace_end(buf, pos), None
@@ -424,50 +403,39 @@ class StreamParser:
         reader = self._reader
         assert reader is not None
         new = reader.feed(buf, pos, ended)
-        if reader.failed:
-            if reader.announced:
-                return new, Trigger.CALL_BREAKS
-            return new, Trigger.BAD_CALL if self._block_calls else Trigger.NOT_A_CALL
-        return new, Trigger.CALL_ENDS if reader.done else None
+        return new, self._machine.reader_stopped(reader.failed, reader.done, reader.announced)
 
     # -- actions: what a move does besides changing the mode; each returns how much of the tag it consumed ----
 
-    def _drop_tag(self, _: Mode) -> int:
+    def _drop_tag(self) -> int:
         return len(self._tag)
 
-    def _open_reasoning(self, before: Mode) -> int:
+    def _open_reasoning(self) -> int:
         self._reasoning_text = False
-        self._reasoning_from = before
         return len(self._tag)
 
-    def _open_block(self, origin: Mode) -> int:
-        self._origin = origin
+    def _open_block(self) -> int:
         self._wrapper = self._tag
-        self._block_calls = 0
         self._held_block = [self._pending_markup, self._tag]
         self._block_name = self._pending_name  # a name written before the block, for a block that has none
         self._block_name_markup = self._pending_markup  # (content after all when the block names its call)
         self._pending_name = self._pending_markup = ""
         return len(self._tag)
 
-    def _open_named_call(self, origin: Mode) -> int:
-        self._origin = origin
+    def _open_named_call(self) -> int:
         self._wrapper = None
-        self._block_calls = 0
         self._held_block = [self._pending_markup]
         self._reader = KvCallReader(self, self._schemas, given_name=self._pending_name, bare=True)
         self._pending_name = self._pending_markup = ""
         return 0
 
-    def _open_bare_call(self, origin: Mode) -> int:
-        self._origin = origin
+    def _open_bare_call(self) -> int:
         self._wrapper = None
-        self._block_calls = 0
         self._held_block = []
         self._reader = XmlCallReader(self, self._schemas)
         return 0
 
-    def _start_reader(self, _: Mode) -> int:
+    def _start_reader(self) -> int:
         """A call begins inside a block: it is held until it is announced (the block's first call is held
         together with the block's opening; a later one with the whitespace before it)."""
         if self._held_block is None:
@@ -477,7 +445,7 @@ class StreamParser:
         self._next_reader = None
         return 0
 
-    def _close_block(self, _: Mode) -> int:
+    def _close_block(self) -> int:
         self._wrapper = None
         if not self._tag and self._text_last:  # the output ends in a block, after text: its whitespace is text
             self.content(self._whitespace.release())
@@ -485,26 +453,26 @@ class StreamParser:
         self._block_text(self._tag)
         return len(self._tag)
 
-    def _return_held_block(self, _: Mode) -> int:
+    def _return_held_block(self) -> int:
         held_block = self._held_block or []
         self._held_block = None
         self._block_name_markup = ""  # (it is in the held block)
-        if self._mode is not Mode.BLOCK:
+        if self._machine.mode is not Mode.BLOCK:
             self._wrapper = None
-        if self._mode is Mode.REASONING:
+        if self._machine.mode is Mode.REASONING:
             self._emit(Reasoning, "".join(held_block))
             self._reasoning_text = True
         else:
             self._emit(Content, "".join(held_block))
         return 0
 
-    def _close_call(self, _: Mode) -> int:
+    def _close_call(self) -> int:
         assert self._reader is not None
         self._reader.close()
         self._reader = None
         return 0
 
-    def _return_cut_call(self, _: Mode) -> int:
+    def _return_cut_call(self) -> int:
         """The output ended inside a call the engine may have cut: the call was never reported (its events were held
         back), and the text held since its block (or the call) began is content."""
         self._reader = None
@@ -514,17 +482,16 @@ class StreamParser:
         del self._events[starts[-1] if starts else 0 :]
         self._incomplete = None
         self._log.withdraw_last()
-        self._block_calls -= 1
         held_block = self._held_block or []
         self._held_block = None
         self._emit(Content, "".join(held_block))
         return 0
 
-    def _release_whitespace(self, _: Mode) -> int:
+    def _release_whitespace(self) -> int:
         self._emit(Content, self._after_block.release())
         return 0
 
-    def _drop_whitespace(self, _: Mode) -> int:
+    def _drop_whitespace(self) -> int:
         self._after_block.drop()
         return 0
 
@@ -540,12 +507,11 @@ class StreamParser:
     def _settle_held_block(self) -> None:
         """A call was announced: the held block was markup (or, without tool parsing, content). When the call's
         block was opened in reasoning right after another block, the whitespace after that block was markup."""
-        self._announced = False
+        self._machine.settle()
         if self._after_block:
             if self._passthrough:
                 self._emit(Content, self._after_block.release())
             self._after_block.drop()
-        self._reasoning_from = Mode.CONTENT
         if self._cut_calls_as_text:
             return  # the held block is kept until the call is complete
         held_block = self._held_block
@@ -611,7 +577,7 @@ class StreamParser:
         return out
 
 
-def _no_action(_: Mode) -> int:
+def _no_action() -> int:
     return 0
 
 
