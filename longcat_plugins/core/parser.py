@@ -22,6 +22,7 @@ from typing import Any, Final
 
 from . import tags as T
 from .calls import CallLog
+from .cursor import Cursor
 from .events import Content, Event, Reasoning, ToolCallArgs, ToolCallEnd, ToolCallStart
 from .machine import BLOCK_MODES, CALL_MODES, Action, Machine, Mode, Trigger
 from .message import ParsedToolCall
@@ -91,7 +92,7 @@ class StreamParser:
         # reasoning tags, and so that a block inside reasoning is known to be a call) but shown verbatim, as content:
         # the text a separate tool-call parser then receives.
         self._passthrough = not opts.tools
-        self._scanners: dict[Mode, Callable[[str, int, bool], _Step]] = {
+        self._scanners: dict[Mode, Callable[[Cursor, int], _Step]] = {
             Mode.CONTENT: self._scan_text,
             Mode.REASONING: self._scan_text,
             Mode.BLOCK: self._scan_block,
@@ -115,7 +116,7 @@ class StreamParser:
             Action.DROP_WHITESPACE: self._drop_whitespace,
         }
         self._machine = Machine(Mode.REASONING if opts.reasoning and opts.reasoning_open else Mode.CONTENT)
-        self._buf = ""  # text held back: it does not decide yet
+        self._cursor = Cursor()  # the text held back (it does not decide yet), and whether the input has ended
         self._tag = ""  # the tag the last scanner step met (what an action consumes)
         self._events: list[Event] = []
         self._tail_kind: type[Content] | type[Reasoning] | type[ToolCallArgs] | None = None
@@ -140,8 +141,10 @@ class StreamParser:
         """Parse the next piece of model output; returns the events it completes."""
         if not delta or self._finished:
             return []
-        if self._buf:
-            self._run(self._buf + delta, ended=False)
+        cur = self._cursor
+        if cur.text:
+            cur.add(delta)
+            self._run()
             return self._take()
         reader = self._reader
         if reader is not None and not self._passthrough:
@@ -155,7 +158,8 @@ class StreamParser:
                     self._incomplete.append(ToolCallArgs(index, text))
                     return []
                 return [ToolCallArgs(index, text)]
-        self._run(delta, ended=False)
+        cur.text = delta
+        self._run()
         return self._take()
 
     def finish(self) -> list[Event]:
@@ -163,8 +167,9 @@ class StreamParser:
         if self._finished:
             return []
         self._finished = True
-        if self._buf:
-            self._run(self._buf, ended=True)
+        self._cursor.end()
+        if self._cursor.text:
+            self._run()
         self._move(self._end_of_input_trigger())
         if self._passthrough:  # whitespace after a block, before reasoning that never closed: for the tool stage
             self._emit(Content, self._after_block.release())
@@ -180,7 +185,7 @@ class StreamParser:
     def holding(self) -> bool:
         """Whether text read so far is undecided: held back (a possible tag), or held with a block that may
         still turn out not to be a call."""
-        return bool(self._buf) or self._held_block is not None
+        return bool(self._cursor.text) or self._held_block is not None
 
     @property
     def in_reasoning(self) -> bool:
@@ -233,15 +238,17 @@ class StreamParser:
 
     # -- the machine -----------------------------------------------------------------------------------------
 
-    def _run(self, buf: str, ended: bool) -> None:
-        """Scan ``buf`` as far as it decides; hold back the rest (at the end of input, nothing stays held)."""
-        pos = 0
+    def _run(self) -> None:
+        """Scan the cursor's text as far as it decides; hold back the rest (at the end of input, nothing stays held)."""
+        cur = self._cursor
+        buf = cur.text
+        pos = cur.pos
         n = len(buf)
         scanners = self._scanners
         machine = self._machine
         while pos < n:
             mode = machine.mode
-            new, trigger = scanners[mode](buf, pos, ended)
+            new, trigger = scanners[mode](cur, pos)
             if new > pos and (self._held_block is not None or self._passthrough) and mode in BLOCK_MODES:
                 self._block_text(buf[pos:new])
             if machine.announced:
@@ -251,13 +258,14 @@ class StreamParser:
             elif new == pos:
                 break
             pos = new
-        if ended and pos < n:
+        if cur.ended and pos < n:
             if machine.mode in BLOCK_MODES:
                 self._block_text(buf[pos:])
             else:
                 self._emit(Reasoning if machine.mode is Mode.REASONING else Content, buf[pos:])
             pos = n
-        self._buf = buf[pos:]
+        cur.text = buf[pos:]  # (what is held back; between feeds the cursor holds nothing else)
+        cur.pos = 0
 
     def _move(self, trigger: Trigger) -> int:
         """Take the move the table gives for ``trigger``; returns how much of the tag met the action consumed."""
@@ -275,9 +283,10 @@ class StreamParser:
 
     # -- scanners: one per mode ------------------------------------------------------------------------------
 
-    def _scan_text(self, buf: str, pos: int, ended: bool) -> _Step:
+    def _scan_text(self, cur: Cursor, pos: int) -> _Step:
+        buf = cur.text
         if self._untagged_names is not None and self._machine.mode is Mode.CONTENT:
-            return self._scan_content_for_names(buf, pos, ended, self._untagged_names)
+            return self._scan_content_for_names(cur, pos, self._untagged_names)
         reasoning = self._machine.mode is Mode.REASONING
         kind = Reasoning if reasoning else Content
         i = buf.find("<", pos)
@@ -289,7 +298,7 @@ class StreamParser:
                 self._reasoning_text = True  # (whitespace alone keeps a repeated opening tag markup)
         if i < 0:
             return end, None
-        tag = (_REASONING_TAGS if reasoning else self._content_tags).match(buf, i, ended)
+        tag = (_REASONING_TAGS if reasoning else self._content_tags).match(cur, i)
         if tag is T.NEED_MORE:
             return i, None
         if tag is None or (reasoning and self._reasoning_text and tag in T.THINK_OPENS):
@@ -300,15 +309,16 @@ class StreamParser:
         self._tag = tag
         return i, _TAG_TRIGGERS[tag]
 
-    def _scan_content_for_names(self, buf: str, pos: int, ended: bool, untagged_names: UntaggedNames) -> _Step:
+    def _scan_content_for_names(self, cur: Cursor, pos: int, untagged_names: UntaggedNames) -> _Step:
         """Content when the request declares tools: as :meth:`_scan_text`, but a declared name right before
         ``<longcat_arg_key>`` or ``<longcat_tool_call>`` belongs to the call (see ``core/untagged_names.py``), and text
         that may still become one is held back."""
+        buf = cur.text
         i = buf.find("<", pos)
         end = len(buf) if i < 0 else i
-        tag = None if i < 0 else self._content_tags_with_keys.match(buf, i, ended)
+        tag = None if i < 0 else self._content_tags_with_keys.match(cur, i)
         if i < 0 or tag is T.NEED_MORE:
-            stop = end if ended else untagged_names.hold_from(buf, pos, end, self._word_tail)
+            stop = end if cur.ended else untagged_names.hold_from(buf, pos, end, self._word_tail)
             self._emit(Content, buf[pos:stop])
             return stop, None
         named = None
@@ -329,13 +339,14 @@ class StreamParser:
         self._tag = tag
         return i, _TAG_TRIGGERS[tag]
 
-    def _scan_after_block(self, buf: str, pos: int, ended: bool) -> _Step:
+    def _scan_after_block(self, cur: Cursor, pos: int) -> _Step:
+        buf = cur.text
         end = self._after_block.take(buf, pos)
         if end == len(buf):
             return end, None
         if buf[end] != "<":
             return end, Trigger.TEXT_FOLLOWS
-        tag = self._after_block_tags.match(buf, end, ended)
+        tag = self._after_block_tags.match(cur, end)
         if tag is T.NEED_MORE:
             return end, None
         if tag is None:
@@ -348,7 +359,8 @@ class StreamParser:
         self._tag = tag
         return end, _TAG_TRIGGERS[tag]
 
-    def _scan_block(self, buf: str, pos: int, ended: bool) -> _Step:
+    def _scan_block(self, cur: Cursor, pos: int) -> _Step:
+        buf = cur.text
         c = buf[pos]
         calls = self._machine.block_calls
         if c in WHITESPACE:
@@ -363,7 +375,7 @@ class StreamParser:
             self._whitespace.drop()
             return pos + 1, None  # the array around the calls and the commas between them
         if c == "<":
-            tag = _BLOCK_TAGS.match(buf, pos, ended)
+            tag = _BLOCK_TAGS.match(cur, pos)
             if tag is T.NEED_MORE:
                 return pos, None
             if tag == T.FUNCTION_OPEN:
@@ -387,10 +399,12 @@ class StreamParser:
                 self._tag = tag
                 return pos, Trigger.END_MARKER
         elif not calls and c not in _NOT_A_NAME_START:  # NAME, then key/value pairs, an object or parameters
-            xml = parameters_follow_name(buf, pos, ended)
-            if xml is None:
+            xml = parameters_follow_name(cur, pos)
+            if xml is T.NEED_MORE:
                 return pos, None
-            self._next_reader = XmlCallReader(self, self._schemas, True) if xml else KvCallReader(self, self._schemas)
+            self._next_reader = (
+                XmlCallReader(self, self._schemas, True) if xml is True else KvCallReader(self, self._schemas)
+            )
             return pos, Trigger.CALL_BEGINS
         if not calls:  # the block holds no call: it was text
             return pos, Trigger.NOT_A_CALL
@@ -399,10 +413,10 @@ class StreamParser:
         self._text_last = True
         return end, None
 
-    def _scan_call(self, buf: str, pos: int, ended: bool) -> _Step:
+    def _scan_call(self, cur: Cursor, pos: int) -> _Step:
         reader = self._reader
         assert reader is not None
-        new = reader.feed(buf, pos, ended)
+        new = reader.feed(cur, pos)
         return new, self._machine.reader_stopped(reader.failed, reader.done, reader.announced)
 
     # -- actions: what a move does besides changing the mode; each returns how much of the tag it consumed ----

@@ -11,6 +11,7 @@ import logging
 from enum import Enum
 from typing import Any, Final
 
+from ..cursor import Cursor
 from ..schema import strict_json_dumps
 from .json_value import JsonValueReader
 from .sink import CallSink
@@ -91,21 +92,23 @@ class JsonCallReader:
     def announced(self) -> bool:
         return self._index is not None
 
-    def feed(self, buf: str, pos: int, ended: bool) -> int:
+    def feed(self, cur: Cursor, pos: int) -> int:
+        buf = cur.text
         if self._member_from is not None:
             self._member_from = pos
-        end = self._read(buf, pos, ended)
+        end = self._read(cur, pos)
         if self._member_from is not None:
             self._member_raw.append(buf[self._member_from : end])
         return end
 
-    def _read(self, buf: str, pos: int, ended: bool) -> int:
+    def _read(self, cur: Cursor, pos: int) -> int:
+        buf = cur.text
         n = len(buf)
         while pos < n and not (self.done or self.failed):
             state = self._state
             if state in (_IN_KEY, _IN_VALUE):
                 assert self._value is not None
-                pos = self._value.feed(buf, pos, ended)
+                pos = self._value.feed(cur, pos)
                 if self._value.failed:
                     if self._index is not None:  # what it read and did not pass on is content (the rest follows)
                         self._sink.content(self._broken_member_text(buf, pos))

@@ -30,6 +30,9 @@ from collections.abc import Callable
 from enum import Enum
 from typing import Final
 
+from ..cursor import Cursor
+from ..tags import NEED_MORE, NeedMore
+
 _STRING_SPECIAL: Final = re.compile(r'["\\\x00-\x1f\ud800-\udfff]')
 # Python-style single-quoted strings are read too: they end at "'", and a '"' inside them is escaped.
 _SINGLE_QUOTED_SPECIAL: Final = re.compile(r'[\'"\\\x00-\x1f\ud800-\udfff]')
@@ -122,8 +125,9 @@ def _number_text(token: str) -> str | None:
     return token if math.isfinite(value) else f'"{token}"'
 
 
-def _unicode_escape(buf: str, at: int, ended: bool, out: Callable[[str], None]) -> int:
+def _unicode_escape(cur: Cursor, at: int, out: Callable[[str], None]) -> int:
     """The ``\\uXXXX`` escape at ``buf[at]``: a surrogate is passed on only with its other half."""
+    buf = cur.text
     code = int(buf[at + 2 : at + 6], 16)
     after = at + 6
     if not 0xD800 <= code <= 0xDFFF:
@@ -137,19 +141,20 @@ def _unicode_escape(buf: str, at: int, ended: bool, out: Callable[[str], None]) 
         return after + 6
     rest = len(buf) - after
     if rest < 6 and _LOW_SURROGATE_ESCAPE.fullmatch(buf[after:] + _A_LOW_SURROGATE_ESCAPE[rest:]):
-        return len(buf) if ended else at  # what follows may still be the low half; cut off at the end: dropped
+        return len(buf) if cur.ended else at  # what follows may still be the low half; cut off at the end: dropped
     out(_REPLACEMENT_ESCAPE)
     return after
 
 
-def _raw_surrogate(buf: str, at: int, ended: bool, out: Callable[[str], None]) -> int:
+def _raw_surrogate(cur: Cursor, at: int, out: Callable[[str], None]) -> int:
     """A surrogate code point in the text itself (not from a tokenizer's decoding, but possible in a Python str):
     a high and a low one together are the character they encode; alone, U+FFFD (a high one at the end of the output
     is dropped, as when it is escaped)."""
+    buf = cur.text
     c = buf[at]
     if c < "\udc00":
         if at + 1 == len(buf):
-            return len(buf) if ended else at
+            return len(buf) if cur.ended else at
         if "\udc00" <= buf[at + 1] <= "\udfff":
             out(buf[at : at + 2].encode("utf-16-le", "surrogatepass").decode("utf-16-le"))
             return at + 2
@@ -157,15 +162,16 @@ def _raw_surrogate(buf: str, at: int, ended: bool, out: Callable[[str], None]) -
     return at + 1
 
 
-def _closes_string(buf: str, after: int, ended: bool) -> bool | None:
+def _closes_string(cur: Cursor, after: int) -> bool | NeedMore:
     """Whether the quote before ``buf[after]`` ends its string: in JSON a string is always followed by one of
     ``, : } ]`` (after optional whitespace), so a quote followed by anything else is a literal quote the model forgot
-    to escape. None: the buffer ends before that is known."""
+    to escape. NEED_MORE: the text ends before that is known."""
+    buf = cur.text
     m = _AFTER_QUOTE.match(buf, after)
     assert m is not None
     end = m.end()
     if end == len(buf):
-        return True if ended or end - after > _MAX_WHITESPACE_AFTER_QUOTE else None
+        return True if cur.ended or end - after > _MAX_WHITESPACE_AFTER_QUOTE else NEED_MORE
     return buf[end] in _AFTER_STRING or end - after > _MAX_WHITESPACE_AFTER_QUOTE
 
 
@@ -187,15 +193,16 @@ class JsonValueReader:
         self.done = False
         self.failed = False
 
-    def feed(self, buf: str, pos: int, ended: bool) -> int:
+    def feed(self, cur: Cursor, pos: int) -> int:
         """Read from ``buf[pos:]``; return how far it got.
 
         Stops early when the value is complete (:attr:`done`), when it failed (:attr:`failed`, at the offending
-        character) or, unless ``ended``, when the buffer ends in an unfinished escape sequence.
+        character) or, unless the input has ended, when the text ends in an unfinished escape sequence.
         """
+        buf = cur.text
         if self._region is not None:
             self._region = pos  # (what came before is in _unread)
-        end = self._read(buf, pos, ended)
+        end = self._read(cur, pos)
         if self._region is not None:
             self._unread.append(buf[self._region : end])
         return end
@@ -213,7 +220,8 @@ class JsonValueReader:
         if self._region is None:
             self._region = pos
 
-    def _read(self, buf: str, pos: int, ended: bool) -> int:
+    def _read(self, cur: Cursor, pos: int) -> int:
+        buf = cur.text
         n = len(buf)
         sink = self._sink
         while pos < n:
@@ -231,8 +239,8 @@ class JsonValueReader:
                 c = buf[end]
                 if c == quote:
                     # (a key's quote always closes it: a key holding a quote is rarer than a broken member)
-                    closes = True if state is _KEY else _closes_string(buf, end + 1, ended)
-                    if closes is None:
+                    closes = True if state is _KEY else _closes_string(cur, end + 1)
+                    if closes is NEED_MORE:
                         return end  # wait for the character after the quote
                     if not closes:  # an unescaped quote inside the string (code often has them)
                         out('\\"')
@@ -247,14 +255,14 @@ class JsonValueReader:
                         if self.done:
                             return pos
                 elif c == "\\":
-                    pos = self._escape(buf, end, ended, out)
+                    pos = self._escape(cur, end, out)
                     if pos == end:
                         return pos
                 elif c == '"':  # inside a single-quoted string
                     out('\\"')
                     pos = end + 1
                 elif c >= "\ud800":
-                    pos = _raw_surrogate(buf, end, ended, out)
+                    pos = _raw_surrogate(cur, end, out)
                     if pos == end:
                         return pos
                 else:
@@ -268,7 +276,7 @@ class JsonValueReader:
                 if m is None:
                     self._token.append(buf[pos:])
                     pos = n
-                    if ended:
+                    if cur.ended:
                         self._token_complete()
                     return pos
                 self._token.append(buf[pos : m.start()])
@@ -311,7 +319,7 @@ class JsonValueReader:
                     end = m.end()
                     if end - pos > _MAX_IDENTIFIER:
                         return self._fail(pos)
-                    if end == n and not ended:
+                    if end == n and not cur.ended:
                         return pos  # the key may go on
                     self._hold_from(pos)
                     self._held.append(f'"{m.group()}"')
@@ -349,7 +357,7 @@ class JsonValueReader:
                     self._state = _TOKEN
                 else:
                     return self._fail(pos)
-        if ended and self._state is _TOKEN:
+        if cur.ended and self._state is _TOKEN:
             self._token_complete()
         return pos
 
@@ -377,11 +385,12 @@ class JsonValueReader:
         self._state = _DONE
         self.done = True
 
-    def _escape(self, buf: str, at: int, ended: bool, out: Callable[[str], None]) -> int:
+    def _escape(self, cur: Cursor, at: int, out: Callable[[str], None]) -> int:
         """Handle the backslash at ``buf[at]``; return the next position, or ``at`` to wait for more text."""
+        buf = cur.text
         n = len(buf)
         if at + 1 >= n:
-            return n if ended else at  # a lone backslash at the very end of the output is dropped
+            return n if cur.ended else at  # a lone backslash at the very end of the output is dropped
         e = buf[at + 1]
         if e == "'":  # not a JSON escape, but what the model meant is clear
             out("'")
@@ -391,10 +400,10 @@ class JsonValueReader:
             return at + 2
         if e == "u":
             if _HEX4.match(buf, at + 2):
-                return _unicode_escape(buf, at, ended, out)
+                return _unicode_escape(cur, at, out)
             prefix = _HEX_PREFIX.match(buf, at + 2)
             if prefix is not None and prefix.end() == n:
-                return n if ended else at  # cut off inside the escape: dropped at the end of the output
+                return n if cur.ended else at  # cut off inside the escape: dropped at the end of the output
         out("\\\\")  # not a JSON escape: keep the backslash as a character
         return at + 1
 

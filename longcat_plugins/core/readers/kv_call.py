@@ -12,6 +12,7 @@ from enum import Enum
 from typing import Final
 
 from .. import tags as T
+from ..cursor import Cursor
 from ..schema import ToolSchemas
 from ..whitespace import WHITESPACE, whitespace_end
 from .json_value import JsonValueReader
@@ -99,13 +100,14 @@ class KvCallReader(MarkupCall):
         self._json_closers: T.TagSet | None = None
         self._closed_name = False  # a '>' after the name was taken
 
-    def feed(self, buf: str, pos: int, ended: bool) -> int:
+    def feed(self, cur: Cursor, pos: int) -> int:
+        buf = cur.text
         n = len(buf)
         while pos < n and not (self.done or self.failed):
             state = self._state
             if state is _VALUE:
                 line = isinstance(self._value, LineValue)
-                pos = self._feed_value(buf, pos, ended, T.ARG_VALUE_CLOSE)
+                pos = self._feed_value(cur, pos, T.ARG_VALUE_CLOSE)
                 if self._value is not None:
                     return pos
                 self._state = _LINES if line else _BODY
@@ -116,7 +118,7 @@ class KvCallReader(MarkupCall):
                 if buf[pos] == "<":
                     self._state = _BODY
                     continue
-                key = line_key(buf, pos, ended, self._accepts_line_key)
+                key = line_key(cur, pos, self._accepts_line_key)
                 if key is T.NEED_MORE:
                     return pos
                 if isinstance(key, tuple):
@@ -129,7 +131,7 @@ class KvCallReader(MarkupCall):
             elif state is _JSON_ARGS:
                 json_reader = self._json
                 assert json_reader is not None
-                pos = json_reader.feed(buf, pos, ended)
+                pos = json_reader.feed(cur, pos)
                 if json_reader.failed:  # what it read and did not pass on, and what follows, is text
                     self._sink.content(json_reader.take_unread())
                     json_reader.close()
@@ -140,13 +142,13 @@ class KvCallReader(MarkupCall):
                     return pos
             elif state is _AFTER_JSON:
                 end = whitespace_end(buf, pos)
-                if end == n and not ended:
+                if end == n and not cur.ended:
                     return pos
                 if end < n and buf[end] == ")" and self._json_closers is None:
                     pos = end + 1
                     self._json_closers = _KV_AFTER_JSON  # (a paren is closed once)
                     continue
-                tag = _KV_AFTER_JSON.match(buf, end, ended) if end < n and buf[end] == "<" else None
+                tag = _KV_AFTER_JSON.match(cur, end) if end < n and buf[end] == "<" else None
                 if tag is T.NEED_MORE:
                     return pos
                 if isinstance(tag, str):
@@ -156,7 +158,7 @@ class KvCallReader(MarkupCall):
             elif state is _NAME:
                 m = _KV_NAME_END.search(buf, pos, pos + T.MAX_NAME_LENGTH + 1)
                 if m is None:
-                    if n - pos > T.MAX_NAME_LENGTH or ended:
+                    if n - pos > T.MAX_NAME_LENGTH or cur.ended:
                         return self._fail(pos)
                     return pos
                 self._name = buf[pos : m.start()]
@@ -183,7 +185,7 @@ class KvCallReader(MarkupCall):
                     continue
                 if c != "<":  # ``KEY: value`` lines, when KEY is a parameter of the tool
                     self._tool = self._name
-                    key = line_key(buf, pos, ended, self._accepts_line_key)
+                    key = line_key(cur, pos, self._accepts_line_key)
                     if key is T.NEED_MORE:
                         return pos
                     if not isinstance(key, tuple) or not self._start(self._name):
@@ -192,7 +194,7 @@ class KvCallReader(MarkupCall):
                     self._state = _VALUE
                     pos = key[1]
                     continue
-                tag = KV_BODY_TAGS.match(buf, pos, ended)
+                tag = KV_BODY_TAGS.match(cur, pos)
                 if tag is T.NEED_MORE:
                     return pos
                 if tag is None:
@@ -216,7 +218,7 @@ class KvCallReader(MarkupCall):
             elif state is _NAME_PAIR_STATE:
                 close = buf.find(T.ARG_VALUE_CLOSE, pos, pos + _NAME_PAIR_BOUND)
                 if close < 0:
-                    if n - pos < _NAME_PAIR_BOUND and not ended:
+                    if n - pos < _NAME_PAIR_BOUND and not cur.ended:
                         return pos
                     return self._fail(pos)
                 m = _NAME_PAIR.fullmatch(buf, pos, close + len(T.ARG_VALUE_CLOSE))
@@ -228,9 +230,9 @@ class KvCallReader(MarkupCall):
                 pos = m.end()
             elif state is _BODY and self._bare:
                 end = whitespace_end(buf, pos)
-                if end == n and not ended and end - pos <= _MAX_WHITESPACE_AFTER_CLOSE:
+                if end == n and not cur.ended and end - pos <= _MAX_WHITESPACE_AFTER_CLOSE:
                     return pos
-                tag = KV_BODY_TAGS.match(buf, end, ended) if end < n and buf[end] == "<" else None
+                tag = KV_BODY_TAGS.match(cur, end) if end < n and buf[end] == "<" else None
                 if tag is T.NEED_MORE:
                     return pos
                 if tag == T.ARG_KEY_OPEN:
@@ -243,10 +245,10 @@ class KvCallReader(MarkupCall):
                 if buf[pos] != "<":
                     pos = self._body_text(buf, pos)
                     continue
-                tag = KV_BODY_TAGS.match(buf, pos, ended)
+                tag = KV_BODY_TAGS.match(cur, pos)
                 if tag is T.NEED_MORE:
                     return pos
-                if tag is None and ended and KV_BODY_TAGS.is_prefix(buf[pos:]):
+                if tag is None and cur.ended and KV_BODY_TAGS.is_prefix(buf[pos:]):
                     self._whitespace.drop()  # a closing tag cut off by the end of the output is markup
                     return n
                 if tag is not None:
@@ -261,7 +263,7 @@ class KvCallReader(MarkupCall):
             elif state is _KEY:
                 start = pos + len(T.ARG_KEY_OPEN)
                 first = whitespace_end(buf, start)
-                if first == n and not ended:
+                if first == n and not cur.ended:
                     return pos
                 if first < n and buf[first] == "{" and self._takes_whole_arguments():
                     self._begin_json()
@@ -269,7 +271,7 @@ class KvCallReader(MarkupCall):
                     continue
                 end = buf.find(T.ARG_KEY_CLOSE, start, start + T.MAX_NAME_LENGTH + len(T.ARG_KEY_CLOSE))
                 if end < 0:
-                    if n - start < T.MAX_NAME_LENGTH + len(T.ARG_KEY_CLOSE) and not ended:
+                    if n - start < T.MAX_NAME_LENGTH + len(T.ARG_KEY_CLOSE) and not cur.ended:
                         return pos
                     pos = self._text_between(buf, pos)
                     self._state = _BODY
@@ -284,7 +286,7 @@ class KvCallReader(MarkupCall):
                     self._key_markup += buf[pos:end]
                     pos = end
                     continue
-                tag = _KV_VALUE_OPEN.match(buf, pos, ended) if buf[pos] == "<" else None
+                tag = _KV_VALUE_OPEN.match(cur, pos) if buf[pos] == "<" else None
                 if tag is T.NEED_MORE:
                     return pos
                 if tag is None:  # a key with no value is not a parameter
@@ -293,7 +295,7 @@ class KvCallReader(MarkupCall):
                     continue
                 if self._name == "arguments" and self._takes_whole_arguments():
                     after = whitespace_end(buf, pos + len(T.ARG_VALUE_OPEN))
-                    if after == n and not ended:
+                    if after == n and not cur.ended:
                         return pos
                     if after < n and buf[after] == "{":  # the arguments object, as the value of "arguments"
                         self._begin_json()
@@ -302,7 +304,7 @@ class KvCallReader(MarkupCall):
                 self._begin_param(self._name, _KV_VALUE_END, False, self._key_markup + T.ARG_VALUE_OPEN)
                 self._state = _VALUE
                 pos += len(T.ARG_VALUE_OPEN)
-        if ended and not self.done:
+        if cur.ended and not self.done:
             if self._index is None:
                 if self._state in (_NAME, _AFTER_NAME, _NAME_PAIR_STATE):
                     self.failed = True

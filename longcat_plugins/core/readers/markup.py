@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Final
 
 from .. import tags as T
+from ..cursor import Cursor
 from ..schema import ToolSchemas, convert_value, is_string_schema, schema_types
 from ..tool_names import resolve_tool_name
 from ..whitespace import WHITESPACE, WhitespaceRun, text_end
@@ -177,18 +178,18 @@ class MarkupCall:
         self._finish_value = None
         self._repeat_closing = ""
 
-    def _feed_value(self, buf: str, pos: int, ended: bool, closing_tag: str) -> int:
+    def _feed_value(self, cur: Cursor, pos: int, closing_tag: str) -> int:
         """Feed the open value; when it ends, consume its own closing tag (if that is what ended it)."""
         value = self._value
         assert value is not None
-        pos = value.feed(buf, pos, ended)
+        pos = value.feed(cur, pos)
         if value.done:
             if value.terminator == closing_tag:
                 if self._repeat_closing:
                     self._sink.content(closing_tag)
                 pos += len(closing_tag)
             self._end_param()
-        elif ended:
+        elif cur.ended:
             self._end_param()
         return pos
 
@@ -209,6 +210,3 @@ class MarkupCall:
     def _fail(self, pos: int) -> int:
         self.failed = True
         return pos
-
-
-#: the closers that end an XML value (and its call) where what follows decides so (see _closer_run_ends_call)

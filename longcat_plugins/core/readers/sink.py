@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from ..cursor import Cursor
+
 
 class CallSink(Protocol):
     """The parser, as seen by the reader of one call block."""
@@ -35,7 +37,7 @@ class CallReader(Protocol):
         """Whether the call was announced to the sink (before that, a failure returns the block as content)."""
         ...
 
-    def feed(self, buf: str, pos: int, ended: bool) -> int:
+    def feed(self, cur: Cursor, pos: int) -> int:
         """Read from ``buf[pos:]``; return how far it got. Stops at completion, at failure, or to wait for text."""
         ...
 

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Final
 
 from .. import tags as T
+from ..cursor import Cursor
 from ..whitespace import whitespace_end
 
 _NEEDS_ESCAPE: Final = re.compile(r'["\\\x00-\x1f\ud800-\udfff]')
@@ -59,7 +60,8 @@ class PlainValue:
         self.done = False
         self.terminator: str | None = None
 
-    def feed(self, buf: str, pos: int, ended: bool) -> int:
+    def feed(self, cur: Cursor, pos: int) -> int:
+        buf = cur.text
         n = len(buf)
         if not self._started:
             if pos >= n:
@@ -72,16 +74,17 @@ class PlainValue:
             i = buf.find("<", pos)
             if i < 0:
                 end = n
-                if not ended and self._strip_newlines and buf[n - 1] == "\n":
+                if not cur.ended and self._strip_newlines and buf[n - 1] == "\n":
                     end -= 1  # may be the newline before the closing tag
                 if end > pos:
                     out(buf[pos:end])
                 return end
             # at the end of the output, a cut-off closing tag still ends the value (it is not value text)
-            tag = self._terminators.match(buf, i, False)
+            tag = self._terminators.match_cut(buf, i)
             if isinstance(tag, str) and tag in self._held_back:
-                verdict = _closer_run_ends_call(buf, i, ended)
-                tag = tag if verdict else None if verdict is False else T.NEED_MORE
+                verdict = _closer_run_ends_call(cur, i)
+                if verdict is not True:
+                    tag = verdict if verdict is T.NEED_MORE else None
             if tag is None:
                 out(buf[pos : i + 1])
                 pos = i + 1
@@ -91,7 +94,7 @@ class PlainValue:
                 end -= 1
             if end > pos:
                 out(buf[pos:end])
-            if tag is T.NEED_MORE and not ended:
+            if tag is T.NEED_MORE and not cur.ended:
                 return end
             self.terminator = tag if isinstance(tag, str) else None
             self.done = True
@@ -112,14 +115,15 @@ _LINE_KEY: Final = re.compile(r"[ \t]*([A-Za-z_][\w\-]*)[ \t]*(:)?")
 _LINE_KEY_BOUND: Final = 64 + T.MAX_NAME_LENGTH
 
 
-def line_key(buf: str, pos: int, ended: bool, accept: Callable[[str], bool]) -> tuple[str, int] | T._NeedMore | None:
+def line_key(cur: Cursor, pos: int, accept: Callable[[str], bool]) -> tuple[str, int] | T.NeedMore | None:
     """The key of a ``KEY: value`` line starting at ``pos`` and where its value starts, None when there is none
     (or ``accept`` refuses the key), NEED_MORE when the buffer ends before that is known."""
+    buf = cur.text
     m = _LINE_KEY.match(buf, pos, pos + _LINE_KEY_BOUND)
     if m is None:
-        return None if ended or len(buf) - pos >= _LINE_KEY_BOUND or buf[pos:].strip(" \t") else T.NEED_MORE
+        return None if cur.ended or len(buf) - pos >= _LINE_KEY_BOUND or buf[pos:].strip(" \t") else T.NEED_MORE
     if m.group(2) is None:
-        if m.end() == len(buf) and not ended and m.end() - pos < _LINE_KEY_BOUND:
+        if m.end() == len(buf) and not cur.ended and m.end() - pos < _LINE_KEY_BOUND:
             return T.NEED_MORE
         return None
     if not accept(m.group(1)):
@@ -127,7 +131,7 @@ def line_key(buf: str, pos: int, ended: bool, accept: Callable[[str], bool]) -> 
     end = m.end()
     while end < len(buf) and buf[end] in " \t":
         end += 1
-    if end == len(buf) and not ended:
+    if end == len(buf) and not cur.ended:
         return T.NEED_MORE  # (the spaces before the value are not part of it)
     return m.group(1), end
 
@@ -145,7 +149,8 @@ class LineValue:
         self.done = False
         self.terminator: str | None = None
 
-    def feed(self, buf: str, pos: int, ended: bool) -> int:
+    def feed(self, cur: Cursor, pos: int) -> int:
+        buf = cur.text
         n = len(buf)
         out = self._out
         while pos < n:
@@ -155,7 +160,7 @@ class LineValue:
                 return n
             i = m.start()
             if buf[i] == "<":
-                tag = KV_BODY_TAGS.match(buf, i, ended)
+                tag = KV_BODY_TAGS.match(cur, i)
                 if tag is None:
                     out(buf[pos : i + 1])
                     pos = i + 1
@@ -171,18 +176,18 @@ class LineValue:
                 out(buf[pos:i])
             j = whitespace_end(buf, i + 1)
             if j == n:
-                if not ended:
+                if not cur.ended:
                     return i
                 self.done = True
                 return i
             if buf[j] == "<":
-                tag = KV_BODY_TAGS.match(buf, j, ended)
+                tag = KV_BODY_TAGS.match(cur, j)
                 if tag is T.NEED_MORE:
                     return i
                 if tag is not None:
                     self.done = True
                     return i
-            key = line_key(buf, i + 1, ended, self._accept)
+            key = line_key(cur, i + 1, self._accept)
             if key is T.NEED_MORE:
                 return i
             if key is not None:
@@ -199,22 +204,23 @@ class LineValue:
         return "<" not in text and "\n" not in text
 
 
-def _closer_run_ends_call(buf: str, start: int, ended: bool) -> bool | None:
-    """Whether the closing tag at ``start``, met inside an open value, ends the value and its call; None: not known
-    yet.
+def _closer_run_ends_call(cur: Cursor, start: int) -> bool | T.NeedMore:
+    """Whether the closing tag at ``start``, met inside an open value, ends the value and its call;
+    NEED_MORE: not known yet.
 
     The closers and whitespace that follow it form one run; what comes after the run decides. ``</parameter>`` means
     the run was value text; so does other text on the run's last line, or after a run that closes no block. The end
     of the output, an opening tag, an end marker, or text on a new line after a block's closer mean it closed the
     call. A run longer than ``_MAX_CLOSER_RUN`` closes the call (the bound on what is held back).
     """
+    buf = cur.text
     limit = start + _MAX_CLOSER_RUN
     pos = start
     block_closed = False
     while True:
-        tag = _AFTER_CLOSER.match(buf, pos, ended)
+        tag = _AFTER_CLOSER.match(cur, pos)
         if tag is T.NEED_MORE:
-            return None
+            return tag
         if tag not in CALL_CLOSERS:  # (never so at ``start``)
             return tag != T.PARAMETER_CLOSE
         assert isinstance(tag, str)
@@ -224,6 +230,6 @@ def _closer_run_ends_call(buf: str, start: int, ended: bool) -> bool | None:
         if pos > limit:
             return True
         if pos == len(buf):
-            return True if ended else None
-        if buf[pos] != "<" or _AFTER_CLOSER.match(buf, pos, ended) is None:
+            return True if cur.ended else T.NEED_MORE
+        if buf[pos] != "<" or _AFTER_CLOSER.match(cur, pos) is None:
             return block_closed and "\n" in buf[after:pos]

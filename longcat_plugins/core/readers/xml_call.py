@@ -16,6 +16,7 @@ from enum import Enum
 from typing import Final
 
 from .. import tags as T
+from ..cursor import Cursor
 from ..schema import ToolSchemas
 from ..whitespace import whitespace_end
 from .markup import MarkupCall
@@ -73,19 +74,21 @@ class XmlCallReader(MarkupCall):
         self._state = _HEADER
         self._name_at = 0 if name_first else len(T.FUNCTION_OPEN)  # where the name starts after the reader's start
 
-    def feed(self, buf: str, pos: int, ended: bool) -> int:
+    def feed(self, cur: Cursor, pos: int) -> int:
+        buf = cur.text
         n = len(buf)
         while pos < n and not (self.done or self.failed):
             state = self._state
             if state is _VALUE:
-                pos = self._feed_value(buf, pos, ended, T.PARAMETER_CLOSE)
+                pos = self._feed_value(cur, pos, T.PARAMETER_CLOSE)
                 if self._value is not None:
                     return pos
                 self._state = _BODY
             elif state is _HEADER:
-                name, end = _read_header(buf, pos + self._name_at, ended)
-                if end < 0:
+                header = _read_header(cur, pos + self._name_at)
+                if not isinstance(header, tuple):  # NEED_MORE
                     return pos
+                name, end = header
                 if name is None or not name.strip():
                     return self._fail(pos + self._name_at)
                 self._start(name.strip())
@@ -95,7 +98,7 @@ class XmlCallReader(MarkupCall):
                 if buf[pos] != "<":
                     pos = self._body_text(buf, pos)
                     continue
-                tag = _XML_BODY_TAGS.match(buf, pos, ended)
+                tag = _XML_BODY_TAGS.match(cur, pos)
                 if tag is T.NEED_MORE:
                     return pos
                 if tag is not None and tag != T.PARAMETER_OPEN:  # (a parameter header is decided by its '>')
@@ -111,9 +114,10 @@ class XmlCallReader(MarkupCall):
                 else:
                     pos = self._text_between(buf, pos)
             else:  # _PARAM_HEADER
-                name, end = _read_header(buf, pos + len(T.PARAMETER_OPEN), ended)
-                if end < 0:
+                header = _read_header(cur, pos + len(T.PARAMETER_OPEN))
+                if not isinstance(header, tuple):  # NEED_MORE
                     return pos
+                name, end = header
                 if name is None:
                     pos = self._text_between(buf, pos)
                     self._state = _BODY
@@ -122,7 +126,7 @@ class XmlCallReader(MarkupCall):
                 self._begin_param(name.strip(), _XML_VALUE_END, True, buf[pos:end])
                 self._state = _VALUE
                 pos = end
-        if ended and not self.done and self._index is not None and self._state is _VALUE:
+        if cur.ended and not self.done and self._index is not None and self._state is _VALUE:
             self._end_param()
             self._state = _BODY
         return pos
@@ -132,37 +136,39 @@ _NAME_CHARS: Final = re.compile(rf"[^\s<>{{(]{{0,{T.MAX_NAME_LENGTH + 1}}}")
 _PARAMETER_OPEN: Final = T.TagSet(T.PARAMETER_OPEN)
 
 
-def parameters_follow_name(buf: str, pos: int, ended: bool) -> bool | None:
+def parameters_follow_name(cur: Cursor, pos: int) -> bool | T.NeedMore:
     """Whether ``buf[pos:]`` is ``NAME>`` then (after whitespace) ``<parameter=``: a call written without its
-    ``<function=``. None: not known yet."""
+    ``<function=``. NEED_MORE: not known yet."""
+    buf = cur.text
     m = _NAME_CHARS.match(buf, pos)
     assert m is not None
     end = m.end()
     if end - pos > T.MAX_NAME_LENGTH:
         return False
     if end == len(buf):
-        return False if ended else None
+        return False if cur.ended else T.NEED_MORE
     if buf[end] != ">" or end == pos:
         return False
     first = whitespace_end(buf, end + 1)
     if first - end > _MAX_WHITESPACE_AFTER_CLOSE:
         return False
     if first == len(buf):
-        return False if ended else None
-    tag = _PARAMETER_OPEN.match(buf, first, ended)
-    return None if tag is T.NEED_MORE else tag is not None
+        return False if cur.ended else T.NEED_MORE
+    tag = _PARAMETER_OPEN.match(cur, first)
+    return tag if tag is T.NEED_MORE else tag is not None
 
 
-def _read_header(buf: str, start: int, ended: bool) -> tuple[str | None, int]:
+def _read_header(cur: Cursor, start: int) -> tuple[str | None, int] | T.NeedMore:
     """The NAME of a ``<function=NAME>``/``<parameter=NAME>`` header whose NAME starts at ``start``.
 
-    Returns (name, position after '>'), (None, 0) when this is no header, or (None, -1) to wait for more text.
+    Returns (name, position after '>'), (None, 0) when this is no header, or NEED_MORE.
     """
+    buf = cur.text
     m = _HEADER_END.search(buf, start, start + T.MAX_NAME_LENGTH + 1)
     if m is None:
-        if len(buf) - start > T.MAX_NAME_LENGTH or ended:
+        if len(buf) - start > T.MAX_NAME_LENGTH or cur.ended:
             return None, 0
-        return None, -1
+        return T.NEED_MORE
     if buf[m.start()] != ">":
         return None, 0
     return buf[start : m.start()], m.end()
