@@ -228,9 +228,7 @@ class Machine:
         """What a call reader that stopped reading means: it failed (after announcing its call, or not), finished,
         or waits for text (None)."""
         if failed:
-            if announced:
-                return Trigger.CALL_BREAKS
-            return Trigger.BAD_CALL if self.block_calls else Trigger.NOT_A_CALL
+            return self._call_broke(announced)
         return Trigger.CALL_ENDS if done else None
 
     def end_of_input(self, reader_announced: bool, cut_calls_as_text: bool, passthrough: bool) -> Trigger:
@@ -241,9 +239,14 @@ class Machine:
         if mode is Mode.BLOCK and not self.block_calls:
             return Trigger.NOT_A_CALL
         if mode in CALL_MODES:
-            if reader_announced:
-                return Trigger.CALL_CUT if cut_calls_as_text else Trigger.CALL_BREAKS
-            return Trigger.BAD_CALL if self.block_calls else Trigger.NOT_A_CALL
+            return Trigger.CALL_CUT if reader_announced and cut_calls_as_text else self._call_broke(reader_announced)
         if mode is Mode.AFTER_BLOCK and passthrough:
             return Trigger.TEXT_FOLLOWS
         return Trigger.END_OF_INPUT
+
+    def _call_broke(self, announced: bool) -> Trigger:
+        """A call being read broke off: after it was announced, it is closed; before, it was no call (the block's
+        first, or a further one)."""
+        if announced:
+            return Trigger.CALL_BREAKS
+        return Trigger.BAD_CALL if self.block_calls else Trigger.NOT_A_CALL

@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 import uuid
 from collections.abc import Callable, Iterable
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from . import tags as T
 from .calls import CallLog
@@ -59,8 +59,29 @@ _AFTER_BLOCK_TAGS_NO_REASONING: Final = T.TagSet(*_AFTER_BLOCK_MARKUP)
 _NOT_A_NAME_START: Final = frozenset(" \t\r\n<>{}[]\"'")
 _CALL_LIST_MARKUP: Final = ("[", ",]")  # (before the first call, after one)
 
+
+class Met(NamedTuple):
+    """What a scanner met: the trigger, and the data the move's action takes."""
+
+    trigger: Trigger
+    #: the tag that triggered the move (what DROP_TAG, OPEN_BLOCK and CLOSE_BLOCK consume)
+    tag: str = ""
+    #: the reader of the call that begins (CALL_BEGINS)
+    reader: CallReader | None = None
+    #: a declared tool's name written before the call's markup, and that name as written with the whitespace after it
+    #: (NAMED_CALL, and BLOCK_OPEN when the name comes before the block)
+    name: str = ""
+    name_markup: str = ""
+
+
+#: the triggers that carry no data
+_MET: Final = {trigger: Met(trigger) for trigger in Trigger}
+_MET_TAG: Final = {tag: Met(trigger, tag) for tag, trigger in _TAG_TRIGGERS.items()}
+#: inside a block, after a call: either closing tag ends the block; an opening tag means the block was never closed
+#: (the tag is read again, from content)
+_MET_IN_BLOCK: Final = {**_MET_TAG, **dict.fromkeys(T.WRAPPER_OPENS, Met(Trigger.BLOCK_REOPEN))}
 #: what a scanner returns: how far it read, and what it met there (None: nothing; it read on or waits for text)
-_Step = tuple[int, Trigger | None]
+_Step = tuple[int, Met | None]
 
 
 def default_call_id(index: int) -> str:
@@ -81,8 +102,6 @@ class StreamParser:
         # the content shown so far ends in a word character, where no name can start (the content, not the text:
         # markup between is no boundary, so that the answer does not depend on how the text was split)
         self._word_tail = False
-        self._pending_name = ""  # a name written before its call's markup
-        self._pending_markup = ""  # that name as written, with the whitespace after it
         self._block_name = ""  # the name written before the open block
         self._block_name_markup = ""
         self._content_tags = _CONTENT_TAGS if opts.reasoning else _CONTENT_TAGS_NO_REASONING
@@ -100,7 +119,7 @@ class StreamParser:
             Mode.BARE_CALL: self._scan_call,
             Mode.AFTER_BLOCK: self._scan_after_block,
         }
-        self._actions: dict[Action, Callable[[], int]] = {
+        self._actions: dict[Action, Callable[[Met], int]] = {
             Action.NONE: _no_action,
             Action.DROP_TAG: self._drop_tag,
             Action.OPEN_REASONING: self._open_reasoning,
@@ -117,7 +136,6 @@ class StreamParser:
         }
         self._machine = Machine(Mode.REASONING if opts.reasoning and opts.reasoning_open else Mode.CONTENT)
         self._cursor = Cursor()  # the text held back (it does not decide yet), and whether the input has ended
-        self._tag = ""  # the tag the last scanner step met (what an action consumes)
         self._events: list[Event] = []
         self._tail_kind: type[Content] | type[Reasoning] | type[ToolCallArgs] | None = None
         self._tail_index = -1
@@ -125,7 +143,6 @@ class StreamParser:
         self._log = CallLog()
         self._wrapper: str | None = None  # the opening tag of the block being read
         self._reader: CallReader | None = None
-        self._next_reader: CallReader | None = None
         self._held_block: list[str] | None = None  # the block's text while it is not known to be a call
         self._reasoning_text = False  # reasoning text was shown since reasoning (last) opened
         self._whitespace = WhitespaceRun()  # between the calls of a block
@@ -170,7 +187,7 @@ class StreamParser:
         self._cursor.end()
         if self._cursor.text:
             self._run()
-        self._move(self._end_of_input_trigger())
+        self._move(_MET[self._end_of_input_trigger()])
         if self._passthrough:  # whitespace after a block, before reasoning that never closed: for the tool stage
             self._emit(Content, self._after_block.release())
         return self._take()
@@ -248,13 +265,13 @@ class StreamParser:
         machine = self._machine
         while pos < n:
             mode = machine.mode
-            new, trigger = scanners[mode](cur, pos)
+            new, met = scanners[mode](cur, pos)
             if new > pos and (self._held_block is not None or self._passthrough) and mode in BLOCK_MODES:
                 self._block_text(buf[pos:new])
             if machine.announced:
                 self._settle_held_block()
-            if trigger is not None:
-                new += self._move(trigger)
+            if met is not None:
+                new += self._move(met)
             elif new == pos:
                 break
             pos = new
@@ -267,14 +284,12 @@ class StreamParser:
         cur.text = buf[pos:]  # (what is held back; between feeds the cursor holds nothing else)
         cur.pos = 0
 
-    def _move(self, trigger: Trigger) -> int:
-        """Take the move the table gives for ``trigger``; returns how much of the tag met the action consumed."""
-        action = self._machine.move(trigger)
+    def _move(self, met: Met) -> int:
+        """Take the move the table gives for what was met; returns how much of the tag met the action consumed."""
+        action = self._machine.move(met.trigger)
         if self._machine.mode not in CALL_MODES and action is not Action.CLOSE_CALL:
             self._reader = None
-        consumed = self._actions[action]()
-        self._tag = ""
-        return consumed
+        return self._actions[action](met)
 
     def _end_of_input_trigger(self) -> Trigger:
         reader = self._reader
@@ -306,8 +321,7 @@ class StreamParser:
             self._reasoning_text = self._reasoning_text or reasoning
             return i + 1, None
         assert isinstance(tag, str)
-        self._tag = tag
-        return i, _TAG_TRIGGERS[tag]
+        return i, _MET_TAG[tag]
 
     def _scan_content_for_names(self, cur: Cursor, pos: int, untagged_names: UntaggedNames) -> _Step:
         """Content when the request declares tools: as :meth:`_scan_text`, but a declared name right before
@@ -327,17 +341,15 @@ class StreamParser:
         if named is not None:
             start, name = named
             self._emit(Content, buf[pos:start])
-            self._pending_name = name
-            self._pending_markup = buf[start:i]
-            self._tag = T.ARG_KEY_OPEN if tag == T.ARG_KEY_OPEN else T.LONGCAT_CALL_OPEN
-            return i, Trigger.NAMED_CALL if tag == T.ARG_KEY_OPEN else Trigger.BLOCK_OPEN
+            if tag == T.ARG_KEY_OPEN:
+                return i, Met(Trigger.NAMED_CALL, T.ARG_KEY_OPEN, name=name, name_markup=buf[start:i])
+            return i, Met(Trigger.BLOCK_OPEN, T.LONGCAT_CALL_OPEN, name=name, name_markup=buf[start:i])
         self._emit(Content, buf[pos:i])
         if tag is None or tag == T.ARG_KEY_OPEN:
             self._emit(Content, "<")
             return i + 1, None
         assert isinstance(tag, str)
-        self._tag = tag
-        return i, _TAG_TRIGGERS[tag]
+        return i, _MET_TAG[tag]
 
     def _scan_after_block(self, cur: Cursor, pos: int) -> _Step:
         buf = cur.text
@@ -345,19 +357,18 @@ class StreamParser:
         if end == len(buf):
             return end, None
         if buf[end] != "<":
-            return end, Trigger.TEXT_FOLLOWS
+            return end, _MET[Trigger.TEXT_FOLLOWS]
         tag = self._after_block_tags.match(cur, end)
         if tag is T.NEED_MORE:
             return end, None
         if tag is None:
-            return end, Trigger.TEXT_FOLLOWS
+            return end, _MET[Trigger.TEXT_FOLLOWS]
         if tag in _NEXT_BLOCKS or (tag in T.WRAPPER_CLOSES and self._passthrough):
             # without tool parsing, the whitespace before the next block (and a closing tag that closes nothing,
             # shown verbatim) is left for the tool stage to decide
-            return end, Trigger.TEXT_FOLLOWS if self._passthrough else Trigger.BLOCK_FOLLOWS
+            return end, _MET[Trigger.TEXT_FOLLOWS if self._passthrough else Trigger.BLOCK_FOLLOWS]
         assert isinstance(tag, str)
-        self._tag = tag
-        return end, _TAG_TRIGGERS[tag]
+        return end, _MET_TAG[tag]
 
     def _scan_block(self, cur: Cursor, pos: int) -> _Step:
         buf = cur.text
@@ -369,8 +380,7 @@ class StreamParser:
             return self._whitespace.take(buf, pos), None  # between calls: markup unless text follows
         self._text_last = False
         if c == "{":
-            self._next_reader = JsonCallReader(self)
-            return pos, Trigger.CALL_BEGINS
+            return pos, Met(Trigger.CALL_BEGINS, reader=JsonCallReader(self))
         if self._wrapper == T.CALL_LIST_OPEN and c in _CALL_LIST_MARKUP[bool(calls)]:
             self._whitespace.drop()
             return pos + 1, None  # the array around the calls and the commas between them
@@ -379,35 +389,26 @@ class StreamParser:
             if tag is T.NEED_MORE:
                 return pos, None
             if tag == T.FUNCTION_OPEN:
-                self._next_reader = XmlCallReader(self, self._schemas)
-                return pos, Trigger.CALL_BEGINS
+                return pos, Met(Trigger.CALL_BEGINS, reader=XmlCallReader(self, self._schemas))
             if tag == T.ARG_KEY_OPEN:  # a key/value call that gives its name as a pair, or markup of no call
                 if not calls:
                     name = self._block_name
-                    self._next_reader = KvCallReader(self, self._schemas, name_pair=not name, given_name=name)
                     self._block_name_markup = ""
-                    return pos, Trigger.CALL_BEGINS
+                    kv = KvCallReader(self, self._schemas, name_pair=not name, given_name=name)
+                    return pos, Met(Trigger.CALL_BEGINS, reader=kv)
                 tag = None
             if tag is not None:  # whitespace before markup is markup (before text, it is text)
                 self._whitespace.drop()
             if isinstance(tag, str) and calls:
-                if tag in T.WRAPPER_OPENS:
-                    return pos, Trigger.BLOCK_REOPEN
-                if tag in T.WRAPPER_CLOSES:  # either closing tag ends the block
-                    self._tag = tag
-                    return pos, Trigger.BLOCK_CLOSE
-                self._tag = tag
-                return pos, Trigger.END_MARKER
+                return pos, _MET_IN_BLOCK[tag]
         elif not calls and c not in _NOT_A_NAME_START:  # NAME, then key/value pairs, an object or parameters
             xml = parameters_follow_name(cur, pos)
             if xml is T.NEED_MORE:
                 return pos, None
-            self._next_reader = (
-                XmlCallReader(self, self._schemas, True) if xml is True else KvCallReader(self, self._schemas)
-            )
-            return pos, Trigger.CALL_BEGINS
+            reader = XmlCallReader(self, self._schemas, True) if xml is True else KvCallReader(self, self._schemas)
+            return pos, Met(Trigger.CALL_BEGINS, reader=reader)
         if not calls:  # the block holds no call: it was text
-            return pos, Trigger.NOT_A_CALL
+            return pos, _MET[Trigger.NOT_A_CALL]
         end = text_end(buf, pos, CALL_START)  # text between calls of one block
         self.content(self._whitespace.release() + buf[pos:end])
         self._text_last = True
@@ -417,57 +418,55 @@ class StreamParser:
         reader = self._reader
         assert reader is not None
         new = reader.feed(cur, pos)
-        return new, self._machine.reader_stopped(reader.failed, reader.done, reader.announced)
+        trigger = self._machine.reader_stopped(reader.failed, reader.done, reader.announced)
+        return new, None if trigger is None else _MET[trigger]
 
     # -- actions: what a move does besides changing the mode; each returns how much of the tag it consumed ----
 
-    def _drop_tag(self) -> int:
-        return len(self._tag)
+    def _drop_tag(self, met: Met) -> int:
+        return len(met.tag)
 
-    def _open_reasoning(self) -> int:
+    def _open_reasoning(self, met: Met) -> int:
         self._reasoning_text = False
-        return len(self._tag)
+        return len(met.tag)
 
-    def _open_block(self) -> int:
-        self._wrapper = self._tag
-        self._held_block = [self._pending_markup, self._tag]
-        self._block_name = self._pending_name  # a name written before the block, for a block that has none
-        self._block_name_markup = self._pending_markup  # (content after all when the block names its call)
-        self._pending_name = self._pending_markup = ""
-        return len(self._tag)
+    def _open_block(self, met: Met) -> int:
+        self._wrapper = met.tag
+        self._held_block = [met.name_markup, met.tag]
+        self._block_name = met.name  # a name written before the block, for a block that has none
+        self._block_name_markup = met.name_markup  # (content after all when the block names its call)
+        return len(met.tag)
 
-    def _open_named_call(self) -> int:
+    def _open_named_call(self, met: Met) -> int:
         self._wrapper = None
-        self._held_block = [self._pending_markup]
-        self._reader = KvCallReader(self, self._schemas, given_name=self._pending_name, bare=True)
-        self._pending_name = self._pending_markup = ""
+        self._held_block = [met.name_markup]
+        self._reader = KvCallReader(self, self._schemas, given_name=met.name, bare=True)
         return 0
 
-    def _open_bare_call(self) -> int:
+    def _open_bare_call(self, met: Met) -> int:
         self._wrapper = None
         self._held_block = []
         self._reader = XmlCallReader(self, self._schemas)
         return 0
 
-    def _start_reader(self) -> int:
+    def _start_reader(self, met: Met) -> int:
         """A call begins inside a block: it is held until it is announced (the block's first call is held
         together with the block's opening; a later one with the whitespace before it)."""
         if self._held_block is None:
             whitespace = self._whitespace.release()
             self._held_block = [] if self._passthrough else [whitespace]  # (shown already without tool parsing)
-        self._reader = self._next_reader
-        self._next_reader = None
+        self._reader = met.reader
         return 0
 
-    def _close_block(self) -> int:
+    def _close_block(self, met: Met) -> int:
         self._wrapper = None
-        if not self._tag and self._text_last:  # the output ends in a block, after text: its whitespace is text
+        if not met.tag and self._text_last:  # the output ends in a block, after text: its whitespace is text
             self.content(self._whitespace.release())
         self._text_last = False
-        self._block_text(self._tag)
-        return len(self._tag)
+        self._block_text(met.tag)
+        return len(met.tag)
 
-    def _return_held_block(self) -> int:
+    def _return_held_block(self, met: Met) -> int:
         held_block = self._held_block or []
         self._held_block = None
         self._block_name_markup = ""  # (it is in the held block)
@@ -480,13 +479,13 @@ class StreamParser:
             self._emit(Content, "".join(held_block))
         return 0
 
-    def _close_call(self) -> int:
+    def _close_call(self, met: Met) -> int:
         assert self._reader is not None
         self._reader.close()
         self._reader = None
         return 0
 
-    def _return_cut_call(self) -> int:
+    def _return_cut_call(self, met: Met) -> int:
         """The output ended inside a call the engine may have cut: the call was never reported (its events were held
         back), and the text held since its block (or the call) began is content."""
         self._reader = None
@@ -501,11 +500,11 @@ class StreamParser:
         self._emit(Content, "".join(held_block))
         return 0
 
-    def _release_whitespace(self) -> int:
+    def _release_whitespace(self, met: Met) -> int:
         self._emit(Content, self._after_block.release())
         return 0
 
-    def _drop_whitespace(self) -> int:
+    def _drop_whitespace(self, met: Met) -> int:
         self._after_block.drop()
         return 0
 
@@ -591,7 +590,7 @@ class StreamParser:
         return out
 
 
-def _no_action() -> int:
+def _no_action(_: Met) -> int:
     return 0
 
 
