@@ -3,14 +3,16 @@
 One instance per request. ``feed(delta)`` may be called with text split anywhere (inside a tag, an escape, a
 multi-call burst); ``finish()`` ends the stream. The result never depends on how the text was split: every decision
 is taken on characters, and where the characters seen so far do not decide yet (a possible tag prefix, an unfinished
-call header) the undecided text is held back in one buffer, released at the latest by ``finish()``. What is held back
-is bounded, so each ``feed`` costs time proportional to its delta.
+call header) the undecided text stays unread in the :class:`~longcat_plugins.core.cursor.Cursor`, read again with the
+next delta and decided at the latest by ``finish()`` (``docs/design.md`` lists what else is held back). What is held
+back is bounded, so each ``feed`` costs time proportional to its delta.
 
-The parser is in one :class:`~longcat_plugins.core.machine.Mode` at a time. Each mode has a scanner that reads text
-until it meets a :class:`~longcat_plugins.core.machine.Trigger`; :data:`~longcat_plugins.core.machine.TRANSITIONS`
-says where that leads and what to do (``docs/design.md`` shows the table). A call block is held back verbatim until
-its first call is announced; if it turns out not to be a call, the held text goes back, as text, to the mode the
-block was opened from.
+The parser is in one :class:`~longcat_plugins.core.machine.Mode` at a time, held with the registers its moves depend
+on by a :class:`~longcat_plugins.core.machine.Machine`. Each mode has a scanner that reads text until it meets a
+:class:`~longcat_plugins.core.machine.Trigger` and returns what it met (:class:`Met`); the machine takes the move
+:data:`~longcat_plugins.core.machine.TRANSITIONS` gives and the parser performs its action with what was met
+(``docs/design.md`` shows the table). A call block is held back verbatim until its first call is announced; if it
+turns out not to be a call, the held text goes back, as text, to the mode the block was opened from.
 """
 
 from __future__ import annotations
