@@ -18,6 +18,8 @@ from __future__ import annotations
 from enum import Enum
 from typing import Final
 
+from .events import Content, Event, Reasoning, ToolCallArgs, ToolCallEnd
+
 
 class Mode(Enum):
     __hash__ = object.__hash__  # (members are compared by identity; Enum's own hash is Python code)
@@ -149,6 +151,29 @@ TRANSITIONS: Final[dict[tuple[Mode, Trigger], tuple[Target, Action]]] = {
     (Mode.AFTER_BLOCK, Trigger.BLOCK_CLOSE): (Mode.AFTER_BLOCK, Action.DROP_TAG),
     (Mode.AFTER_BLOCK, Trigger.END_MARKER): (Mode.AFTER_BLOCK, Action.DROP_TAG),
     (Mode.AFTER_BLOCK, Trigger.END_OF_INPUT): (Mode.CONTENT, Action.DROP_WHITESPACE),
+}
+
+
+#: The events each action emits (besides the text scanners show as they read it); with ``cut_calls_as_text`` a call's
+#: events are held until the call is complete. Without tool parsing, markup of call blocks is shown as content.
+EMITS: Final[dict[Action, frozenset[type[Event]]]] = {
+    Action.NONE: frozenset(),
+    Action.DROP_TAG: frozenset(),
+    Action.OPEN_REASONING: frozenset(),
+    Action.OPEN_BLOCK: frozenset(),
+    Action.OPEN_BARE_CALL: frozenset(),
+    Action.OPEN_NAMED_CALL: frozenset(),
+    Action.START_READER: frozenset(),
+    #: at the end of the input after text between calls, that text's whitespace; without tool parsing, the tag
+    Action.CLOSE_BLOCK: frozenset((Content,)),
+    #: the held text, as reasoning when the next mode is reasoning, else as content
+    Action.RETURN_HELD_BLOCK: frozenset((Content, Reasoning)),
+    #: what makes the arguments valid JSON, the end, and the text of a member cut off
+    Action.CLOSE_CALL: frozenset((ToolCallArgs, ToolCallEnd, Content)),
+    #: (the call's events are withdrawn) its held text
+    Action.RETURN_CUT_CALL: frozenset((Content,)),
+    Action.RELEASE_WHITESPACE: frozenset((Content,)),
+    Action.DROP_WHITESPACE: frozenset(),
 }
 
 

@@ -1,11 +1,18 @@
 """The :class:`~longcat_plugins.core.machine.Machine` on its own, without text: its moves and the registers they set
-(as h11's test_state.py tests its state tables)."""
+(as h11's test_state.py tests its state tables); and the events each move emits, as the table says."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from typing import Any
+
 import pytest
 
-from longcat_plugins.core.machine import TRANSITIONS, Action, IllegalMove, Machine, Mode, Trigger
+from longcat_plugins.core import ParserOptions, StreamParser
+from longcat_plugins.core.machine import EMITS, TRANSITIONS, Action, IllegalMove, Machine, Mode, Trigger
+
+CORPUS = Path(__file__).with_name("corpus.jsonl")
 
 
 def test_a_new_machine_starts_where_it_is_told() -> None:
@@ -162,3 +169,42 @@ def test_the_end_of_input_in_each_mode(
     trigger = machine.end_of_input(announced, cut, passthrough)
     assert trigger is expected
     machine.move(trigger)  # always a legal move
+
+
+# -- the events each move emits (EMITS), checked on the regression corpus --------------------------------------
+
+
+def _events_per_action(text: str, tools: Any, options: ParserOptions, pieces: list[str]) -> dict[Action, set[type]]:
+    parser = StreamParser(tools, options)
+    seen: dict[Action, set[type]] = {}
+    actions = parser._actions  # (the parser's own table of actions, wrapped to watch what each one emits)
+    for action, act in list(actions.items()):
+
+        def watched(met: Any, action: Action = action, act: Any = act) -> int:
+            parser._flush_text()
+            before = len(parser._events)
+            consumed: int = act(met)
+            parser._flush_text()
+            seen.setdefault(action, set()).update(type(event) for event in parser._events[before:])
+            return consumed
+
+        actions[action] = watched
+    for piece in pieces:
+        parser.feed(piece)
+    parser.finish()
+    return seen
+
+
+def test_every_action_emits_only_what_the_table_says() -> None:
+    cases = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines() if line]
+    seen_anywhere: set[Action] = set()
+    for case in cases:
+        text = case["text"]
+        for tools_on in (True, False):
+            options = ParserOptions(**{**case.get("options", {}), **({} if tools_on else {"tools": False})})
+            for pieces in ([text], list(text)):
+                for action, kinds in _events_per_action(text, case.get("tools"), options, pieces).items():
+                    seen_anywhere.add(action)
+                    assert kinds <= EMITS[action], (case["id"], action, kinds)
+    assert set(EMITS) == set(Action)
+    assert len(seen_anywhere) > len(Action) // 2
