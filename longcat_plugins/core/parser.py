@@ -17,7 +17,6 @@ turns out not to be a call, the held text goes back, as text, to the mode the bl
 
 from __future__ import annotations
 
-import logging
 import uuid
 from collections.abc import Callable, Iterable
 from typing import Any, Final, NamedTuple
@@ -29,13 +28,11 @@ from .events import Content, Event, Reasoning, ToolCallArgs, ToolCallEnd, ToolCa
 from .machine import BLOCK_MODES, CALL_MODES, Action, Machine, Mode, Trigger
 from .message import ParsedToolCall
 from .options import ParserOptions
-from .readers import CallReader, JsonCallReader, KvCallReader, XmlCallReader, parameters_follow_name
+from .readers import CallReader, CallSink, JsonCallReader, KvCallReader, Report, XmlCallReader, parameters_follow_name
 from .schema import ToolSchemas
-from .tool_names import is_identifier, resolve_tool_name
+from .tool_names import CallNames
 from .untagged_names import WORD_CHARS, UntaggedNames
 from .whitespace import CALL_START, WHITESPACE, WhitespaceRun, text_end, whitespace_end
-
-logger = logging.getLogger("longcat_plugins")
 
 #: Tags met where text is shown (or right after a block), and what they trigger.
 _TAG_TRIGGERS: Final = {
@@ -97,7 +94,6 @@ class StreamParser:
         opts = options or ParserOptions()
         self._schemas = ToolSchemas(tools)
         self._new_id: Callable[[int], str] = opts.id_factory or default_call_id
-        self._emit_unknown = opts.emit_unknown_calls
         # names written without their opening tag are looked for only where they can be decided: with declared
         # tools, in content, when calls are read
         self._untagged_names = UntaggedNames(self._schemas.names) if self._schemas and opts.tools else None
@@ -113,6 +109,7 @@ class StreamParser:
         # reasoning tags, and so that a block inside reasoning is known to be a call) but shown verbatim, as content:
         # the text a separate tool-call parser then receives.
         self._passthrough = not opts.tools
+        self._sink = CallSink(CallNames(self._schemas, opts.emit_unknown_calls, self._passthrough).resolve)
         self._scanners: dict[Mode, Callable[[Cursor, int], _Step]] = {
             Mode.CONTENT: self._scan_text,
             Mode.REASONING: self._scan_text,
@@ -167,9 +164,9 @@ class StreamParser:
             return self._take()
         reader = self._reader
         if reader is not None and not self._passthrough:
-            fast = reader.feed_fast(delta)
-            if fast is not None:  # the hot path of a long value: nothing else can be pending here
-                index, text = fast
+            text = reader.feed_fast(delta)
+            if text is not None:  # the hot path of a long value: nothing else can be pending here
+                index = len(self._log) - 1
                 self._log.fragments[index].append(text)
                 if self._incomplete is not None:
                     if self._held_block is not None:
@@ -212,23 +209,37 @@ class StreamParser:
         reasoning is not known yet to be a call)."""
         return self._machine.in_reasoning
 
-    # -- the sink of call readers: where they report what they read ---------------------------------------------
+    # -- what call readers report ----------------------------------------------------------------------------
 
-    def start_call(self, written: str) -> int | None:
-        name = resolve_tool_name(written, self._schemas, bool(self._schemas))
-        if name is None and self._passthrough:
-            return None
-        if name is None:
-            tools = _some_names(self._schemas.names)
-            if not (self._emit_unknown and is_identifier(written)):
-                logger.warning("a call names no tool of the request (%r; tools: %s): content", written[:100], tools)
-                return None
-            logger.warning("model called unknown tool %r (request tools: %s)", written, tools)
-            name = written
+    def _take_reports(self) -> None:
+        """Act on what the call reader reported (``readers/sink.py``), in order."""
+        reports = self._sink.reports
+        if not reports:
+            return
+        passthrough = self._passthrough
+        for report, text in reports:
+            if report is Report.ARGS:
+                if not passthrough:
+                    index = len(self._log) - 1
+                    self._log.add(index, text)
+                    self._append_text(ToolCallArgs, index, text)
+            elif report is Report.CONTENT:
+                self._content_in_block(text)
+            elif report is Report.START:
+                self._start_call(text)
+            elif not passthrough:  # Report.END
+                self._flush_text()
+                self._events.append(ToolCallEnd(len(self._log) - 1))
+                if self._cut_calls_as_text:
+                    self._held_block = None  # (kept while the call was read, in case it was cut)
+        reports.clear()
+
+    def _start_call(self, name: str) -> None:
+        """A call reader announced a call of the tool ``name``."""
         self._machine.announce()
         if self._passthrough:
             self._block_name_markup = ""  # (shown with the held block)
-            return 0
+            return
         if self._block_name_markup:  # the block named its call itself: the name before it was text
             self._emit(Content, self._block_name_markup)
             self._block_name_markup = ""
@@ -236,22 +247,9 @@ class StreamParser:
         index = self._log.start(call_id, name)
         self._flush_text()
         self._events.append(ToolCallStart(index, call_id, name))
-        return index
 
-    def call_args(self, index: int, text: str) -> None:
-        if text and not self._passthrough:
-            self._log.add(index, text)
-            self._append_text(ToolCallArgs, index, text)
-
-    def end_call(self, index: int) -> None:
-        if self._passthrough:
-            return
-        self._flush_text()
-        self._events.append(ToolCallEnd(index))
-        if self._cut_calls_as_text:
-            self._held_block = None  # (kept while the call was read, in case it was cut)
-
-    def content(self, text: str) -> None:
+    def _content_in_block(self, text: str) -> None:
+        """Text inside a call block that belongs to no call."""
         if not self._passthrough:
             self._emit(Content, text)
 
@@ -382,7 +380,7 @@ class StreamParser:
             return self._whitespace.take(buf, pos), None  # between calls: markup unless text follows
         self._text_last = False
         if c == "{":
-            return pos, Met(Trigger.CALL_BEGINS, reader=JsonCallReader(self))
+            return pos, Met(Trigger.CALL_BEGINS, reader=JsonCallReader(self._sink))
         if self._wrapper == T.CALL_LIST_OPEN and c in _CALL_LIST_MARKUP[bool(calls)]:
             self._whitespace.drop()
             return pos + 1, None  # the array around the calls and the commas between them
@@ -391,12 +389,12 @@ class StreamParser:
             if tag is T.NEED_MORE:
                 return pos, None
             if tag == T.FUNCTION_OPEN:
-                return pos, Met(Trigger.CALL_BEGINS, reader=XmlCallReader(self, self._schemas))
+                return pos, Met(Trigger.CALL_BEGINS, reader=XmlCallReader(self._sink, self._schemas))
             if tag == T.ARG_KEY_OPEN:  # a key/value call that gives its name as a pair, or markup of no call
                 if not calls:
                     name = self._block_name
                     self._block_name_markup = ""
-                    kv = KvCallReader(self, self._schemas, name_pair=not name, given_name=name)
+                    kv = KvCallReader(self._sink, self._schemas, name_pair=not name, given_name=name)
                     return pos, Met(Trigger.CALL_BEGINS, reader=kv)
                 tag = None
             if tag is not None:  # whitespace before markup is markup (before text, it is text)
@@ -407,12 +405,13 @@ class StreamParser:
             xml = parameters_follow_name(cur, pos)
             if xml is T.NEED_MORE:
                 return pos, None
-            reader = XmlCallReader(self, self._schemas, True) if xml is True else KvCallReader(self, self._schemas)
-            return pos, Met(Trigger.CALL_BEGINS, reader=reader)
+            if xml is True:
+                return pos, Met(Trigger.CALL_BEGINS, reader=XmlCallReader(self._sink, self._schemas, True))
+            return pos, Met(Trigger.CALL_BEGINS, reader=KvCallReader(self._sink, self._schemas))
         if not calls:  # the block holds no call: it was text
             return pos, _MET[Trigger.NOT_A_CALL]
         end = text_end(buf, pos, CALL_START)  # text between calls of one block
-        self.content(self._whitespace.release() + buf[pos:end])
+        self._content_in_block(self._whitespace.release() + buf[pos:end])
         self._text_last = True
         return end, None
 
@@ -420,6 +419,7 @@ class StreamParser:
         reader = self._reader
         assert reader is not None
         new = reader.feed(cur, pos)
+        self._take_reports()
         trigger = self._machine.reader_stopped(reader.failed, reader.done, reader.announced)
         return new, None if trigger is None else _MET[trigger]
 
@@ -442,13 +442,13 @@ class StreamParser:
     def _open_named_call(self, met: Met) -> int:
         self._wrapper = None
         self._held_block = [met.name_markup]
-        self._reader = KvCallReader(self, self._schemas, given_name=met.name, bare=True)
+        self._reader = KvCallReader(self._sink, self._schemas, given_name=met.name, bare=True)
         return 0
 
     def _open_bare_call(self, met: Met) -> int:
         self._wrapper = None
         self._held_block = []
-        self._reader = XmlCallReader(self, self._schemas)
+        self._reader = XmlCallReader(self._sink, self._schemas)
         return 0
 
     def _start_reader(self, met: Met) -> int:
@@ -463,7 +463,7 @@ class StreamParser:
     def _close_block(self, met: Met) -> int:
         self._wrapper = None
         if not met.tag and self._text_last:  # the output ends in a block, after text: its whitespace is text
-            self.content(self._whitespace.release())
+            self._content_in_block(self._whitespace.release())
         self._text_last = False
         self._block_text(met.tag)
         return len(met.tag)
@@ -484,6 +484,7 @@ class StreamParser:
     def _close_call(self, met: Met) -> int:
         assert self._reader is not None
         self._reader.close()
+        self._take_reports()
         self._reader = None
         return 0
 
@@ -594,16 +595,3 @@ class StreamParser:
 
 def _no_action(_: Met) -> int:
     return 0
-
-
-_NAMES_LOGGED: Final = 8
-
-
-def _some_names(names: Iterable[str]) -> str:
-    """The request's tool names for a log line: a few, and how many more (a request can declare hundreds)."""
-    listed = list(names)
-    if not listed:
-        return "none"
-    shown = ", ".join(listed[:_NAMES_LOGGED])
-    more = len(listed) - _NAMES_LOGGED
-    return f"{shown} and {more} more" if more > 0 else shown

@@ -1,5 +1,5 @@
-"""Call readers: each reads the body of one call from the text the parser hands it and reports the call to a
-:class:`~.sink.CallSink`.
+"""Call readers: each reads the body of one call from the text the parser hands it and reports what it read to a
+:class:`~.sink.CallSink`, which the parser reads after each read.
 
 * :mod:`.json_value` -- one JSON value, streamed, repaired, always valid JSON;
 * :mod:`.json_call` -- ``{"name": ..., "arguments": {...}}``;
@@ -13,7 +13,15 @@ from __future__ import annotations
 
 from .json_call import JsonCallReader
 from .kv_call import KvCallReader
-from .sink import CallReader, CallSink
+from .sink import CallReader, CallSink, Report
 from .xml_call import XmlCallReader, parameters_follow_name
 
-__all__ = ["CallReader", "CallSink", "JsonCallReader", "KvCallReader", "XmlCallReader", "parameters_follow_name"]
+__all__ = [
+    "CallReader",
+    "CallSink",
+    "JsonCallReader",
+    "KvCallReader",
+    "Report",
+    "XmlCallReader",
+    "parameters_follow_name",
+]

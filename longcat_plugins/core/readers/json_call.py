@@ -76,7 +76,7 @@ class JsonCallReader:
         self._captured: list[str] = []  # raw text of the key or value being captured
         self._value: JsonValueReader | None = None
         self._value_kind = _Member.OTHER
-        self._index: int | None = None
+        self._announced = False
         self._args_seen = False
         self._args_open = False  # the arguments object is being streamed and is not closed yet
         self._args_early: list[str] = []  # argument text read before the name
@@ -90,7 +90,7 @@ class JsonCallReader:
 
     @property
     def announced(self) -> bool:
-        return self._index is not None
+        return self._announced
 
     def feed(self, cur: Cursor, pos: int) -> int:
         buf = cur.text
@@ -110,7 +110,7 @@ class JsonCallReader:
                 assert self._value is not None
                 pos = self._value.feed(cur, pos)
                 if self._value.failed:
-                    if self._index is not None:  # what it read and did not pass on is content (the rest follows)
+                    if self._announced:  # what it read and did not pass on is content (the rest follows)
                         self._sink.content(self._broken_member_text(buf, pos))
                     return self._fail(pos)
                 if not self._value.done:
@@ -161,15 +161,15 @@ class JsonCallReader:
                 return self._fail(pos)
         return pos
 
-    def feed_fast(self, text: str) -> tuple[int, str] | None:
+    def feed_fast(self, text: str) -> str | None:
         """``text`` at once, if it only continues a string in the streamed arguments (see ``CallReader``)."""
         value = self._value
-        if self._args_open and self._index is not None and value is not None and value.continues_string(text):
-            return self._index, text
+        if self._args_open and self._announced and value is not None and value.continues_string(text):
+            return text
         return None
 
     def close(self) -> None:
-        if self.done or self._index is None:
+        if self.done or not self._announced:
             return
         if self._args_open and self._value is not None:
             self._value.close()
@@ -191,7 +191,7 @@ class JsonCallReader:
 
     def _begin_member_value(self, first: str) -> bool:
         if self._key == "name":
-            if first not in "\"'" or self._index is not None:
+            if first not in "\"'" or self._announced:
                 return False
             self._begin_value(_Member.NAME)
         elif self._key in _ARGUMENT_KEYS and not self._args_seen:
@@ -224,12 +224,12 @@ class JsonCallReader:
             if not isinstance(name, str) or not name.strip():
                 self._fail(0)
                 return
-            self._index = self._sink.start_call(name.strip())
-            if self._index is None:
+            self._announced = self._sink.start_call(name.strip())
+            if not self._announced:
                 self._fail(0)
                 return
             if self._args_early:
-                self._sink.call_args(self._index, "".join(self._args_early))
+                self._sink.call_args("".join(self._args_early))
                 self._args_early.clear()
         elif kind is _Member.ARGUMENTS:
             self._args_open = False
@@ -237,25 +237,25 @@ class JsonCallReader:
             self._args_out(_arguments_from_value(_loads("".join(self._captured))))
 
     def _object_complete(self) -> None:
-        if self._index is None:
+        if not self._announced:
             self._fail(0)
             return
         self._finish_call()
 
     def _finish_call(self) -> None:
-        assert self._index is not None
+        assert self._announced
         if not self._args_emitted:
-            self._sink.call_args(self._index, "{}")
-        self._sink.end_call(self._index)
+            self._sink.call_args("{}")
+        self._sink.end_call()
         self._state = _DONE
         self.done = True
 
     def _args_out(self, text: str) -> None:
         self._args_emitted = True
-        if self._index is None:
+        if not self._announced:
             self._args_early.append(text)
         else:
-            self._sink.call_args(self._index, text)
+            self._sink.call_args(text)
 
     def _fail(self, pos: int) -> int:
         self.failed = True

@@ -93,7 +93,7 @@ class KvCallReader(MarkupCall):
             if not reading:  # waits for text, or the call ended
                 return pos
         if cur.ended and not self.done:
-            if self._index is None:
+            if not self._announced:
                 if self._state in (_State.NAME, _State.AFTER_NAME, _State.NAME_PAIR):
                     self.failed = True
             elif self._state is _State.VALUE:
@@ -371,12 +371,11 @@ class KvCallReader(MarkupCall):
         return not self._params and self._json is None and self._schemas.parameter(self._tool, "arguments") is None
 
     def _begin_json(self) -> None:
-        assert self._index is not None
-        index = self._index
+        assert self._announced
         sink = self._sink
 
         def out(text: str) -> None:
-            sink.call_args(index, text)
+            sink.call_args(text)
 
         self._json = JsonValueReader(out)
         self._whole_arguments = True

@@ -36,7 +36,7 @@ class MarkupCall:
     def __init__(self, sink: CallSink, schemas: ToolSchemas) -> None:
         self._sink = sink
         self._schemas = schemas
-        self._index: int | None = None
+        self._announced = False
         self._tool = ""
         self._params = 0
         self._param_names: set[str] = set()
@@ -51,24 +51,24 @@ class MarkupCall:
 
     @property
     def announced(self) -> bool:
-        return self._index is not None
+        return self._announced
 
-    def feed_fast(self, text: str) -> tuple[int, str] | None:
+    def feed_fast(self, text: str) -> str | None:
         """``text`` at once, as argument text, if it only continues an open string value (see ``CallReader``)."""
         value = self._value
         if self._streaming_string and value is not None and not value.done and value.continues(text):
-            assert self._index is not None
-            return self._index, json_escape(text)
+            assert self._announced
+            return json_escape(text)
         return None
 
     def close(self) -> None:
-        if self.done or self._index is None:
+        if self.done or not self._announced:
             return
         self._close_pending()
         self._end_param()
         if not self._whole_arguments:
-            self._sink.call_args(self._index, "}" if self._params else "{}")
-        self._sink.end_call(self._index)
+            self._sink.call_args("}" if self._params else "{}")
+        self._sink.end_call()
         self.done = True
 
     def _close_pending(self) -> None:
@@ -76,18 +76,17 @@ class MarkupCall:
 
     def _start(self, name: str) -> bool:
         """Announce the call; False when its name names no tool (the reader then fails)."""
-        self._index = self._sink.start_call(name)
+        self._announced = self._sink.start_call(name)
         self._tool = resolve_tool_name(name, self._schemas, bool(self._schemas)) or name
-        if self._index is None:
+        if not self._announced:
             self.failed = True
-        return self._index is not None
+        return self._announced
 
     def _begin_param(
         self, name: str, terminators: T.TagSet, strip_newlines: bool, markup: str, line: bool = False
     ) -> None:
         """A parameter's value begins; ``markup`` is the raw text that opened it; ``line``: a ``KEY: value`` line."""
-        assert self._index is not None
-        index = self._index
+        assert self._announced
         sink = self._sink
         if name in self._param_names or self._whole_arguments:
             logger.warning(
@@ -110,15 +109,15 @@ class MarkupCall:
         out: Callable[[str], None]
         self._streaming_string = is_string_schema(schema)
         if self._streaming_string and "null" in schema_types(schema):
-            out, finish = self._nullable_string(index, prefix)
+            out, finish = self._nullable_string(prefix)
         elif self._streaming_string:
-            sink.call_args(index, prefix + '"')
+            sink.call_args(prefix + '"')
 
             def out(text: str) -> None:
-                sink.call_args(index, json_escape(text))
+                sink.call_args(json_escape(text))
 
             def finish() -> None:
-                sink.call_args(index, '"')
+                sink.call_args('"')
 
         else:
             raw: list[str] = []
@@ -126,7 +125,7 @@ class MarkupCall:
 
             def finish() -> None:
                 value = convert_value("".join(raw), schema)
-                sink.call_args(index, prefix + dumps(value))
+                sink.call_args(prefix + dumps(value))
 
         if line:
             self._value = LineValue(out, self._accepts_line_key)
@@ -141,11 +140,11 @@ class MarkupCall:
             return self._schemas.parameter(tool, key) is not None
         return not self._schemas
 
-    def _nullable_string(self, index: int, prefix: str) -> tuple[Callable[[str], None], Callable[[], None]]:
+    def _nullable_string(self, prefix: str) -> tuple[Callable[[str], None], Callable[[], None]]:
         """A string value that may be ``null``: held back while it still reads as null (a few characters), then
         streamed as a string; JSON null if it is exactly that."""
         sink = self._sink
-        sink.call_args(index, prefix)
+        sink.call_args(prefix)
         held: list[str] = []  # the value's text while undecided
         decided = False
         self._streaming_string = False  # (no fast path while undecided)
@@ -153,21 +152,21 @@ class MarkupCall:
         def out(text: str) -> None:
             nonlocal decided
             if decided:
-                sink.call_args(index, json_escape(text))
+                sink.call_args(json_escape(text))
                 return
             held.append(text)
             so_far = "".join(held)
             if len(so_far) <= _MAX_NULL_TEXT and "null".startswith(so_far.strip()):
                 return
             decided = self._streaming_string = True
-            sink.call_args(index, '"' + json_escape(so_far))
+            sink.call_args('"' + json_escape(so_far))
 
         def finish() -> None:
             if decided:
-                sink.call_args(index, '"')
+                sink.call_args('"')
                 return
             so_far = "".join(held)
-            sink.call_args(index, "null" if so_far.strip() == "null" else '"' + json_escape(so_far) + '"')
+            sink.call_args("null" if so_far.strip() == "null" else '"' + json_escape(so_far) + '"')
 
         return out, finish
 

@@ -1,29 +1,57 @@
-"""What a call reader needs from the parser that drives it, and what the parser needs from a call reader."""
+"""What a call reader reports (to a :class:`CallSink`), and what the parser needs from a call reader."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from enum import Enum
 from typing import Protocol
 
 from ..cursor import Cursor
 
 
-class CallSink(Protocol):
-    """The parser, as seen by the reader of one call block."""
+class Report(Enum):
+    """What a call reader reports."""
 
-    def start_call(self, name: str) -> int | None:
-        """Announce a call; returns its index, or None when ``name`` names no tool of the request (then the block
-        is not a call: the reader fails). From here on the block's markup is consumed, not shown."""
-        ...
+    __hash__ = object.__hash__  # (members are compared by identity; Enum's own hash is Python code)
 
-    def call_args(self, index: int, text: str) -> None:
-        """A fragment of the arguments of call ``index``."""
-        ...
+    #: the call is announced (the text is its tool's name); from here on the block's markup is consumed, not shown
+    START = "start"
+    #: a fragment of the call's arguments
+    ARGS = "args"
+    END = "end"
+    #: text inside a call block that belongs to no call: it is shown as content
+    CONTENT = "content"
 
-    def end_call(self, index: int) -> None: ...
+
+class CallSink:
+    """Where a call reader reports what it read, in order: the parser takes the reports after each read. A reader
+    reads one call, so its reports name no call."""
+
+    __slots__ = ("_resolve", "reports")
+
+    def __init__(self, resolve: Callable[[str], str | None]) -> None:
+        self._resolve = resolve
+        self.reports: list[tuple[Report, str]] = []
+
+    def start_call(self, written: str) -> bool:
+        """Announce the call ``written`` names; False when it names no tool of the request (then the block is not a
+        call: the reader fails)."""
+        name = self._resolve(written)
+        if name is None:
+            return False
+        self.reports.append((Report.START, name))
+        return True
+
+    def call_args(self, text: str) -> None:
+        if text:
+            self.reports.append((Report.ARGS, text))
+
+    def end_call(self) -> None:
+        self.reports.append((Report.END, ""))
 
     def content(self, text: str) -> None:
-        """Text inside a call block that belongs to no call: it is shown as content."""
-        ...
+        if text:
+            self.reports.append((Report.CONTENT, text))
 
 
 class CallReader(Protocol):
@@ -38,13 +66,13 @@ class CallReader(Protocol):
         ...
 
     def feed(self, cur: Cursor, pos: int) -> int:
-        """Read from ``buf[pos:]``; return how far it got. Stops at completion, at failure, or to wait for text."""
+        """Read from ``cur.text[pos:]``; return how far it got. Stops at completion, at failure, or to wait for text."""
         ...
 
-    def feed_fast(self, text: str) -> tuple[int, str] | None:
-        """When all of ``text`` only continues a string value being streamed, with nothing to decide: the call's
-        index and the argument text it adds (the reader's state does not change; the caller emits it). Otherwise
-        None, and the caller uses :meth:`feed`. Only called with nothing held back."""
+    def feed_fast(self, text: str) -> str | None:
+        """When all of ``text`` only continues a string value being streamed, with nothing to decide: the argument
+        text it adds to the call (the reader's state does not change; the caller emits it). Otherwise None, and the
+        caller uses :meth:`feed`. Only called with nothing held back."""
         ...
 
     def close(self) -> None:

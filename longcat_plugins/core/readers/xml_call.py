@@ -126,7 +126,7 @@ class XmlCallReader(MarkupCall):
                 self._begin_param(name.strip(), _XML_VALUE_END, True, buf[pos:end])
                 self._state = _VALUE
                 pos = end
-        if cur.ended and not self.done and self._index is not None and self._state is _VALUE:
+        if cur.ended and not self.done and self._announced and self._state is _VALUE:
             self._end_param()
             self._state = _BODY
         return pos
