@@ -193,6 +193,10 @@ CALL_MODES: Final = frozenset((Mode.CALL, Mode.BARE_CALL))
 #: the modes inside a call block (or a call with no block around it)
 BLOCK_MODES: Final = frozenset((Mode.BLOCK, Mode.CALL, Mode.BARE_CALL))
 _OPENS_A_BLOCK: Final = frozenset((Action.OPEN_BLOCK, Action.OPEN_BARE_CALL, Action.OPEN_NAMED_CALL))
+# (module names for the members: a global is cheaper than an Enum attribute on Python 3.11)
+_OPEN_REASONING: Final = Action.OPEN_REASONING
+_RETURN_CUT_CALL: Final = Action.RETURN_CUT_CALL
+_CONTENT: Final = Mode.CONTENT
 
 
 class Machine:
@@ -222,12 +226,12 @@ class Machine:
             self.mode = target
         else:
             self.mode = self.origin if target is ORIGIN else self.reasoning_from
-        if action is Action.OPEN_REASONING:
+        if action is _OPEN_REASONING:
             self.reasoning_from = before
         elif action in _OPENS_A_BLOCK:
             self.origin = before
             self.block_calls = 0
-        elif action is Action.RETURN_CUT_CALL:
+        elif action is _RETURN_CUT_CALL:
             self.block_calls -= 1  # (the call is withdrawn)
         return action
 
@@ -235,12 +239,12 @@ class Machine:
         """A call of the open block was announced: it ends reasoning."""
         self.announced = True
         self.block_calls += 1
-        self.origin = Mode.CONTENT
+        self.origin = _CONTENT
 
     def settle(self) -> None:
         """The announced call's held text was settled; whatever reasoning was opened from, it ended in content."""
         self.announced = False
-        self.reasoning_from = Mode.CONTENT
+        self.reasoning_from = _CONTENT
 
     @property
     def in_reasoning(self) -> bool:

@@ -82,6 +82,11 @@ _MET_IN_BLOCK: Final = {**_MET_TAG, **dict.fromkeys(T.WRAPPER_OPENS, Met(Trigger
 #: what a scanner returns: how far it read, and what it met there (None: nothing; it read on or waits for text)
 _Step = tuple[int, Met | None]
 
+#: (module names for the members: a global is cheaper than an Enum attribute on Python 3.11)
+_ARGS: Final = Report.ARGS
+_CONTENT: Final = Report.CONTENT
+_START: Final = Report.START
+
 
 def default_call_id(index: int) -> str:
     return f"call_{uuid.uuid4().hex[:24]}"
@@ -159,15 +164,16 @@ class StreamParser:
             return []
         cur = self._cursor
         if cur.text:
-            cur.add(delta)
+            cur.text += delta  # (between feeds the cursor holds only the unread text)
             self._run()
             return self._take()
         reader = self._reader
         if reader is not None and not self._passthrough:
             text = reader.feed_fast(delta)
             if text is not None:  # the hot path of a long value: nothing else can be pending here
-                index = len(self._log) - 1
-                self._log.fragments[index].append(text)
+                fragments = self._log.fragments
+                index = len(fragments) - 1
+                fragments[index].append(text)
                 if self._incomplete is not None:
                     if self._held_block is not None:
                         self._held_block.append(delta)
@@ -214,22 +220,21 @@ class StreamParser:
     def _take_reports(self) -> None:
         """Act on what the call reader reported (``readers/sink.py``), in order."""
         reports = self._sink.reports
-        if not reports:
-            return
         passthrough = self._passthrough
         for report, text in reports:
-            if report is Report.ARGS:
+            if report is _ARGS:
                 if not passthrough:
-                    index = len(self._log) - 1
-                    self._log.add(index, text)
+                    fragments = self._log.fragments
+                    index = len(fragments) - 1
+                    fragments[index].append(text)
                     self._append_text(ToolCallArgs, index, text)
-            elif report is Report.CONTENT:
+            elif report is _CONTENT:
                 self._content_in_block(text)
-            elif report is Report.START:
+            elif report is _START:
                 self._start_call(text)
             elif not passthrough:  # Report.END
                 self._flush_text()
-                self._events.append(ToolCallEnd(len(self._log) - 1))
+                self._events.append(ToolCallEnd(len(self._log.names) - 1))
                 if self._cut_calls_as_text:
                     self._held_block = None  # (kept while the call was read, in case it was cut)
         reports.clear()
@@ -419,9 +424,13 @@ class StreamParser:
         reader = self._reader
         assert reader is not None
         new = reader.feed(cur, pos)
-        self._take_reports()
-        trigger = self._machine.reader_stopped(reader.failed, reader.done, reader.announced)
-        return new, None if trigger is None else _MET[trigger]
+        if self._sink.reports:
+            self._take_reports()
+        if reader.failed or reader.done:
+            trigger = self._machine.reader_stopped(reader.failed, reader.done, reader.announced)
+            assert trigger is not None
+            return new, _MET[trigger]
+        return new, None
 
     # -- actions: what a move does besides changing the mode; each returns how much of the tag it consumed ----
 
@@ -484,7 +493,8 @@ class StreamParser:
     def _close_call(self, met: Met) -> int:
         assert self._reader is not None
         self._reader.close()
-        self._take_reports()
+        if self._sink.reports:
+            self._take_reports()
         self._reader = None
         return 0
 
