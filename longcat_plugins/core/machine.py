@@ -221,7 +221,10 @@ class Machine:
         """Take the move :data:`TRANSITIONS` gives for ``trigger`` in the current mode; returns its action (the
         registers the move sets are set)."""
         before = self.mode
-        target, action = next_move(before, trigger)
+        try:
+            target, action = TRANSITIONS[(before, trigger)]
+        except KeyError:
+            raise IllegalMove(f"no move from {before.value!r} on {trigger.value!r}") from None
         if isinstance(target, Mode):
             self.mode = target
         else:

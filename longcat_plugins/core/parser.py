@@ -145,6 +145,7 @@ class StreamParser:
         self._tail_index = -1
         self._tail_parts: list[str] = []
         self._log = CallLog()
+        self._call_index = -1  # the call the reader reads (the last one announced)
         self._wrapper: str | None = None  # the opening tag of the block being read
         self._reader: CallReader | None = None
         self._held_block: list[str] | None = None  # the block's text while it is not known to be a call
@@ -171,9 +172,8 @@ class StreamParser:
         if reader is not None and not self._passthrough:
             text = reader.feed_fast(delta)
             if text is not None:  # the hot path of a long value: nothing else can be pending here
-                fragments = self._log.fragments
-                index = len(fragments) - 1
-                fragments[index].append(text)
+                index = self._call_index
+                self._log.fragments[index].append(text)
                 if self._incomplete is not None:
                     if self._held_block is not None:
                         self._held_block.append(delta)
@@ -224,9 +224,8 @@ class StreamParser:
         for report, text in reports:
             if report is _ARGS:
                 if not passthrough:
-                    fragments = self._log.fragments
-                    index = len(fragments) - 1
-                    fragments[index].append(text)
+                    index = self._call_index
+                    self._log.fragments[index].append(text)
                     self._append_text(ToolCallArgs, index, text)
             elif report is _CONTENT:
                 self._content_in_block(text)
@@ -234,7 +233,7 @@ class StreamParser:
                 self._start_call(text)
             elif not passthrough:  # Report.END
                 self._flush_text()
-                self._events.append(ToolCallEnd(len(self._log.names) - 1))
+                self._events.append(ToolCallEnd(self._call_index))
                 if self._cut_calls_as_text:
                     self._held_block = None  # (kept while the call was read, in case it was cut)
         reports.clear()
@@ -250,6 +249,7 @@ class StreamParser:
             self._block_name_markup = ""
         call_id = self._new_id(len(self._log))
         index = self._log.start(call_id, name)
+        self._call_index = index
         self._flush_text()
         self._events.append(ToolCallStart(index, call_id, name))
 
