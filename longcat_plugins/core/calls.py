@@ -1,7 +1,8 @@
 """The log of the calls of one output: ids, names and argument fragments, in call order.
 
-The parser keeps one; adapters that must answer "what was streamed for call i" (vLLM's end-of-stream check, SGLang's
-``prev_tool_call_arr``) fold the same events into one of their own with :meth:`CallLog.record`.
+The parser keeps one (its ``calls``, which the vLLM adapter asks); the SGLang adapter, which must answer "what was
+streamed for call i" (``prev_tool_call_arr``), folds the events into one of its own with
+:meth:`CallLog.record`.
 """
 
 from __future__ import annotations

@@ -2,8 +2,9 @@
 
 :class:`~longcat_plugins.core.parser.StreamParser` scans the text in its current :class:`Mode`; when the scanner
 meets a :class:`Trigger` (a tag, or a condition such as "the call reader finished"), the parser looks the pair up
-in :data:`TRANSITIONS` and gets the next mode and the :class:`Action` to perform. It changes mode nowhere else.
-A pair missing from the table is a bug in the parser, reported as :class:`IllegalMove`.
+in :data:`TRANSITIONS` and gets the next mode and the :class:`Action` to perform. The :class:`Machine` holds the mode
+and every register a target depends on, and changes them nowhere else. A pair missing from the table is a bug in the
+parser, reported as :class:`IllegalMove`.
 
 ``ORIGIN`` as a target means the mode the current call block was opened from: reasoning, while no call of the block
 has been announced (a block inside reasoning that turns out not to be a call is reasoning text), else content (a
@@ -16,6 +17,8 @@ from __future__ import annotations
 
 from enum import Enum
 from typing import Final
+
+from .events import Content, Event, Reasoning, ToolCallArgs, ToolCallEnd
 
 
 class Mode(Enum):
@@ -72,14 +75,14 @@ class Action(Enum):
     #: a tag that is markup and nothing else
     DROP_TAG = "drop the tag"
     OPEN_REASONING = "open reasoning"
-    OPEN_BLOCK = "open a block, recording it"
-    OPEN_BARE_CALL = "start an XML call reader, recording it"
-    OPEN_NAMED_CALL = "start a key/value call reader for the name, recording it"
+    OPEN_BLOCK = "open a block, holding its text"
+    OPEN_BARE_CALL = "start an XML call reader, holding its text"
+    OPEN_NAMED_CALL = "start a key/value call reader for the name, holding its text"
     START_READER = "start the call reader for what follows"
     CLOSE_BLOCK = "close the block"
-    RETURN_RECORDING = "return the recorded text, as text of the next mode"
+    RETURN_HELD_BLOCK = "return the held text, as text of the next mode"
     CLOSE_CALL = "close the announced call"
-    #: the call is withdrawn (a stream had not reported it yet); its text, recorded, goes back as content
+    #: the call is withdrawn (a stream had not reported it yet); its text, held, goes back as content
     RETURN_CUT_CALL = "withdraw the call, its text is content"
     RELEASE_WHITESPACE = "the whitespace taken was text"
     DROP_WHITESPACE = "the whitespace taken was markup"
@@ -108,48 +111,70 @@ BEFORE_REASONING: Final = _BeforeReasoning()
 
 Target = Mode | _Origin | _BeforeReasoning
 
-C, R, B, K, F, A = Mode.CONTENT, Mode.REASONING, Mode.BLOCK, Mode.CALL, Mode.BARE_CALL, Mode.AFTER_BLOCK
-t, a = Trigger, Action
-
 #: (mode, trigger) -> (next mode, action). Every move the parser can make.
 TRANSITIONS: Final[dict[tuple[Mode, Trigger], tuple[Target, Action]]] = {
-    (C, t.THINK_OPEN): (R, a.OPEN_REASONING),
-    (C, t.THINK_CLOSE): (C, a.DROP_TAG),  # a stray closing tag is markup too
-    (C, t.END_MARKER): (C, a.DROP_TAG),
-    (C, t.BLOCK_OPEN): (B, a.OPEN_BLOCK),
-    (C, t.BARE_FUNCTION): (F, a.OPEN_BARE_CALL),
-    (C, t.NAMED_CALL): (F, a.OPEN_NAMED_CALL),
-    (C, t.END_OF_INPUT): (C, a.NONE),
-    (R, t.THINK_OPEN): (R, a.DROP_TAG),  # a template that opened reasoning and a model that opens it again
-    (R, t.THINK_CLOSE): (BEFORE_REASONING, a.DROP_TAG),
-    (R, t.END_MARKER): (R, a.DROP_TAG),
-    (R, t.BLOCK_OPEN): (B, a.OPEN_BLOCK),  # a call ends reasoning; a block that is no call stays reasoning
-    (R, t.END_OF_INPUT): (R, a.NONE),
-    (B, t.CALL_BEGINS): (K, a.START_READER),
-    (B, t.END_MARKER): (B, a.DROP_TAG),
-    (B, t.BLOCK_CLOSE): (A, a.CLOSE_BLOCK),
-    (B, t.BLOCK_REOPEN): (C, a.CLOSE_BLOCK),  # the previous block was never closed; the new one is read from content
-    (B, t.NOT_A_CALL): (ORIGIN, a.RETURN_RECORDING),
-    (B, t.END_OF_INPUT): (C, a.CLOSE_BLOCK),
-    (K, t.CALL_ENDS): (B, a.NONE),
-    (K, t.CALL_BREAKS): (B, a.CLOSE_CALL),
-    (K, t.CALL_CUT): (C, a.RETURN_CUT_CALL),
-    (K, t.NOT_A_CALL): (ORIGIN, a.RETURN_RECORDING),
-    (K, t.BAD_CALL): (B, a.RETURN_RECORDING),
-    (F, t.CALL_ENDS): (A, a.NONE),
-    (F, t.CALL_BREAKS): (A, a.CLOSE_CALL),
-    (F, t.CALL_CUT): (C, a.RETURN_CUT_CALL),
-    (F, t.NOT_A_CALL): (ORIGIN, a.RETURN_RECORDING),
-    (A, t.TEXT_FOLLOWS): (C, a.RELEASE_WHITESPACE),
-    (A, t.BLOCK_FOLLOWS): (C, a.DROP_WHITESPACE),
-    (A, t.THINK_OPEN): (R, a.OPEN_REASONING),
-    (A, t.THINK_CLOSE): (A, a.DROP_TAG),
-    (A, t.BLOCK_CLOSE): (A, a.DROP_TAG),  # a closing tag that closes nothing (Qwen3-Coder's bare <function=)
-    (A, t.END_MARKER): (A, a.DROP_TAG),
-    (A, t.END_OF_INPUT): (C, a.DROP_WHITESPACE),
+    (Mode.CONTENT, Trigger.THINK_OPEN): (Mode.REASONING, Action.OPEN_REASONING),
+    (Mode.CONTENT, Trigger.THINK_CLOSE): (Mode.CONTENT, Action.DROP_TAG),  # a stray closing tag is markup too
+    (Mode.CONTENT, Trigger.END_MARKER): (Mode.CONTENT, Action.DROP_TAG),
+    (Mode.CONTENT, Trigger.BLOCK_OPEN): (Mode.BLOCK, Action.OPEN_BLOCK),
+    (Mode.CONTENT, Trigger.BARE_FUNCTION): (Mode.BARE_CALL, Action.OPEN_BARE_CALL),
+    (Mode.CONTENT, Trigger.NAMED_CALL): (Mode.BARE_CALL, Action.OPEN_NAMED_CALL),
+    (Mode.CONTENT, Trigger.END_OF_INPUT): (Mode.CONTENT, Action.NONE),
+    # a template that opened reasoning and a model that opens it again
+    (Mode.REASONING, Trigger.THINK_OPEN): (Mode.REASONING, Action.DROP_TAG),
+    (Mode.REASONING, Trigger.THINK_CLOSE): (BEFORE_REASONING, Action.DROP_TAG),
+    (Mode.REASONING, Trigger.END_MARKER): (Mode.REASONING, Action.DROP_TAG),
+    # a call ends reasoning; a block that is no call stays reasoning
+    (Mode.REASONING, Trigger.BLOCK_OPEN): (Mode.BLOCK, Action.OPEN_BLOCK),
+    (Mode.REASONING, Trigger.END_OF_INPUT): (Mode.REASONING, Action.NONE),
+    (Mode.BLOCK, Trigger.CALL_BEGINS): (Mode.CALL, Action.START_READER),
+    (Mode.BLOCK, Trigger.END_MARKER): (Mode.BLOCK, Action.DROP_TAG),
+    (Mode.BLOCK, Trigger.BLOCK_CLOSE): (Mode.AFTER_BLOCK, Action.CLOSE_BLOCK),
+    # the previous block was never closed; the new one is read from content
+    (Mode.BLOCK, Trigger.BLOCK_REOPEN): (Mode.CONTENT, Action.CLOSE_BLOCK),
+    (Mode.BLOCK, Trigger.NOT_A_CALL): (ORIGIN, Action.RETURN_HELD_BLOCK),
+    (Mode.BLOCK, Trigger.END_OF_INPUT): (Mode.CONTENT, Action.CLOSE_BLOCK),
+    (Mode.CALL, Trigger.CALL_ENDS): (Mode.BLOCK, Action.NONE),
+    (Mode.CALL, Trigger.CALL_BREAKS): (Mode.BLOCK, Action.CLOSE_CALL),
+    (Mode.CALL, Trigger.CALL_CUT): (Mode.CONTENT, Action.RETURN_CUT_CALL),
+    (Mode.CALL, Trigger.NOT_A_CALL): (ORIGIN, Action.RETURN_HELD_BLOCK),
+    (Mode.CALL, Trigger.BAD_CALL): (Mode.BLOCK, Action.RETURN_HELD_BLOCK),
+    (Mode.BARE_CALL, Trigger.CALL_ENDS): (Mode.AFTER_BLOCK, Action.NONE),
+    (Mode.BARE_CALL, Trigger.CALL_BREAKS): (Mode.AFTER_BLOCK, Action.CLOSE_CALL),
+    (Mode.BARE_CALL, Trigger.CALL_CUT): (Mode.CONTENT, Action.RETURN_CUT_CALL),
+    (Mode.BARE_CALL, Trigger.NOT_A_CALL): (ORIGIN, Action.RETURN_HELD_BLOCK),
+    (Mode.AFTER_BLOCK, Trigger.TEXT_FOLLOWS): (Mode.CONTENT, Action.RELEASE_WHITESPACE),
+    (Mode.AFTER_BLOCK, Trigger.BLOCK_FOLLOWS): (Mode.CONTENT, Action.DROP_WHITESPACE),
+    (Mode.AFTER_BLOCK, Trigger.THINK_OPEN): (Mode.REASONING, Action.OPEN_REASONING),
+    (Mode.AFTER_BLOCK, Trigger.THINK_CLOSE): (Mode.AFTER_BLOCK, Action.DROP_TAG),
+    # a closing tag that closes nothing (Qwen3-Coder's bare <function=)
+    (Mode.AFTER_BLOCK, Trigger.BLOCK_CLOSE): (Mode.AFTER_BLOCK, Action.DROP_TAG),
+    (Mode.AFTER_BLOCK, Trigger.END_MARKER): (Mode.AFTER_BLOCK, Action.DROP_TAG),
+    (Mode.AFTER_BLOCK, Trigger.END_OF_INPUT): (Mode.CONTENT, Action.DROP_WHITESPACE),
 }
 
-del C, R, B, K, F, A, t, a
+
+#: The events each action emits (besides the text scanners show as they read it); with ``cut_calls_as_text`` a call's
+#: events are held until the call is complete. Without tool parsing, markup of call blocks is shown as content.
+EMITS: Final[dict[Action, frozenset[type[Event]]]] = {
+    Action.NONE: frozenset(),
+    Action.DROP_TAG: frozenset(),
+    Action.OPEN_REASONING: frozenset(),
+    Action.OPEN_BLOCK: frozenset(),
+    Action.OPEN_BARE_CALL: frozenset(),
+    Action.OPEN_NAMED_CALL: frozenset(),
+    Action.START_READER: frozenset(),
+    #: at the end of the input after text between calls, that text's whitespace; without tool parsing, the tag
+    Action.CLOSE_BLOCK: frozenset((Content,)),
+    #: the held text, as reasoning when the next mode is reasoning, else as content
+    Action.RETURN_HELD_BLOCK: frozenset((Content, Reasoning)),
+    #: what makes the arguments valid JSON, the end, and the text of a member cut off
+    Action.CLOSE_CALL: frozenset((ToolCallArgs, ToolCallEnd, Content)),
+    #: (the call's events are withdrawn) its held text
+    Action.RETURN_CUT_CALL: frozenset((Content,)),
+    Action.RELEASE_WHITESPACE: frozenset((Content,)),
+    Action.DROP_WHITESPACE: frozenset(),
+}
 
 
 class IllegalMove(AssertionError):
@@ -161,3 +186,99 @@ def next_move(mode: Mode, trigger: Trigger) -> tuple[Target, Action]:
         return TRANSITIONS[(mode, trigger)]
     except KeyError:
         raise IllegalMove(f"no move from {mode.value!r} on {trigger.value!r}") from None
+
+
+#: the modes in which a call reader reads
+CALL_MODES: Final = frozenset((Mode.CALL, Mode.BARE_CALL))
+#: the modes inside a call block (or a call with no block around it)
+BLOCK_MODES: Final = frozenset((Mode.BLOCK, Mode.CALL, Mode.BARE_CALL))
+_OPENS_A_BLOCK: Final = frozenset((Action.OPEN_BLOCK, Action.OPEN_BARE_CALL, Action.OPEN_NAMED_CALL))
+# (module names for the members: a global is cheaper than an Enum attribute on Python 3.11)
+_OPEN_REASONING: Final = Action.OPEN_REASONING
+_RETURN_CUT_CALL: Final = Action.RETURN_CUT_CALL
+_CONTENT: Final = Mode.CONTENT
+
+
+class Machine:
+    """The parser's mode and the registers its moves depend on; they change here and nowhere else.
+
+    * ``origin``: the mode the open block (or bare call) was opened from, the target ``ORIGIN``;
+    * ``reasoning_from``: the mode reasoning was opened from, the target ``BEFORE_REASONING``;
+    * ``block_calls``: the calls announced in the open block (a block with none is no call);
+    * ``announced``: a call was announced since the parser last settled the block's held text.
+    """
+
+    __slots__ = ("announced", "block_calls", "mode", "origin", "reasoning_from")
+
+    def __init__(self, mode: Mode = Mode.CONTENT) -> None:
+        self.mode = mode
+        self.origin = Mode.CONTENT
+        self.reasoning_from = Mode.CONTENT
+        self.block_calls = 0
+        self.announced = False
+
+    def move(self, trigger: Trigger) -> Action:
+        """Take the move :data:`TRANSITIONS` gives for ``trigger`` in the current mode; returns its action (the
+        registers the move sets are set)."""
+        before = self.mode
+        try:
+            target, action = TRANSITIONS[(before, trigger)]
+        except KeyError:
+            raise IllegalMove(f"no move from {before.value!r} on {trigger.value!r}") from None
+        if isinstance(target, Mode):
+            self.mode = target
+        else:
+            self.mode = self.origin if target is ORIGIN else self.reasoning_from
+        if action is _OPEN_REASONING:
+            self.reasoning_from = before
+        elif action in _OPENS_A_BLOCK:
+            self.origin = before
+            self.block_calls = 0
+        elif action is _RETURN_CUT_CALL:
+            self.block_calls -= 1  # (the call is withdrawn)
+        return action
+
+    def announce(self) -> None:
+        """A call of the open block was announced: it ends reasoning."""
+        self.announced = True
+        self.block_calls += 1
+        self.origin = _CONTENT
+
+    def settle(self) -> None:
+        """The announced call's held text was settled; whatever reasoning was opened from, it ended in content."""
+        self.announced = False
+        self.reasoning_from = _CONTENT
+
+    @property
+    def in_reasoning(self) -> bool:
+        """Whether the output is inside reasoning (also while a block opened inside reasoning is not known yet to
+        be a call)."""
+        mode = self.mode
+        return mode is Mode.REASONING or (mode in BLOCK_MODES and self.origin is Mode.REASONING)
+
+    def reader_stopped(self, failed: bool, done: bool, announced: bool) -> Trigger | None:
+        """What a call reader that stopped reading means: it failed (after announcing its call, or not), finished,
+        or waits for text (None)."""
+        if failed:
+            return self._call_broke(announced)
+        return Trigger.CALL_ENDS if done else None
+
+    def end_of_input(self, reader_announced: bool, cut_calls_as_text: bool, passthrough: bool) -> Trigger:
+        """The trigger the end of the input is in the current mode. ``reader_announced``: the call being read (in a
+        call mode) was announced; ``cut_calls_as_text``: a call the output ends in is withdrawn; ``passthrough``: calls
+        are not parsed (whitespace after a block is left for a later tool stage)."""
+        mode = self.mode
+        if mode is Mode.BLOCK and not self.block_calls:
+            return Trigger.NOT_A_CALL
+        if mode in CALL_MODES:
+            return Trigger.CALL_CUT if reader_announced and cut_calls_as_text else self._call_broke(reader_announced)
+        if mode is Mode.AFTER_BLOCK and passthrough:
+            return Trigger.TEXT_FOLLOWS
+        return Trigger.END_OF_INPUT
+
+    def _call_broke(self, announced: bool) -> Trigger:
+        """A call being read broke off: after it was announced, it is closed; before, it was no call (the block's
+        first, or a further one)."""
+        if announced:
+            return Trigger.CALL_BREAKS
+        return Trigger.BAD_CALL if self.block_calls else Trigger.NOT_A_CALL

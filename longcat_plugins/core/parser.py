@@ -3,38 +3,36 @@
 One instance per request. ``feed(delta)`` may be called with text split anywhere (inside a tag, an escape, a
 multi-call burst); ``finish()`` ends the stream. The result never depends on how the text was split: every decision
 is taken on characters, and where the characters seen so far do not decide yet (a possible tag prefix, an unfinished
-call header) the undecided text is held back in one buffer, released at the latest by ``finish()``. What is held back
-is bounded, so each ``feed`` costs time proportional to its delta.
+call header) the undecided text stays unread in the :class:`~longcat_plugins.core.cursor.Cursor`, read again with the
+next delta and decided at the latest by ``finish()`` (``docs/design.md`` lists what else is held back). What is held
+back is bounded, so each ``feed`` costs time proportional to its delta.
 
-The parser is in one :class:`~longcat_plugins.core.machine.Mode` at a time. Each mode has a scanner that reads text
-until it meets a :class:`~longcat_plugins.core.machine.Trigger`; :data:`~longcat_plugins.core.machine.TRANSITIONS`
-says where that leads and what to do (``docs/design.md`` shows the table). A call block is recorded verbatim until
-its first call is announced; if it turns out not to be a call, the recording goes back, as text, to the mode the
-block was opened from.
+The parser is in one :class:`~longcat_plugins.core.machine.Mode` at a time, held with the registers its moves depend
+on by a :class:`~longcat_plugins.core.machine.Machine`. Each mode has a scanner that reads text until it meets a
+:class:`~longcat_plugins.core.machine.Trigger` and returns what it met (:class:`Met`); the machine takes the move
+:data:`~longcat_plugins.core.machine.TRANSITIONS` gives and the parser performs its action with what was met
+(``docs/design.md`` shows the table). A call block is held back verbatim until its first call is announced; if it
+turns out not to be a call, the held text goes back, as text, to the mode the block was opened from.
 """
 
 from __future__ import annotations
 
-import logging
 import uuid
 from collections.abc import Callable, Iterable
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from . import tags as T
 from .calls import CallLog
+from .cursor import Cursor
 from .events import Content, Event, Reasoning, ToolCallArgs, ToolCallEnd, ToolCallStart
-from .host import CallReader
-from .json_call import JsonCallReader
-from .lookout import WORD_CHARS, NameLookout
-from .machine import ORIGIN, Action, Mode, Trigger, next_move
-from .markup_call import KvCallReader, XmlCallReader, parameters_follow_name
+from .machine import BLOCK_MODES, CALL_MODES, Action, Machine, Mode, Trigger
 from .message import ParsedToolCall
-from .names import is_identifier, resolve_tool_name
 from .options import ParserOptions
+from .readers import CallReader, CallSink, JsonCallReader, KvCallReader, Report, XmlCallReader, parameters_follow_name
 from .schema import ToolSchemas
-from .stray import CALL_START, WHITESPACE, WhitespaceRun, stray_end, whitespace_end
-
-logger = logging.getLogger("longcat_plugins")
+from .tool_names import CallNames
+from .untagged_names import WORD_CHARS, UntaggedNames
+from .whitespace import CALL_START, WHITESPACE, WhitespaceRun, text_end, whitespace_end
 
 #: Tags met where text is shown (or right after a block), and what they trigger.
 _TAG_TRIGGERS: Final = {
@@ -51,9 +49,7 @@ _CONTENT_TAGS_NO_REASONING: Final = T.TagSet(*T.END_OF_SEQUENCE, *T.WRAPPER_OPEN
 _CONTENT_KEY_TAGS: Final = T.TagSet(*_CONTENT_TAGS.tags, T.ARG_KEY_OPEN)
 _CONTENT_KEY_TAGS_NO_REASONING: Final = T.TagSet(*_CONTENT_TAGS_NO_REASONING.tags, T.ARG_KEY_OPEN)
 _REASONING_TAGS: Final = T.TagSet(*T.THINK_CLOSES, *T.WRAPPER_OPENS, *T.END_OF_SEQUENCE, *T.THINK_OPENS)
-_BLOCK_TAGS: Final = T.TagSet(
-    T.FUNCTION_OPEN, T.ARG_KEY_OPEN, *T.WRAPPER_CLOSES, *T.WRAPPER_OPENS, *T.END_OF_SEQUENCE
-)
+_BLOCK_TAGS: Final = T.TagSet(T.FUNCTION_OPEN, T.ARG_KEY_OPEN, *T.WRAPPER_CLOSES, *T.WRAPPER_OPENS, *T.END_OF_SEQUENCE)
 #: after a call block, what makes the whitespace before it markup
 _NEXT_BLOCKS: Final = (*T.WRAPPER_OPENS, T.FUNCTION_OPEN)
 _AFTER_BLOCK_MARKUP: Final = (*_NEXT_BLOCKS, *T.WRAPPER_CLOSES, *T.END_OF_SEQUENCE)
@@ -61,11 +57,35 @@ _AFTER_BLOCK_TAGS: Final = T.TagSet(*_AFTER_BLOCK_MARKUP, *T.THINK_OPENS, *T.THI
 _AFTER_BLOCK_TAGS_NO_REASONING: Final = T.TagSet(*_AFTER_BLOCK_MARKUP)
 _NOT_A_NAME_START: Final = frozenset(" \t\r\n<>{}[]\"'")
 _CALL_LIST_MARKUP: Final = ("[", ",]")  # (before the first call, after one)
-_CALL_MODES: Final = frozenset((Mode.CALL, Mode.BARE_CALL))
-_BLOCK_MODES: Final = frozenset((Mode.BLOCK, Mode.CALL, Mode.BARE_CALL))
 
+
+class Met(NamedTuple):
+    """What a scanner met: the trigger, and the data the move's action takes."""
+
+    trigger: Trigger
+    #: the tag that triggered the move (what DROP_TAG, OPEN_BLOCK and CLOSE_BLOCK consume)
+    tag: str = ""
+    #: the reader of the call that begins (CALL_BEGINS)
+    reader: CallReader | None = None
+    #: a declared tool's name written before the call's markup, and that name as written with the whitespace after it
+    #: (NAMED_CALL, and BLOCK_OPEN when the name comes before the block)
+    name: str = ""
+    name_markup: str = ""
+
+
+#: the triggers that carry no data
+_MET: Final = {trigger: Met(trigger) for trigger in Trigger}
+_MET_TAG: Final = {tag: Met(trigger, tag) for tag, trigger in _TAG_TRIGGERS.items()}
+#: inside a block, after a call: either closing tag ends the block; an opening tag means the block was never closed
+#: (the tag is read again, from content)
+_MET_IN_BLOCK: Final = {**_MET_TAG, **dict.fromkeys(T.WRAPPER_OPENS, Met(Trigger.BLOCK_REOPEN))}
 #: what a scanner returns: how far it read, and what it met there (None: nothing; it read on or waits for text)
-_Step = tuple[int, Trigger | None]
+_Step = tuple[int, Met | None]
+
+#: (module names for the members: a global is cheaper than an Enum attribute on Python 3.11)
+_ARGS: Final = Report.ARGS
+_CONTENT: Final = Report.CONTENT
+_START: Final = Report.START
 
 
 def default_call_id(index: int) -> str:
@@ -79,15 +99,12 @@ class StreamParser:
         opts = options or ParserOptions()
         self._schemas = ToolSchemas(tools)
         self._new_id: Callable[[int], str] = opts.id_factory or default_call_id
-        self._emit_unknown = opts.emit_unknown_calls
         # names written without their opening tag are looked for only where they can be decided: with declared
         # tools, in content, when calls are read
-        self._lookout = NameLookout(self._schemas.names) if self._schemas and opts.tools else None
+        self._untagged_names = UntaggedNames(self._schemas.names) if self._schemas and opts.tools else None
         # the content shown so far ends in a word character, where no name can start (the content, not the text:
         # markup between is no boundary, so that the answer does not depend on how the text was split)
         self._word_tail = False
-        self._pending_name = ""  # a name written before its call's markup
-        self._pending_markup = ""  # that name as written, with the whitespace after it
         self._block_name = ""  # the name written before the open block
         self._block_name_markup = ""
         self._content_tags = _CONTENT_TAGS if opts.reasoning else _CONTENT_TAGS_NO_REASONING
@@ -97,7 +114,8 @@ class StreamParser:
         # reasoning tags, and so that a block inside reasoning is known to be a call) but shown verbatim, as content:
         # the text a separate tool-call parser then receives.
         self._passthrough = not opts.tools
-        self._scanners: dict[Mode, Callable[[str, int, bool], _Step]] = {
+        self._sink = CallSink(CallNames(self._schemas, opts.emit_unknown_calls, self._passthrough).resolve)
+        self._scanners: dict[Mode, Callable[[Cursor, int], _Step]] = {
             Mode.CONTENT: self._scan_text,
             Mode.REASONING: self._scan_text,
             Mode.BLOCK: self._scan_block,
@@ -105,7 +123,7 @@ class StreamParser:
             Mode.BARE_CALL: self._scan_call,
             Mode.AFTER_BLOCK: self._scan_after_block,
         }
-        self._actions: dict[Action, Callable[[Mode], int]] = {
+        self._actions: dict[Action, Callable[[Met], int]] = {
             Action.NONE: _no_action,
             Action.DROP_TAG: self._drop_tag,
             Action.OPEN_REASONING: self._open_reasoning,
@@ -114,31 +132,26 @@ class StreamParser:
             Action.OPEN_NAMED_CALL: self._open_named_call,
             Action.START_READER: self._start_reader,
             Action.CLOSE_BLOCK: self._close_block,
-            Action.RETURN_RECORDING: self._return_recording,
+            Action.RETURN_HELD_BLOCK: self._return_held_block,
             Action.CLOSE_CALL: self._close_call,
             Action.RETURN_CUT_CALL: self._return_cut_call,
             Action.RELEASE_WHITESPACE: self._release_whitespace,
             Action.DROP_WHITESPACE: self._drop_whitespace,
         }
-        self._mode = Mode.REASONING if opts.reasoning and opts.reasoning_open else Mode.CONTENT
-        self._origin = Mode.CONTENT  # the mode the open block (or bare call) was opened from
-        self._reasoning_from = Mode.CONTENT  # the mode reasoning was opened from
-        self._buf = ""  # text held back: it does not decide yet
-        self._tag = ""  # the tag the last scanner step met (what an action consumes)
+        self._machine = Machine(Mode.REASONING if opts.reasoning and opts.reasoning_open else Mode.CONTENT)
+        self._cursor = Cursor()  # the text held back (it does not decide yet), and whether the input has ended
         self._events: list[Event] = []
         self._tail_kind: type[Content] | type[Reasoning] | type[ToolCallArgs] | None = None
         self._tail_index = -1
         self._tail_parts: list[str] = []
         self._log = CallLog()
+        self._call_index = -1  # the call the reader reads (the last one announced)
         self._wrapper: str | None = None  # the opening tag of the block being read
-        self._block_calls = 0  # calls announced in that block
         self._reader: CallReader | None = None
-        self._next_reader: CallReader | None = None
-        self._recording: list[str] | None = None  # the block's text while it is not known to be a call
-        self._announced = False  # a call was announced during the current step
+        self._held_block: list[str] | None = None  # the block's text while it is not known to be a call
         self._reasoning_text = False  # reasoning text was shown since reasoning (last) opened
         self._whitespace = WhitespaceRun()  # between the calls of a block
-        self._stray_last = False  # the last thing read in the block was stray text (what its whitespace follows)
+        self._text_last = False  # the last thing read in the block was text (what its whitespace follows)
         self._after_block = WhitespaceRun()  # after a block
         self._finished = False
         self._cut_calls_as_text = opts.cut_calls_as_text and not self._passthrough
@@ -150,22 +163,25 @@ class StreamParser:
         """Parse the next piece of model output; returns the events it completes."""
         if not delta or self._finished:
             return []
-        if self._buf:
-            self._run(self._buf + delta, final=False)
+        cur = self._cursor
+        if cur.text:
+            cur.text += delta  # (between feeds the cursor holds only the unread text)
+            self._run()
             return self._take()
         reader = self._reader
         if reader is not None and not self._passthrough:
-            fast = reader.feed_fast(delta)
-            if fast is not None:  # the hot path of a long value: nothing else can be pending here
-                index, text = fast
+            text = reader.feed_fast(delta)
+            if text is not None:  # the hot path of a long value: nothing else can be pending here
+                index = self._call_index
                 self._log.fragments[index].append(text)
                 if self._incomplete is not None:
-                    if self._recording is not None:
-                        self._recording.append(delta)
+                    if self._held_block is not None:
+                        self._held_block.append(delta)
                     self._incomplete.append(ToolCallArgs(index, text))
                     return []
                 return [ToolCallArgs(index, text)]
-        self._run(delta, final=False)
+        cur.text = delta
+        self._run()
         return self._take()
 
     def finish(self) -> list[Event]:
@@ -173,9 +189,10 @@ class StreamParser:
         if self._finished:
             return []
         self._finished = True
-        if self._buf:
-            self._run(self._buf, final=True)
-        self._move(self._end_of_input_trigger())
+        self._cursor.end()
+        if self._cursor.text:
+            self._run()
+        self._move(_MET[self._end_of_input_trigger()])
         if self._passthrough:  # whitespace after a block, before reasoning that never closed: for the tool stage
             self._emit(Content, self._after_block.release())
         return self._take()
@@ -188,122 +205,109 @@ class StreamParser:
 
     @property
     def holding(self) -> bool:
-        """Whether text read so far is undecided: held back (a possible tag), or recorded with a block that may
+        """Whether text read so far is undecided: held back (a possible tag), or held with a block that may
         still turn out not to be a call."""
-        return bool(self._buf) or self._recording is not None
+        return bool(self._cursor.text) or self._held_block is not None
 
     @property
     def in_reasoning(self) -> bool:
         """Whether the text read so far leaves the output inside reasoning (also while a block opened inside
         reasoning is not known yet to be a call)."""
-        mode = self._mode
-        return mode is Mode.REASONING or (mode in _BLOCK_MODES and self._origin is Mode.REASONING)
+        return self._machine.in_reasoning
 
-    # -- the host interface for call readers -----------------------------------------------------------------
+    # -- what call readers report ----------------------------------------------------------------------------
 
-    def start_call(self, written: str) -> int | None:
-        name = resolve_tool_name(written, self._schemas, bool(self._schemas))
-        if name is None and self._passthrough:
-            return None
-        if name is None:
-            tools = _some_names(self._schemas.names)
-            if not (self._emit_unknown and is_identifier(written)):
-                logger.warning("a call names no tool of the request (%r; tools: %s): content", written[:100], tools)
-                return None
-            logger.warning("model called unknown tool %r (request tools: %s)", written, tools)
-            name = written
-        self._announced = True
-        self._block_calls += 1
-        self._origin = Mode.CONTENT  # a call ends reasoning
+    def _take_reports(self) -> None:
+        """Act on what the call reader reported (``readers/sink.py``), in order."""
+        reports = self._sink.reports
+        passthrough = self._passthrough
+        for report, text in reports:
+            if report is _ARGS:
+                if not passthrough:
+                    index = self._call_index
+                    self._log.fragments[index].append(text)
+                    self._append_text(ToolCallArgs, index, text)
+            elif report is _CONTENT:
+                self._content_in_block(text)
+            elif report is _START:
+                self._start_call(text)
+            elif not passthrough:  # Report.END
+                self._flush_text()
+                self._events.append(ToolCallEnd(self._call_index))
+                if self._cut_calls_as_text:
+                    self._held_block = None  # (kept while the call was read, in case it was cut)
+        reports.clear()
+
+    def _start_call(self, name: str) -> None:
+        """A call reader announced a call of the tool ``name``."""
+        self._machine.announce()
         if self._passthrough:
-            self._block_name_markup = ""  # (shown with the recording)
-            return 0
+            self._block_name_markup = ""  # (shown with the held block)
+            return
         if self._block_name_markup:  # the block named its call itself: the name before it was text
             self._emit(Content, self._block_name_markup)
             self._block_name_markup = ""
         call_id = self._new_id(len(self._log))
         index = self._log.start(call_id, name)
+        self._call_index = index
         self._flush_text()
         self._events.append(ToolCallStart(index, call_id, name))
-        return index
 
-    def call_args(self, index: int, text: str) -> None:
-        if text and not self._passthrough:
-            self._log.add(index, text)
-            self._append_text(ToolCallArgs, index, text)
-
-    def end_call(self, index: int) -> None:
-        if self._passthrough:
-            return
-        self._flush_text()
-        self._events.append(ToolCallEnd(index))
-        if self._cut_calls_as_text:
-            self._recording = None  # (kept while the call was read, in case it was cut)
-
-    def stray(self, text: str) -> None:
+    def _content_in_block(self, text: str) -> None:
+        """Text inside a call block that belongs to no call."""
         if not self._passthrough:
             self._emit(Content, text)
 
     # -- the machine -----------------------------------------------------------------------------------------
 
-    def _run(self, buf: str, final: bool) -> None:
-        """Scan ``buf`` as far as it decides; hold back the rest (at the end of input, nothing stays held)."""
-        pos = 0
+    def _run(self) -> None:
+        """Scan the cursor's text as far as it decides; hold back the rest (at the end of input, nothing stays held)."""
+        cur = self._cursor
+        buf = cur.text
+        pos = cur.pos
         n = len(buf)
         scanners = self._scanners
+        machine = self._machine
         while pos < n:
-            mode = self._mode
-            new, trigger = scanners[mode](buf, pos, final)
-            if new > pos and (self._recording is not None or self._passthrough) and mode in _BLOCK_MODES:
+            mode = machine.mode
+            new, met = scanners[mode](cur, pos)
+            if new > pos and (self._held_block is not None or self._passthrough) and mode in BLOCK_MODES:
                 self._block_text(buf[pos:new])
-            if self._announced:
-                self._settle_recording()
-            if trigger is not None:
-                new += self._move(trigger)
+            if machine.announced:
+                self._settle_held_block()
+            if met is not None:
+                new += self._move(met)
             elif new == pos:
                 break
             pos = new
-        if final and pos < n:
-            if self._mode in _BLOCK_MODES:
+        if cur.ended and pos < n:
+            if machine.mode in BLOCK_MODES:
                 self._block_text(buf[pos:])
             else:
-                self._emit(Reasoning if self._mode is Mode.REASONING else Content, buf[pos:])
+                self._emit(Reasoning if machine.mode is Mode.REASONING else Content, buf[pos:])
             pos = n
-        self._buf = buf[pos:]
+        cur.text = buf[pos:]  # (what is held back; between feeds the cursor holds nothing else)
+        cur.pos = 0
 
-    def _move(self, trigger: Trigger) -> int:
-        """Take the move the table gives for ``trigger``; returns how much of the tag met the action consumed."""
-        mode = self._mode
-        target, action = next_move(mode, trigger)
-        if isinstance(target, Mode):
-            self._mode = target
-        else:
-            self._mode = self._origin if target is ORIGIN else self._reasoning_from
-        if self._mode not in _CALL_MODES and action is not Action.CLOSE_CALL:
+    def _move(self, met: Met) -> int:
+        """Take the move the table gives for what was met; returns how much of the tag met the action consumed."""
+        action = self._machine.move(met.trigger)
+        if self._machine.mode not in CALL_MODES and action is not Action.CLOSE_CALL:
             self._reader = None
-        consumed = self._actions[action](mode)
-        self._tag = ""
-        return consumed
+        return self._actions[action](met)
 
     def _end_of_input_trigger(self) -> Trigger:
-        mode = self._mode
-        if mode is Mode.BLOCK and not self._block_calls:
-            return Trigger.NOT_A_CALL
-        if mode in _CALL_MODES:
-            assert self._reader is not None
-            if self._reader.confirmed:
-                return Trigger.CALL_CUT if self._cut_calls_as_text else Trigger.CALL_BREAKS
-            return Trigger.BAD_CALL if self._block_calls else Trigger.NOT_A_CALL
-        if mode is Mode.AFTER_BLOCK and self._passthrough:  # left for the tool stage, as before a block
-            return Trigger.TEXT_FOLLOWS
-        return Trigger.END_OF_INPUT
+        reader = self._reader
+        announced = reader is not None and reader.announced
+        return self._machine.end_of_input(announced, self._cut_calls_as_text, self._passthrough)
 
     # -- scanners: one per mode ------------------------------------------------------------------------------
 
-    def _scan_text(self, buf: str, pos: int, final: bool) -> _Step:
-        if self._lookout is not None and self._mode is Mode.CONTENT:
-            return self._scan_content_for_names(buf, pos, final, self._lookout)
-        reasoning = self._mode is Mode.REASONING
+    def _scan_text(self, cur: Cursor, pos: int) -> _Step:
+        buf = cur.text
+        if self._untagged_names is not None and self._machine.mode is Mode.CONTENT:
+            return self._scan_content_for_names(cur, pos, self._untagged_names)
+        reasoning = self._machine.mode is Mode.REASONING
         kind = Reasoning if reasoning else Content
         i = buf.find("<", pos)
         end = len(buf) if i < 0 else i
@@ -314,7 +318,7 @@ class StreamParser:
                 self._reasoning_text = True  # (whitespace alone keeps a repeated opening tag markup)
         if i < 0:
             return end, None
-        tag = (_REASONING_TAGS if reasoning else self._content_tags).match(buf, i, final)
+        tag = (_REASONING_TAGS if reasoning else self._content_tags).match(cur, i)
         if tag is T.NEED_MORE:
             return i, None
         if tag is None or (reasoning and self._reasoning_text and tag in T.THINK_OPENS):
@@ -322,195 +326,181 @@ class StreamParser:
             self._reasoning_text = self._reasoning_text or reasoning
             return i + 1, None
         assert isinstance(tag, str)
-        self._tag = tag
-        return i, _TAG_TRIGGERS[tag]
+        return i, _MET_TAG[tag]
 
-    def _scan_content_for_names(self, buf: str, pos: int, final: bool, lookout: NameLookout) -> _Step:
+    def _scan_content_for_names(self, cur: Cursor, pos: int, untagged_names: UntaggedNames) -> _Step:
         """Content when the request declares tools: as :meth:`_scan_text`, but a declared name right before
-        ``<longcat_arg_key>`` or ``<longcat_tool_call>`` belongs to the call (see ``core/lookout.py``), and text that
-        may still become one is held back."""
+        ``<longcat_arg_key>`` or ``<longcat_tool_call>`` belongs to the call (see ``core/untagged_names.py``), and text
+        that may still become one is held back."""
+        buf = cur.text
         i = buf.find("<", pos)
         end = len(buf) if i < 0 else i
-        tag = None if i < 0 else self._content_tags_with_keys.match(buf, i, final)
+        tag = None if i < 0 else self._content_tags_with_keys.match(cur, i)
         if i < 0 or tag is T.NEED_MORE:
-            stop = end if final else lookout.hold_from(buf, pos, end, self._word_tail)
+            stop = end if cur.ended else untagged_names.hold_from(buf, pos, end, self._word_tail)
             self._emit(Content, buf[pos:stop])
             return stop, None
         named = None
         if tag == T.ARG_KEY_OPEN or tag == T.LONGCAT_CALL_OPEN:
-            named = lookout.name_before(buf, pos, i, self._word_tail)
+            named = untagged_names.name_before(buf, pos, i, self._word_tail)
         if named is not None:
             start, name = named
             self._emit(Content, buf[pos:start])
-            self._pending_name = name
-            self._pending_markup = buf[start:i]
-            self._tag = T.ARG_KEY_OPEN if tag == T.ARG_KEY_OPEN else T.LONGCAT_CALL_OPEN
-            return i, Trigger.NAMED_CALL if tag == T.ARG_KEY_OPEN else Trigger.BLOCK_OPEN
+            if tag == T.ARG_KEY_OPEN:
+                return i, Met(Trigger.NAMED_CALL, T.ARG_KEY_OPEN, name=name, name_markup=buf[start:i])
+            return i, Met(Trigger.BLOCK_OPEN, T.LONGCAT_CALL_OPEN, name=name, name_markup=buf[start:i])
         self._emit(Content, buf[pos:i])
         if tag is None or tag == T.ARG_KEY_OPEN:
             self._emit(Content, "<")
             return i + 1, None
         assert isinstance(tag, str)
-        self._tag = tag
-        return i, _TAG_TRIGGERS[tag]
+        return i, _MET_TAG[tag]
 
-    def _scan_after_block(self, buf: str, pos: int, final: bool) -> _Step:
+    def _scan_after_block(self, cur: Cursor, pos: int) -> _Step:
+        buf = cur.text
         end = self._after_block.take(buf, pos)
         if end == len(buf):
             return end, None
         if buf[end] != "<":
-            return end, Trigger.TEXT_FOLLOWS
-        tag = self._after_block_tags.match(buf, end, final)
+            return end, _MET[Trigger.TEXT_FOLLOWS]
+        tag = self._after_block_tags.match(cur, end)
         if tag is T.NEED_MORE:
             return end, None
         if tag is None:
-            return end, Trigger.TEXT_FOLLOWS
+            return end, _MET[Trigger.TEXT_FOLLOWS]
         if tag in _NEXT_BLOCKS or (tag in T.WRAPPER_CLOSES and self._passthrough):
             # without tool parsing, the whitespace before the next block (and a closing tag that closes nothing,
             # shown verbatim) is left for the tool stage to decide
-            return end, Trigger.TEXT_FOLLOWS if self._passthrough else Trigger.BLOCK_FOLLOWS
+            return end, _MET[Trigger.TEXT_FOLLOWS if self._passthrough else Trigger.BLOCK_FOLLOWS]
         assert isinstance(tag, str)
-        self._tag = tag
-        return end, _TAG_TRIGGERS[tag]
+        return end, _MET_TAG[tag]
 
-    def _scan_block(self, buf: str, pos: int, final: bool) -> _Step:
+    def _scan_block(self, cur: Cursor, pos: int) -> _Step:
+        buf = cur.text
         c = buf[pos]
-        calls = self._block_calls
+        calls = self._machine.block_calls
         if c in WHITESPACE:
-            if not calls:  # before the block's first call it is recorded with the block
+            if not calls:  # before the block's first call it is held with the block
                 return whitespace_end(buf, pos), None
-            return self._whitespace.take(buf, pos), None  # between calls: markup unless stray text follows
-        self._stray_last = False
+            return self._whitespace.take(buf, pos), None  # between calls: markup unless text follows
+        self._text_last = False
         if c == "{":
-            self._next_reader = JsonCallReader(self)
-            return pos, Trigger.CALL_BEGINS
+            return pos, Met(Trigger.CALL_BEGINS, reader=JsonCallReader(self._sink))
         if self._wrapper == T.CALL_LIST_OPEN and c in _CALL_LIST_MARKUP[bool(calls)]:
             self._whitespace.drop()
             return pos + 1, None  # the array around the calls and the commas between them
         if c == "<":
-            tag = _BLOCK_TAGS.match(buf, pos, final)
+            tag = _BLOCK_TAGS.match(cur, pos)
             if tag is T.NEED_MORE:
                 return pos, None
             if tag == T.FUNCTION_OPEN:
-                self._next_reader = XmlCallReader(self, self._schemas)
-                return pos, Trigger.CALL_BEGINS
-            if tag == T.ARG_KEY_OPEN:  # a key/value call that gives its name as a pair, or stray markup
+                return pos, Met(Trigger.CALL_BEGINS, reader=XmlCallReader(self._sink, self._schemas))
+            if tag == T.ARG_KEY_OPEN:  # a key/value call that gives its name as a pair, or markup of no call
                 if not calls:
                     name = self._block_name
-                    self._next_reader = KvCallReader(self, self._schemas, name_pair=not name, given_name=name)
                     self._block_name_markup = ""
-                    return pos, Trigger.CALL_BEGINS
+                    kv = KvCallReader(self._sink, self._schemas, name_pair=not name, given_name=name)
+                    return pos, Met(Trigger.CALL_BEGINS, reader=kv)
                 tag = None
-            if tag is not None:  # whitespace before markup is markup (before stray text, it is text)
+            if tag is not None:  # whitespace before markup is markup (before text, it is text)
                 self._whitespace.drop()
             if isinstance(tag, str) and calls:
-                if tag in T.WRAPPER_OPENS:
-                    return pos, Trigger.BLOCK_REOPEN
-                if tag in T.WRAPPER_CLOSES:  # either closing tag ends the block
-                    self._tag = tag
-                    return pos, Trigger.BLOCK_CLOSE
-                self._tag = tag
-                return pos, Trigger.END_MARKER
+                return pos, _MET_IN_BLOCK[tag]
         elif not calls and c not in _NOT_A_NAME_START:  # NAME, then key/value pairs, an object or parameters
-            xml = parameters_follow_name(buf, pos, final)
-            if xml is None:
+            xml = parameters_follow_name(cur, pos)
+            if xml is T.NEED_MORE:
                 return pos, None
-            self._next_reader = XmlCallReader(self, self._schemas, True) if xml else KvCallReader(self, self._schemas)
-            return pos, Trigger.CALL_BEGINS
+            if xml is True:
+                return pos, Met(Trigger.CALL_BEGINS, reader=XmlCallReader(self._sink, self._schemas, True))
+            return pos, Met(Trigger.CALL_BEGINS, reader=KvCallReader(self._sink, self._schemas))
         if not calls:  # the block holds no call: it was text
-            return pos, Trigger.NOT_A_CALL
-        end = stray_end(buf, pos, CALL_START)  # text between calls of one block
-        self.stray(self._whitespace.release() + buf[pos:end])
-        self._stray_last = True
+            return pos, _MET[Trigger.NOT_A_CALL]
+        end = text_end(buf, pos, CALL_START)  # text between calls of one block
+        self._content_in_block(self._whitespace.release() + buf[pos:end])
+        self._text_last = True
         return end, None
 
-    def _scan_call(self, buf: str, pos: int, final: bool) -> _Step:
+    def _scan_call(self, cur: Cursor, pos: int) -> _Step:
         reader = self._reader
         assert reader is not None
-        new = reader.feed(buf, pos, final)
-        if reader.failed:
-            if reader.confirmed:
-                return new, Trigger.CALL_BREAKS
-            return new, Trigger.BAD_CALL if self._block_calls else Trigger.NOT_A_CALL
-        return new, Trigger.CALL_ENDS if reader.done else None
+        new = reader.feed(cur, pos)
+        if self._sink.reports:
+            self._take_reports()
+        if reader.failed or reader.done:
+            trigger = self._machine.reader_stopped(reader.failed, reader.done, reader.announced)
+            assert trigger is not None
+            return new, _MET[trigger]
+        return new, None
 
     # -- actions: what a move does besides changing the mode; each returns how much of the tag it consumed ----
 
-    def _drop_tag(self, _: Mode) -> int:
-        return len(self._tag)
+    def _drop_tag(self, met: Met) -> int:
+        return len(met.tag)
 
-    def _open_reasoning(self, before: Mode) -> int:
+    def _open_reasoning(self, met: Met) -> int:
         self._reasoning_text = False
-        self._reasoning_from = before
-        return len(self._tag)
+        return len(met.tag)
 
-    def _open_block(self, origin: Mode) -> int:
-        self._origin = origin
-        self._wrapper = self._tag
-        self._block_calls = 0
-        self._recording = [self._pending_markup, self._tag]
-        self._block_name = self._pending_name  # a name written before the block, for a block that has none
-        self._block_name_markup = self._pending_markup  # (content after all when the block names its call)
-        self._pending_name = self._pending_markup = ""
-        return len(self._tag)
+    def _open_block(self, met: Met) -> int:
+        self._wrapper = met.tag
+        self._held_block = [met.name_markup, met.tag]
+        self._block_name = met.name  # a name written before the block, for a block that has none
+        self._block_name_markup = met.name_markup  # (content after all when the block names its call)
+        return len(met.tag)
 
-    def _open_named_call(self, origin: Mode) -> int:
-        self._origin = origin
+    def _open_named_call(self, met: Met) -> int:
         self._wrapper = None
-        self._block_calls = 0
-        self._recording = [self._pending_markup]
-        self._reader = KvCallReader(self, self._schemas, given_name=self._pending_name, bare=True)
-        self._pending_name = self._pending_markup = ""
+        self._held_block = [met.name_markup]
+        self._reader = KvCallReader(self._sink, self._schemas, given_name=met.name, bare=True)
         return 0
 
-    def _open_bare_call(self, origin: Mode) -> int:
-        self._origin = origin
+    def _open_bare_call(self, met: Met) -> int:
         self._wrapper = None
-        self._block_calls = 0
-        self._recording = []
-        self._reader = XmlCallReader(self, self._schemas)
+        self._held_block = []
+        self._reader = XmlCallReader(self._sink, self._schemas)
         return 0
 
-    def _start_reader(self, _: Mode) -> int:
-        """A call begins inside a block: it is recorded until it is announced (the block's first call is recorded
+    def _start_reader(self, met: Met) -> int:
+        """A call begins inside a block: it is held until it is announced (the block's first call is held
         together with the block's opening; a later one with the whitespace before it)."""
-        if self._recording is None:
+        if self._held_block is None:
             whitespace = self._whitespace.release()
-            self._recording = [] if self._passthrough else [whitespace]  # (shown already without tool parsing)
-        self._reader = self._next_reader
-        self._next_reader = None
+            self._held_block = [] if self._passthrough else [whitespace]  # (shown already without tool parsing)
+        self._reader = met.reader
         return 0
 
-    def _close_block(self, _: Mode) -> int:
+    def _close_block(self, met: Met) -> int:
         self._wrapper = None
-        if not self._tag and self._stray_last:  # the output ends in a block, after stray text: its whitespace is text
-            self.stray(self._whitespace.release())
-        self._stray_last = False
-        self._block_text(self._tag)
-        return len(self._tag)
+        if not met.tag and self._text_last:  # the output ends in a block, after text: its whitespace is text
+            self._content_in_block(self._whitespace.release())
+        self._text_last = False
+        self._block_text(met.tag)
+        return len(met.tag)
 
-    def _return_recording(self, _: Mode) -> int:
-        recording = self._recording or []
-        self._recording = None
-        self._block_name_markup = ""  # (it is in the recording)
-        if self._mode is not Mode.BLOCK:
+    def _return_held_block(self, met: Met) -> int:
+        held_block = self._held_block or []
+        self._held_block = None
+        self._block_name_markup = ""  # (it is in the held block)
+        if self._machine.mode is not Mode.BLOCK:
             self._wrapper = None
-        if self._mode is Mode.REASONING:
-            self._emit(Reasoning, "".join(recording))
+        if self._machine.mode is Mode.REASONING:
+            self._emit(Reasoning, "".join(held_block))
             self._reasoning_text = True
         else:
-            self._emit(Content, "".join(recording))
+            self._emit(Content, "".join(held_block))
         return 0
 
-    def _close_call(self, _: Mode) -> int:
+    def _close_call(self, met: Met) -> int:
         assert self._reader is not None
         self._reader.close()
+        if self._sink.reports:
+            self._take_reports()
         self._reader = None
         return 0
 
-    def _return_cut_call(self, _: Mode) -> int:
+    def _return_cut_call(self, met: Met) -> int:
         """The output ended inside a call the engine may have cut: the call was never reported (its events were held
-        back), and the text recorded since its block (or the call) began is content."""
+        back), and the text held since its block (or the call) began is content."""
         self._reader = None
         self._wrapper = None
         self._flush_text()
@@ -518,44 +508,42 @@ class StreamParser:
         del self._events[starts[-1] if starts else 0 :]
         self._incomplete = None
         self._log.withdraw_last()
-        self._block_calls -= 1
-        recording = self._recording or []
-        self._recording = None
-        self._emit(Content, "".join(recording))
+        held_block = self._held_block or []
+        self._held_block = None
+        self._emit(Content, "".join(held_block))
         return 0
 
-    def _release_whitespace(self, _: Mode) -> int:
+    def _release_whitespace(self, met: Met) -> int:
         self._emit(Content, self._after_block.release())
         return 0
 
-    def _drop_whitespace(self, _: Mode) -> int:
+    def _drop_whitespace(self, met: Met) -> int:
         self._after_block.drop()
         return 0
 
     # -- the text of a block -----------------------------------------------------------------------------------
 
     def _block_text(self, text: str) -> None:
-        """Text a block mode read: recorded while the block is undecided; then markup (shown without tool parsing)."""
-        if self._recording is not None:
-            self._recording.append(text)
+        """Text a block mode read: held while the block is undecided; then markup (shown without tool parsing)."""
+        if self._held_block is not None:
+            self._held_block.append(text)
         elif self._passthrough:
             self._emit(Content, text)
 
-    def _settle_recording(self) -> None:
-        """A call was announced: the recording was markup (or, without tool parsing, content). When the call's
+    def _settle_held_block(self) -> None:
+        """A call was announced: the held block was markup (or, without tool parsing, content). When the call's
         block was opened in reasoning right after another block, the whitespace after that block was markup."""
-        self._announced = False
+        self._machine.settle()
         if self._after_block:
             if self._passthrough:
                 self._emit(Content, self._after_block.release())
             self._after_block.drop()
-        self._reasoning_from = Mode.CONTENT
         if self._cut_calls_as_text:
-            return  # the recording is kept until the call is complete
-        recording = self._recording
-        self._recording = None
-        if recording and self._passthrough:
-            self._emit(Content, "".join(recording))
+            return  # the held block is kept until the call is complete
+        held_block = self._held_block
+        self._held_block = None
+        if held_block and self._passthrough:
+            self._emit(Content, "".join(held_block))
 
     # -- output ----------------------------------------------------------------------------------------------
     # Consecutive text of one kind (content, reasoning, or one call's arguments) is gathered into one event, in a
@@ -615,18 +603,5 @@ class StreamParser:
         return out
 
 
-def _no_action(_: Mode) -> int:
+def _no_action(_: Met) -> int:
     return 0
-
-
-_NAMES_LOGGED: Final = 8
-
-
-def _some_names(names: Iterable[str]) -> str:
-    """The request's tool names for a log line: a few, and how many more (a request can declare hundreds)."""
-    listed = list(names)
-    if not listed:
-        return "none"
-    shown = ", ".join(listed[:_NAMES_LOGGED])
-    more = len(listed) - _NAMES_LOGGED
-    return f"{shown} and {more} more" if more > 0 else shown

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import re
-from typing import Final
+from typing import TYPE_CHECKING, Final
+
+if TYPE_CHECKING:
+    from .cursor import Cursor
 
 LONGCAT_CALL_OPEN: Final = "<longcat_tool_call>"
 LONGCAT_CALL_CLOSE: Final = "</longcat_tool_call>"
@@ -33,8 +36,9 @@ WRAPPER_CLOSES: Final = (LONGCAT_CALL_CLOSE, HERMES_CALL_CLOSE, CALL_LIST_CLOSE)
 MAX_NAME_LENGTH: Final = 256
 
 
-class _NeedMore:
-    """Marker: the buffer ends inside something that may still become a tag."""
+class NeedMore:
+    """Marker: the text ends before what it holds is decided (a tag, a name, a value...) and more may come: the
+    one way any reader or look-ahead says "need more input"."""
 
     __slots__ = ()
 
@@ -42,7 +46,7 @@ class _NeedMore:
         return "NEED_MORE"
 
 
-NEED_MORE: Final = _NeedMore()
+NEED_MORE: Final = NeedMore()
 
 
 class TagSet:
@@ -65,16 +69,26 @@ class TagSet:
         """Whether ``text`` is a proper prefix of one of the tags."""
         return text in self._prefixes
 
-    def match(self, buf: str, pos: int, final: bool) -> str | _NeedMore | None:
-        """Which tag starts at ``buf[pos]`` (which is ``<``).
+    def match(self, cur: Cursor, pos: int) -> str | NeedMore | None:
+        """Which tag starts at ``cur.text[pos]`` (which is ``<``).
 
-        Returns the tag, :data:`NEED_MORE` when the buffer ends in a proper prefix of a tag (and more text may come),
+        Returns the tag, :data:`NEED_MORE` when the text ends in a proper prefix of a tag and the input has not ended,
         or ``None`` when no tag can start here. Looks at no more than the longest tag's length of text.
         """
+        buf = cur.text
         m = self._pattern.match(buf, pos)
         if m is not None:
             return m.group()
-        if final or len(buf) - pos >= self.longest:
+        if cur.ended or len(buf) - pos >= self.longest:
             return None
         return NEED_MORE if buf[pos:] in self._prefixes else None
 
+    def match_cut(self, buf: str, pos: int) -> str | NeedMore | None:
+        """As :meth:`match`, but a proper prefix of a tag at the end of ``buf`` is :data:`NEED_MORE` even at the end
+        of the input (for a caller to whom a cut-off tag means the same as the tag)."""
+        m = self._pattern.match(buf, pos)
+        if m is not None:
+            return m.group()
+        if len(buf) - pos >= self.longest:
+            return None
+        return NEED_MORE if buf[pos:] in self._prefixes else None

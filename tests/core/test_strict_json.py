@@ -14,7 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from longcat_plugins.core import parse
-from longcat_plugins.core.json_value import JsonValueReader
+from longcat_plugins.core.cursor import Cursor
+from longcat_plugins.core.readers.json_value import JsonValueReader
 from longcat_plugins.core.schema import coerce, convert_value, strict_json_dumps
 from tests.support.events import groups_of, prefixes_ok, split_at, stream, summary
 from tests.support.strict_json import strict_json_loads
@@ -281,12 +282,12 @@ def test_a_high_surrogate_is_held_back_until_the_next_escape_decides() -> None:
     out: list[str] = []
     reader = JsonValueReader(out.append)
     buf = '"ab\\ud83d'
-    assert reader.feed(buf, 0, final=False) == 3  # stops at the backslash: it is not known yet what follows
+    assert reader.feed(Cursor(buf), 0) == 3  # stops at the backslash: it is not known yet what follows
     assert "".join(out) == '"ab'
     buf = buf[3:] + "\\ud"
-    assert reader.feed(buf, 0, final=False) == 0
+    assert reader.feed(Cursor(buf), 0) == 0
     buf += "e00c"
-    assert reader.feed(buf, 0, final=False) == len(buf)
+    assert reader.feed(Cursor(buf), 0) == len(buf)
     assert "".join(out) == '"ab\\ud83d\\ude00c'
     assert not reader.continues_string("\\ud83d") and not reader.continues_string("\\ude00")
     assert not reader.continues_string("\ud83d") and reader.continues_string("\\u00e9\\ud7ff\\ue000x")

@@ -11,23 +11,43 @@ import logging
 from enum import Enum
 from typing import Any, Final
 
-from .host import CallHost
+from ..cursor import Cursor
+from ..schema import strict_json_dumps
 from .json_value import JsonValueReader
-from .schema import strict_json_dumps
+from .sink import CallSink
 
 logger = logging.getLogger("longcat_plugins")
 
 _ARGUMENT_KEYS: Final = ("arguments", "parameters")
 _WHITESPACE: Final = frozenset(" \t\n\r")
 
-_OPEN: Final = 0  # at the '{'
-_KEY_OR_END: Final = 1
-_IN_KEY: Final = 2
-_COLON: Final = 3
-_VALUE_START: Final = 4
-_IN_VALUE: Final = 5
-_AFTER_VALUE: Final = 6
-_DONE: Final = 7
+
+class _State(Enum):
+    """Where the reader is in the call object."""
+
+    __hash__ = object.__hash__  # (members are compared by identity; Enum's own hash is Python code)
+
+    #: at the '{'
+    OPEN = "open"
+    KEY_OR_END = "key or end"
+    IN_KEY = "in key"
+    COLON = "colon"
+    VALUE_START = "value start"
+    IN_VALUE = "in value"
+    AFTER_VALUE = "after value"
+    DONE = "done"
+
+
+# (module names for the members: the reading loops compare with them, and a global is cheaper than an Enum
+# attribute on Python 3.11)
+_OPEN: Final = _State.OPEN
+_KEY_OR_END: Final = _State.KEY_OR_END
+_IN_KEY: Final = _State.IN_KEY
+_COLON: Final = _State.COLON
+_VALUE_START: Final = _State.VALUE_START
+_IN_VALUE: Final = _State.IN_VALUE
+_AFTER_VALUE: Final = _State.AFTER_VALUE
+_DONE: Final = _State.DONE
 
 
 class _Member(Enum):
@@ -49,14 +69,14 @@ def _discard(_: str) -> None:
 class JsonCallReader:
     """Reads one JSON call object, starting at its ``{``."""
 
-    def __init__(self, host: CallHost) -> None:
-        self._host = host
+    def __init__(self, sink: CallSink) -> None:
+        self._sink = sink
         self._state = _OPEN
         self._key = ""
         self._captured: list[str] = []  # raw text of the key or value being captured
         self._value: JsonValueReader | None = None
         self._value_kind = _Member.OTHER
-        self._index: int | None = None
+        self._announced = False
         self._args_seen = False
         self._args_open = False  # the arguments object is being streamed and is not closed yet
         self._args_early: list[str] = []  # argument text read before the name
@@ -69,31 +89,33 @@ class JsonCallReader:
         self.failed = False
 
     @property
-    def confirmed(self) -> bool:
-        return self._index is not None
+    def announced(self) -> bool:
+        return self._announced
 
-    def feed(self, buf: str, pos: int, final: bool) -> int:
+    def feed(self, cur: Cursor, pos: int) -> int:
+        buf = cur.text
         if self._member_from is not None:
             self._member_from = pos
-        end = self._read(buf, pos, final)
+        end = self._read(cur, pos)
         if self._member_from is not None:
             self._member_raw.append(buf[self._member_from : end])
         return end
 
-    def _read(self, buf: str, pos: int, final: bool) -> int:
+    def _read(self, cur: Cursor, pos: int) -> int:
+        buf = cur.text
         n = len(buf)
         while pos < n and not (self.done or self.failed):
             state = self._state
             if state in (_IN_KEY, _IN_VALUE):
                 assert self._value is not None
-                pos = self._value.feed(buf, pos, final)
+                pos = self._value.feed(cur, pos)
                 if self._value.failed:
-                    if self._index is not None:  # what it read and did not pass on is content (the rest follows)
-                        self._host.stray(self._broken_member_text(buf, pos))
+                    if self._announced:  # what it read and did not pass on is content (the rest follows)
+                        self._sink.content(self._broken_member_text(buf, pos))
                     return self._fail(pos)
                 if not self._value.done:
                     return pos
-                if state == _IN_KEY:
+                if state is _IN_KEY:
                     self._key_complete()
                 else:
                     self._value_complete()
@@ -101,12 +123,12 @@ class JsonCallReader:
             c = buf[pos]
             if c in _WHITESPACE:
                 pos += 1
-            elif state == _OPEN:
+            elif state is _OPEN:
                 if c != "{":
                     return self._fail(pos)
                 self._state = _KEY_OR_END
                 pos += 1
-            elif state == _KEY_OR_END:
+            elif state is _KEY_OR_END:
                 if c in "\"'":
                     self._member_from = pos
                     self._member_raw.clear()
@@ -117,16 +139,16 @@ class JsonCallReader:
                     pos += 1
                 else:
                     return self._fail(pos)
-            elif state == _COLON:
+            elif state is _COLON:
                 if c != ":":
                     return self._fail(pos)
                 self._state = _VALUE_START
                 pos += 1
-            elif state == _VALUE_START:
+            elif state is _VALUE_START:
                 if not self._begin_member_value(c):
                     return self._fail(pos)
                 self._state = _IN_VALUE
-            elif state == _AFTER_VALUE:
+            elif state is _AFTER_VALUE:
                 if c == ",":
                     self._state = _KEY_OR_END
                     pos += 1
@@ -139,19 +161,19 @@ class JsonCallReader:
                 return self._fail(pos)
         return pos
 
-    def feed_fast(self, text: str) -> tuple[int, str] | None:
+    def feed_fast(self, text: str) -> str | None:
         """``text`` at once, if it only continues a string in the streamed arguments (see ``CallReader``)."""
         value = self._value
-        if self._args_open and self._index is not None and value is not None and value.continues_string(text):
-            return self._index, text
+        if self._args_open and self._announced and value is not None and value.continues_string(text):
+            return text
         return None
 
     def close(self) -> None:
-        if self.done or self._index is None:
+        if self.done or not self._announced:
             return
         if self._args_open and self._value is not None:
             self._value.close()
-            self._host.stray(self._value.take_unread())  # an unfinished member, cut off by the end of the output
+            self._sink.content(self._value.take_unread())  # an unfinished member, cut off by the end of the output
         self._finish_call()
 
     # -- members ---------------------------------------------------------------------------------------------
@@ -169,7 +191,7 @@ class JsonCallReader:
 
     def _begin_member_value(self, first: str) -> bool:
         if self._key == "name":
-            if first not in "\"'" or self._index is not None:
+            if first not in "\"'" or self._announced:
                 return False
             self._begin_value(_Member.NAME)
         elif self._key in _ARGUMENT_KEYS and not self._args_seen:
@@ -202,12 +224,12 @@ class JsonCallReader:
             if not isinstance(name, str) or not name.strip():
                 self._fail(0)
                 return
-            self._index = self._host.start_call(name.strip())
-            if self._index is None:
+            self._announced = self._sink.start_call(name.strip())
+            if not self._announced:
                 self._fail(0)
                 return
             if self._args_early:
-                self._host.call_args(self._index, "".join(self._args_early))
+                self._sink.call_args("".join(self._args_early))
                 self._args_early.clear()
         elif kind is _Member.ARGUMENTS:
             self._args_open = False
@@ -215,25 +237,25 @@ class JsonCallReader:
             self._args_out(_arguments_from_value(_loads("".join(self._captured))))
 
     def _object_complete(self) -> None:
-        if self._index is None:
+        if not self._announced:
             self._fail(0)
             return
         self._finish_call()
 
     def _finish_call(self) -> None:
-        assert self._index is not None
+        assert self._announced
         if not self._args_emitted:
-            self._host.call_args(self._index, "{}")
-        self._host.end_call(self._index)
+            self._sink.call_args("{}")
+        self._sink.end_call()
         self._state = _DONE
         self.done = True
 
     def _args_out(self, text: str) -> None:
         self._args_emitted = True
-        if self._index is None:
+        if not self._announced:
             self._args_early.append(text)
         else:
-            self._host.call_args(self._index, text)
+            self._sink.call_args(text)
 
     def _fail(self, pos: int) -> int:
         self.failed = True

@@ -21,7 +21,7 @@ _MAX_GAP: Final = 8  # whitespace between the name and its markup
 _GAP: Final = frozenset(" \t\r\n")
 
 
-class NameLookout:
+class UntaggedNames:
     """Finds a declared tool's name at the end of a stretch of content."""
 
     __slots__ = ("_longest", "_names", "_prefixes")

@@ -27,7 +27,11 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable
+from enum import Enum
 from typing import Final
+
+from ..cursor import Cursor
+from ..tags import NEED_MORE, NeedMore
 
 _STRING_SPECIAL: Final = re.compile(r'["\\\x00-\x1f\ud800-\udfff]')
 # Python-style single-quoted strings are read too: they end at "'", and a '"' inside them is escaped.
@@ -67,16 +71,41 @@ _CONTROL_ESCAPES: Final = {chr(c): f"\\u{c:04x}" for c in range(0x20)} | {
     "\f": "\\f",
 }
 
+
 # Reader states.
-_VALUE: Final = 0  # a value must start here (top level, or after ':')
-_VALUE_OR_CLOSE: Final = 1  # after '[' or after ',' in an array
-_KEY_OR_CLOSE: Final = 2  # after '{' or after ',' in an object
-_STRING: Final = 3  # inside a string value
-_KEY: Final = 4  # inside a key string
-_COLON: Final = 5
-_AFTER_VALUE: Final = 6
-_TOKEN: Final = 7  # inside a number or literal
-_DONE: Final = 8
+class _State(Enum):
+    """Where the reader is in the value."""
+
+    __hash__ = object.__hash__  # (members are compared by identity; Enum's own hash is Python code)
+
+    #: a value must start here (top level, or after ':')
+    VALUE = "value"
+    #: after '[' or after ',' in an array
+    VALUE_OR_CLOSE = "value or close"
+    #: after '{' or after ',' in an object
+    KEY_OR_CLOSE = "key or close"
+    #: inside a string value
+    STRING = "string"
+    #: inside a key string
+    KEY = "key"
+    COLON = "colon"
+    AFTER_VALUE = "after value"
+    #: inside a number or literal
+    TOKEN = "token"
+    DONE = "done"
+
+
+# (module names for the members: the reading loops compare with them, and a global is cheaper than an Enum
+# attribute on Python 3.11)
+_VALUE: Final = _State.VALUE
+_VALUE_OR_CLOSE: Final = _State.VALUE_OR_CLOSE
+_KEY_OR_CLOSE: Final = _State.KEY_OR_CLOSE
+_STRING: Final = _State.STRING
+_KEY: Final = _State.KEY
+_COLON: Final = _State.COLON
+_AFTER_VALUE: Final = _State.AFTER_VALUE
+_TOKEN: Final = _State.TOKEN
+_DONE: Final = _State.DONE
 
 
 def _number_text(token: str) -> str | None:
@@ -96,8 +125,9 @@ def _number_text(token: str) -> str | None:
     return token if math.isfinite(value) else f'"{token}"'
 
 
-def _unicode_escape(buf: str, at: int, final: bool, out: Callable[[str], None]) -> int:
+def _unicode_escape(cur: Cursor, at: int, out: Callable[[str], None]) -> int:
     """The ``\\uXXXX`` escape at ``buf[at]``: a surrogate is passed on only with its other half."""
+    buf = cur.text
     code = int(buf[at + 2 : at + 6], 16)
     after = at + 6
     if not 0xD800 <= code <= 0xDFFF:
@@ -111,19 +141,20 @@ def _unicode_escape(buf: str, at: int, final: bool, out: Callable[[str], None]) 
         return after + 6
     rest = len(buf) - after
     if rest < 6 and _LOW_SURROGATE_ESCAPE.fullmatch(buf[after:] + _A_LOW_SURROGATE_ESCAPE[rest:]):
-        return len(buf) if final else at  # what follows may still be the low half; cut off at the end: dropped
+        return len(buf) if cur.ended else at  # what follows may still be the low half; cut off at the end: dropped
     out(_REPLACEMENT_ESCAPE)
     return after
 
 
-def _raw_surrogate(buf: str, at: int, final: bool, out: Callable[[str], None]) -> int:
+def _raw_surrogate(cur: Cursor, at: int, out: Callable[[str], None]) -> int:
     """A surrogate code point in the text itself (not from a tokenizer's decoding, but possible in a Python str):
     a high and a low one together are the character they encode; alone, U+FFFD (a high one at the end of the output
     is dropped, as when it is escaped)."""
+    buf = cur.text
     c = buf[at]
     if c < "\udc00":
         if at + 1 == len(buf):
-            return len(buf) if final else at
+            return len(buf) if cur.ended else at
         if "\udc00" <= buf[at + 1] <= "\udfff":
             out(buf[at : at + 2].encode("utf-16-le", "surrogatepass").decode("utf-16-le"))
             return at + 2
@@ -131,15 +162,16 @@ def _raw_surrogate(buf: str, at: int, final: bool, out: Callable[[str], None]) -
     return at + 1
 
 
-def _closes_string(buf: str, after: int, final: bool) -> bool | None:
+def _closes_string(cur: Cursor, after: int) -> bool | NeedMore:
     """Whether the quote before ``buf[after]`` ends its string: in JSON a string is always followed by one of
     ``, : } ]`` (after optional whitespace), so a quote followed by anything else is a literal quote the model forgot
-    to escape. None: the buffer ends before that is known."""
+    to escape. NEED_MORE: the text ends before that is known."""
+    buf = cur.text
     m = _AFTER_QUOTE.match(buf, after)
     assert m is not None
     end = m.end()
     if end == len(buf):
-        return True if final or end - after > _MAX_WHITESPACE_AFTER_QUOTE else None
+        return True if cur.ended or end - after > _MAX_WHITESPACE_AFTER_QUOTE else NEED_MORE
     return buf[end] in _AFTER_STRING or end - after > _MAX_WHITESPACE_AFTER_QUOTE
 
 
@@ -161,15 +193,16 @@ class JsonValueReader:
         self.done = False
         self.failed = False
 
-    def feed(self, buf: str, pos: int, final: bool) -> int:
+    def feed(self, cur: Cursor, pos: int) -> int:
         """Read from ``buf[pos:]``; return how far it got.
 
         Stops early when the value is complete (:attr:`done`), when it failed (:attr:`failed`, at the offending
-        character) or, unless ``final``, when the buffer ends in an unfinished escape sequence.
+        character) or, unless the input has ended, when the text ends in an unfinished escape sequence.
         """
+        buf = cur.text
         if self._region is not None:
             self._region = pos  # (what came before is in _unread)
-        end = self._read(buf, pos, final)
+        end = self._read(cur, pos)
         if self._region is not None:
             self._unread.append(buf[self._region : end])
         return end
@@ -187,13 +220,14 @@ class JsonValueReader:
         if self._region is None:
             self._region = pos
 
-    def _read(self, buf: str, pos: int, final: bool) -> int:
+    def _read(self, cur: Cursor, pos: int) -> int:
+        buf = cur.text
         n = len(buf)
         sink = self._sink
         while pos < n:
             state = self._state
             if state in (_STRING, _KEY):
-                out = sink if state == _STRING else self._held.append
+                out = sink if state is _STRING else self._held.append
                 quote = self._quote
                 m = (_STRING_SPECIAL if quote == '"' else _SINGLE_QUOTED_SPECIAL).search(buf, pos)
                 if m is None:
@@ -205,8 +239,8 @@ class JsonValueReader:
                 c = buf[end]
                 if c == quote:
                     # (a key's quote always closes it: a key holding a quote is rarer than a broken member)
-                    closes = True if state == _KEY else _closes_string(buf, end + 1, final)
-                    if closes is None:
+                    closes = True if state is _KEY else _closes_string(cur, end + 1)
+                    if closes is NEED_MORE:
                         return end  # wait for the character after the quote
                     if not closes:  # an unescaped quote inside the string (code often has them)
                         out('\\"')
@@ -214,21 +248,21 @@ class JsonValueReader:
                         continue
                     out('"')
                     pos = end + 1
-                    if state == _KEY:
+                    if state is _KEY:
                         self._state = _COLON
                     else:
                         self._value_complete()
                         if self.done:
                             return pos
                 elif c == "\\":
-                    pos = self._escape(buf, end, final, out)
+                    pos = self._escape(cur, end, out)
                     if pos == end:
                         return pos
                 elif c == '"':  # inside a single-quoted string
                     out('\\"')
                     pos = end + 1
                 elif c >= "\ud800":
-                    pos = _raw_surrogate(buf, end, final, out)
+                    pos = _raw_surrogate(cur, end, out)
                     if pos == end:
                         return pos
                 else:
@@ -237,12 +271,12 @@ class JsonValueReader:
                 continue
 
             c = buf[pos]
-            if state == _TOKEN:
+            if state is _TOKEN:
                 m = _TOKEN_END.search(buf, pos)
                 if m is None:
                     self._token.append(buf[pos:])
                     pos = n
-                    if final:
+                    if cur.ended:
                         self._token_complete()
                     return pos
                 self._token.append(buf[pos : m.start()])
@@ -256,7 +290,7 @@ class JsonValueReader:
                     self._hold_from(pos)
                     self._held.append(c)
                 pos += 1
-            elif state == _AFTER_VALUE:
+            elif state is _AFTER_VALUE:
                 if c == ",":
                     self._hold_from(pos)
                     self._held.append(c)
@@ -268,7 +302,7 @@ class JsonValueReader:
                         return pos
                 else:
                     return self._fail(pos)
-            elif state == _KEY_OR_CLOSE:
+            elif state is _KEY_OR_CLOSE:
                 if c in _QUOTES:
                     self._hold_from(pos)
                     self._held.append('"')
@@ -285,7 +319,7 @@ class JsonValueReader:
                     end = m.end()
                     if end - pos > _MAX_IDENTIFIER:
                         return self._fail(pos)
-                    if end == n and not final:
+                    if end == n and not cur.ended:
                         return pos  # the key may go on
                     self._hold_from(pos)
                     self._held.append(f'"{m.group()}"')
@@ -293,7 +327,7 @@ class JsonValueReader:
                     pos = end
                 else:
                     return self._fail(pos)
-            elif state == _COLON:
+            elif state is _COLON:
                 if c != ":":
                     if c in _QUOTES and self._colon_in_key():
                         continue  # ``"key:"`` then the value's quote: the colon was written inside the key
@@ -314,7 +348,7 @@ class JsonValueReader:
                     self._stack.append("}" if c == "{" else "]")
                     self._state = _KEY_OR_CLOSE if c == "{" else _VALUE_OR_CLOSE
                     pos += 1
-                elif c == "]" and state == _VALUE_OR_CLOSE:
+                elif c == "]" and state is _VALUE_OR_CLOSE:
                     pos = self._close_container(pos)
                     if self.done:
                         return pos
@@ -323,7 +357,7 @@ class JsonValueReader:
                     self._state = _TOKEN
                 else:
                     return self._fail(pos)
-        if final and self._state == _TOKEN:
+        if cur.ended and self._state is _TOKEN:
             self._token_complete()
         return pos
 
@@ -331,7 +365,7 @@ class JsonValueReader:
         """Whether ``text`` only continues an open double-quoted string, with nothing to decide (no closing quote,
         control character or unfinished escape), so that it is already its own JSON text. The fast path of a long
         string: the caller passes it on itself; the reader's state does not change."""
-        return self._state == _STRING and self._quote == '"' and _STRING_CONTINUATION.fullmatch(text) is not None
+        return self._state is _STRING and self._quote == '"' and _STRING_CONTINUATION.fullmatch(text) is not None
 
     def close(self) -> None:
         """The input ended: hand the sink whatever makes its text a complete JSON value.
@@ -341,9 +375,9 @@ class JsonValueReader:
         """
         if self.done:
             return
-        if self._state == _STRING:
+        if self._state is _STRING:
             self._sink('"')
-        elif self._state == _TOKEN and not self.failed:
+        elif self._state is _TOKEN and not self.failed:
             self._token_complete()
         self._held.clear()
         while self._stack:
@@ -351,11 +385,12 @@ class JsonValueReader:
         self._state = _DONE
         self.done = True
 
-    def _escape(self, buf: str, at: int, final: bool, out: Callable[[str], None]) -> int:
+    def _escape(self, cur: Cursor, at: int, out: Callable[[str], None]) -> int:
         """Handle the backslash at ``buf[at]``; return the next position, or ``at`` to wait for more text."""
+        buf = cur.text
         n = len(buf)
         if at + 1 >= n:
-            return n if final else at  # a lone backslash at the very end of the output is dropped
+            return n if cur.ended else at  # a lone backslash at the very end of the output is dropped
         e = buf[at + 1]
         if e == "'":  # not a JSON escape, but what the model meant is clear
             out("'")
@@ -365,10 +400,10 @@ class JsonValueReader:
             return at + 2
         if e == "u":
             if _HEX4.match(buf, at + 2):
-                return _unicode_escape(buf, at, final, out)
+                return _unicode_escape(cur, at, out)
             prefix = _HEX_PREFIX.match(buf, at + 2)
             if prefix is not None and prefix.end() == n:
-                return n if final else at  # cut off inside the escape: dropped at the end of the output
+                return n if cur.ended else at  # cut off inside the escape: dropped at the end of the output
         out("\\\\")  # not a JSON escape: keep the backslash as a character
         return at + 1
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from longcat_plugins.core.lookout import _Prefixes
+from longcat_plugins.core.untagged_names import _Prefixes
 
 NAMES = st.lists(st.text(alphabet="ab._-z", min_size=1, max_size=6), max_size=8)
 

@@ -24,7 +24,7 @@ def whitespace_end(buf: str, pos: int) -> int:
     return pos if m is None else m.end()
 
 
-def stray_end(buf: str, pos: int, stops: re.Pattern[str] = _TAG_START) -> int:
+def text_end(buf: str, pos: int, stops: re.Pattern[str] = _TAG_START) -> int:
     """Where stray text starting at ``pos`` ends: before the next character that may start markup (``<``, or what
     ``stops`` matches) and before the whitespace in front of it."""
     m = stops.search(buf, pos + 1)

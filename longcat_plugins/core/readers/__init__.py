@@ -1,0 +1,27 @@
+"""Call readers: each reads the body of one call from the text the parser hands it and reports what it read to a
+:class:`~.sink.CallSink`, which the parser reads after each read.
+
+* :mod:`.json_value` -- one JSON value, streamed, repaired, always valid JSON;
+* :mod:`.json_call` -- ``{"name": ..., "arguments": {...}}``;
+* :mod:`.values` -- one parameter value written as plain text;
+* :mod:`.markup` -- what the XML and key/value readers share (parameters and their typing);
+* :mod:`.xml_call` -- ``<function=NAME><parameter=P>...``;
+* :mod:`.kv_call` -- LongCat's ``NAME<longcat_arg_key>P</longcat_arg_key><longcat_arg_value>...``.
+"""
+
+from __future__ import annotations
+
+from .json_call import JsonCallReader
+from .kv_call import KvCallReader
+from .sink import CallReader, CallSink, Report
+from .xml_call import XmlCallReader, parameters_follow_name
+
+__all__ = [
+    "CallReader",
+    "CallSink",
+    "JsonCallReader",
+    "KvCallReader",
+    "Report",
+    "XmlCallReader",
+    "parameters_follow_name",
+]

@@ -1,0 +1,406 @@
+"""The LongCat key/value call body, and the shapes models write it in::
+
+NAME
+<longcat_arg_key>P</longcat_arg_key>
+<longcat_arg_value>value</longcat_arg_value>
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from enum import Enum
+from typing import Final
+
+from .. import tags as T
+from ..cursor import Cursor
+from ..schema import ToolSchemas
+from ..whitespace import WHITESPACE, whitespace_end
+from .json_value import JsonValueReader
+from .markup import MarkupCall
+from .sink import CallSink
+from .values import KV_BODY_TAGS, LineValue, line_key
+
+_KV_NAME_END: Final = re.compile(r"[\s<>{(]")
+_MAX_WHITESPACE_AFTER_CLOSE: Final = 256
+
+_KV_VALUE_END: Final = T.TagSet(T.ARG_VALUE_CLOSE, T.ARG_KEY_OPEN, T.LONGCAT_CALL_CLOSE)
+_KV_VALUE_OPEN: Final = T.TagSet(T.ARG_VALUE_OPEN)
+#: what may close the markup right after an arguments object written as JSON
+_KV_AFTER_JSON: Final = T.TagSet(T.ARG_KEY_CLOSE, T.ARG_VALUE_CLOSE)
+#: a block that begins with its name as a pair: ``<longcat_arg_key>name</longcat_arg_key><longcat_arg_value>NAME..``
+_NAME_PAIR: Final = re.compile(
+    r"<longcat_arg_key>\s*name\s*</longcat_arg_key>\s*<longcat_arg_value>\s*([^\s<>]{1,256})\s*</longcat_arg_value>"
+)
+_NAME_PAIR_BOUND: Final = 128 + T.MAX_NAME_LENGTH
+
+
+class _State(Enum):
+    """Where the reader is in the call."""
+
+    __hash__ = object.__hash__  # (members are compared by identity; Enum's own hash is Python code)
+
+    #: between pairs
+    BODY = "body"
+    #: inside a value
+    VALUE = "value"
+    #: the call's name
+    NAME = "name"
+    AFTER_NAME = "after name"
+    #: at ``<longcat_arg_key>``
+    KEY = "key"
+    #: after ``</longcat_arg_key>``, before the value
+    AFTER_KEY = "after key"
+    #: ``<longcat_arg_key>name</longcat_arg_key><longcat_arg_value>NAME...``
+    NAME_PAIR = "name pair"
+    #: after ``NAME(``
+    OPEN_PAREN = "open paren"
+    #: the whole arguments object, written as JSON (or a JavaScript object literal)
+    JSON_ARGS = "json args"
+    AFTER_JSON = "after json"
+    #: between ``KEY: value`` lines
+    LINES = "lines"
+
+
+class KvCallReader(MarkupCall):
+    """Reads a LongCat key/value call up to (not including) the closing tag of its block, starting at NAME:
+
+    * ``NAME <longcat_arg_key>K</longcat_arg_key><longcat_arg_value>V</longcat_arg_value>...`` (the dialect);
+    * ``NAME {json object}`` and ``NAME({javascript object})``: the object is the arguments;
+    * ``NAME <longcat_arg_key>{json object}`` (a key holding all the arguments, often with no closing tags);
+    * ``<longcat_arg_key>name</longcat_arg_key><longcat_arg_value>NAME</longcat_arg_value>`` then an ``arguments``
+      key whose value is the arguments object (``name_pair=True``: the reader starts at that first key).
+    """
+
+    _closing_tag = T.ARG_VALUE_CLOSE
+
+    def __init__(
+        self, sink: CallSink, schemas: ToolSchemas, name_pair: bool = False, given_name: str = "", bare: bool = False
+    ) -> None:
+        super().__init__(sink, schemas)
+        self._state: _State = _State.AFTER_NAME if given_name else _State.NAME_PAIR if name_pair else _State.NAME
+        self._name = given_name
+        self._bare = bare  # no block around the call: it ends where its key/value pairs end
+        self._key_markup = ""  # the raw ``<longcat_arg_key>K</longcat_arg_key>`` until its value begins
+        self._json: JsonValueReader | None = None
+        self._json_closers: T.TagSet | None = None
+        self._closed_name = False  # a '>' after the name was taken
+
+    def feed(self, cur: Cursor, pos: int) -> int:
+        n = len(cur.text)
+        while pos < n and not (self.done or self.failed):
+            pos, reading = _READ[self._state](self, cur, pos)
+            if not reading:  # waits for text, or the call ended
+                return pos
+        if cur.ended and not self.done:
+            if not self._announced:
+                if self._state in (_State.NAME, _State.AFTER_NAME, _State.NAME_PAIR):
+                    self.failed = True
+            elif self._state is _State.VALUE:
+                self._end_param()
+                self._state = _State.BODY
+        return pos
+
+    # -- the header: the name, and what shape the body has ----------------------------------------------------------
+
+    def _read_name(self, cur: Cursor, pos: int) -> tuple[int, bool]:
+        """The call's name."""
+        buf = cur.text
+        n = len(buf)
+        m = _KV_NAME_END.search(buf, pos, pos + T.MAX_NAME_LENGTH + 1)
+        if m is None:
+            if n - pos > T.MAX_NAME_LENGTH or cur.ended:
+                return self._fail(pos), False
+            return pos, False
+        self._name = buf[pos : m.start()]
+        self._state = _State.AFTER_NAME
+        pos = m.start()
+        return pos, True
+
+    def _read_after_name(self, cur: Cursor, pos: int) -> tuple[int, bool]:
+        """After the name: what follows decides the body's shape."""
+        buf = cur.text
+        end = whitespace_end(buf, pos)
+        if end > pos:
+            pos = end
+            return pos, True
+        c = buf[pos]
+        if c == ">" and not self._closed_name:  # ``NAME>{json}`` (Qwen3.5)
+            self._closed_name = True
+            pos += 1
+            return pos, True
+        if c in "{(":
+            if not self._start(self._name):
+                return pos, False
+            if c == "{":
+                self._begin_json()
+            else:
+                self._state = _State.OPEN_PAREN
+                pos += 1
+            return pos, True
+        if c != "<":  # ``KEY: value`` lines, when KEY is a parameter of the tool
+            self._tool = self._name
+            key = line_key(cur, pos, self._accepts_line_key)
+            if key is T.NEED_MORE:
+                return pos, False
+            if not isinstance(key, tuple) or not self._start(self._name):
+                return self._fail(pos), False
+            self._begin_param(key[0], _KV_VALUE_END, False, buf[pos : key[1]], line=True)
+            self._state = _State.VALUE
+            pos = key[1]
+            return pos, True
+        tag = KV_BODY_TAGS.match(cur, pos)
+        if tag is T.NEED_MORE:
+            return pos, False
+        if tag is None:
+            return self._fail(pos), False
+        if not self._start(self._name):
+            return pos, False
+        self._state = _State.BODY
+        return pos, True
+
+    def _read_name_pair(self, cur: Cursor, pos: int) -> tuple[int, bool]:
+        """``<longcat_arg_key>name</longcat_arg_key><longcat_arg_value>NAME...``"""
+        buf = cur.text
+        n = len(buf)
+        close = buf.find(T.ARG_VALUE_CLOSE, pos, pos + _NAME_PAIR_BOUND)
+        if close < 0:
+            if n - pos < _NAME_PAIR_BOUND and not cur.ended:
+                return pos, False
+            return self._fail(pos), False
+        m = _NAME_PAIR.fullmatch(buf, pos, close + len(T.ARG_VALUE_CLOSE))
+        if m is None:
+            return self._fail(pos), False
+        if not self._start(m.group(1)):
+            return pos, False
+        self._state = _State.BODY
+        pos = m.end()
+        return pos, True
+
+    def _read_open_paren(self, cur: Cursor, pos: int) -> tuple[int, bool]:
+        """After ``NAME(``."""
+        buf = cur.text
+        n = len(buf)
+        end = whitespace_end(buf, pos)
+        if end == n:
+            pos = end
+            return pos, True
+        if buf[end] == "{":
+            self._begin_json()
+            pos = end
+        elif buf[end] == ")":  # NAME(): no arguments
+            self._state = _State.BODY
+            pos = end + 1
+        else:
+            self._state = _State.BODY
+        return pos, True
+
+    # -- a body of key/value pairs ----------------------------------------------------------------------------------
+
+    def _read_body(self, cur: Cursor, pos: int) -> tuple[int, bool]:
+        """Between pairs."""
+        if self._bare:
+            return self._read_bare_body(cur, pos)
+        buf = cur.text
+        n = len(buf)
+        if buf[pos] != "<":
+            pos = self._body_text(buf, pos)
+            return pos, True
+        tag = KV_BODY_TAGS.match(cur, pos)
+        if tag is T.NEED_MORE:
+            return pos, False
+        if tag is None and cur.ended and KV_BODY_TAGS.is_prefix(buf[pos:]):
+            self._whitespace.drop()  # a closing tag cut off by the end of the output is markup
+            return n, False
+        if tag is not None:
+            self._whitespace.drop()
+        if tag == T.ARG_KEY_OPEN:
+            self._state = _State.KEY
+        elif tag is not None:  # the block closes, or the next block opens
+            self.close()
+            return pos, False
+        else:
+            pos = self._text_between(buf, pos)
+        return pos, True
+
+    def _read_bare_body(self, cur: Cursor, pos: int) -> tuple[int, bool]:
+        """Between pairs, with no block around the call: it ends where its pairs end."""
+        buf = cur.text
+        n = len(buf)
+        end = whitespace_end(buf, pos)
+        if end == n and not cur.ended and end - pos <= _MAX_WHITESPACE_AFTER_CLOSE:
+            return pos, False
+        tag = KV_BODY_TAGS.match(cur, end) if end < n and buf[end] == "<" else None
+        if tag is T.NEED_MORE:
+            return pos, False
+        if tag == T.ARG_KEY_OPEN:
+            self._state = _State.KEY
+            pos = end
+            return pos, True
+        self.close()  # anything else ends the call, before the whitespace
+        return pos, False
+
+    def _read_key(self, cur: Cursor, pos: int) -> tuple[int, bool]:
+        """At ``<longcat_arg_key>``."""
+        buf = cur.text
+        n = len(buf)
+        start = pos + len(T.ARG_KEY_OPEN)
+        first = whitespace_end(buf, start)
+        if first == n and not cur.ended:
+            return pos, False
+        if first < n and buf[first] == "{" and self._takes_whole_arguments():
+            self._begin_json()
+            pos = first
+            return pos, True
+        end = buf.find(T.ARG_KEY_CLOSE, start, start + T.MAX_NAME_LENGTH + len(T.ARG_KEY_CLOSE))
+        if end < 0:
+            if n - start < T.MAX_NAME_LENGTH + len(T.ARG_KEY_CLOSE) and not cur.ended:
+                return pos, False
+            pos = self._text_between(buf, pos)
+            self._state = _State.BODY
+            return pos, True
+        self._name = buf[start:end].strip()
+        self._key_markup = buf[pos : end + len(T.ARG_KEY_CLOSE)]
+        self._state = _State.AFTER_KEY
+        pos = end + len(T.ARG_KEY_CLOSE)
+        return pos, True
+
+    def _read_after_key(self, cur: Cursor, pos: int) -> tuple[int, bool]:
+        """After ``</longcat_arg_key>``, before the value."""
+        buf = cur.text
+        n = len(buf)
+        end = whitespace_end(buf, pos)
+        if end > pos:
+            self._key_markup += buf[pos:end]
+            pos = end
+            return pos, True
+        tag = _KV_VALUE_OPEN.match(cur, pos) if buf[pos] == "<" else None
+        if tag is T.NEED_MORE:
+            return pos, False
+        if tag is None:  # a key with no value is not a parameter
+            self._sink.content(self._key_markup)
+            self._state = _State.BODY
+            return pos, True
+        if self._name == "arguments" and self._takes_whole_arguments():
+            after = whitespace_end(buf, pos + len(T.ARG_VALUE_OPEN))
+            if after == n and not cur.ended:
+                return pos, False
+            if after < n and buf[after] == "{":  # the arguments object, as the value of "arguments"
+                self._begin_json()
+                pos = after
+                return pos, True
+        self._begin_param(self._name, _KV_VALUE_END, False, self._key_markup + T.ARG_VALUE_OPEN)
+        self._state = _State.VALUE
+        pos += len(T.ARG_VALUE_OPEN)
+        return pos, True
+
+    def _read_value(self, cur: Cursor, pos: int) -> tuple[int, bool]:
+        """Inside a value (of a pair or a line)."""
+        line = isinstance(self._value, LineValue)
+        pos = self._feed_value(cur, pos, T.ARG_VALUE_CLOSE)
+        if self._value is not None:
+            return pos, False
+        self._state = _State.LINES if line else _State.BODY
+        return pos, True
+
+    # -- a body that is one JSON object -----------------------------------------------------------------------------
+
+    def _read_json(self, cur: Cursor, pos: int) -> tuple[int, bool]:
+        """The whole arguments object, written as JSON (or a JavaScript object literal)."""
+        json_reader = self._json
+        assert json_reader is not None
+        pos = json_reader.feed(cur, pos)
+        if json_reader.failed:  # what it read and did not pass on, and what follows, is text
+            self._sink.content(json_reader.take_unread())
+            json_reader.close()
+            self._state = _State.BODY
+        elif json_reader.done:
+            self._state = _State.AFTER_JSON
+        else:
+            return pos, False
+        return pos, True
+
+    def _read_after_json(self, cur: Cursor, pos: int) -> tuple[int, bool]:
+        """After the arguments object: the markup that may close it."""
+        buf = cur.text
+        n = len(buf)
+        end = whitespace_end(buf, pos)
+        if end == n and not cur.ended:
+            return pos, False
+        if end < n and buf[end] == ")" and self._json_closers is None:
+            pos = end + 1
+            self._json_closers = _KV_AFTER_JSON  # (a paren is closed once)
+            return pos, True
+        tag = _KV_AFTER_JSON.match(cur, end) if end < n and buf[end] == "<" else None
+        if tag is T.NEED_MORE:
+            return pos, False
+        if isinstance(tag, str):
+            pos = end + len(tag)
+            return pos, True
+        self._state = _State.BODY
+        return pos, True
+
+    # -- a body of ``KEY: value`` lines -----------------------------------------------------------------------------
+
+    def _read_lines(self, cur: Cursor, pos: int) -> tuple[int, bool]:
+        """Between ``KEY: value`` lines."""
+        buf = cur.text
+        if buf[pos] in WHITESPACE:
+            pos = self._whitespace.take(buf, pos)
+            return pos, True
+        if buf[pos] == "<":
+            self._state = _State.BODY
+            return pos, True
+        key = line_key(cur, pos, self._accepts_line_key)
+        if key is T.NEED_MORE:
+            return pos, False
+        if isinstance(key, tuple):
+            self._whitespace.drop()
+            self._begin_param(key[0], _KV_VALUE_END, False, buf[pos : key[1]], line=True)
+            self._state = _State.VALUE
+            pos = key[1]
+            return pos, True
+        self._state = _State.BODY
+        return pos, True
+
+    # -- shared
+
+    def _takes_whole_arguments(self) -> bool:
+        """Whether a JSON object here can be the whole arguments: no parameter yet, and the tool has none named
+        ``arguments`` (whose value would be that object)."""
+        return not self._params and self._json is None and self._schemas.parameter(self._tool, "arguments") is None
+
+    def _begin_json(self) -> None:
+        assert self._announced
+        sink = self._sink
+
+        def out(text: str) -> None:
+            sink.call_args(text)
+
+        self._json = JsonValueReader(out)
+        self._whole_arguments = True
+        self._state = _State.JSON_ARGS
+
+    def _close_pending(self) -> None:
+        if self._json is not None:
+            self._json.close()
+            self._sink.content(self._json.take_unread())  # an unfinished member, cut off by the end of the output
+        elif self._state is _State.AFTER_KEY:  # the call ends after a key: its value is empty (as in XML)
+            self._begin_param(self._name, _KV_VALUE_END, False, self._key_markup)
+            self._state = _State.VALUE
+
+
+#: the reader of each state
+_READ: Final[dict[_State, Callable[[KvCallReader, Cursor, int], tuple[int, bool]]]] = {
+    _State.NAME: KvCallReader._read_name,
+    _State.AFTER_NAME: KvCallReader._read_after_name,
+    _State.NAME_PAIR: KvCallReader._read_name_pair,
+    _State.OPEN_PAREN: KvCallReader._read_open_paren,
+    _State.BODY: KvCallReader._read_body,
+    _State.KEY: KvCallReader._read_key,
+    _State.AFTER_KEY: KvCallReader._read_after_key,
+    _State.VALUE: KvCallReader._read_value,
+    _State.JSON_ARGS: KvCallReader._read_json,
+    _State.AFTER_JSON: KvCallReader._read_after_json,
+    _State.LINES: KvCallReader._read_lines,
+}

@@ -1,0 +1,211 @@
+"""What the call readers whose parameters are plain text between tags share (the XML reader in
+:mod:`.xml_call`, the key/value reader in :mod:`.kv_call`): the parameters, their typing by the tool's schema and the
+arguments object they form.
+
+Values whose schema admits a string stream as JSON-escaped text while they arrive; other values are typed by their
+schema when they close. Text inside a call that is not a parameter goes to the sink as content. A parameter written
+twice keeps its first value (already streamed); the repeat, markup included, is content, so that the arguments never
+hold a key twice (which strict JSON readers refuse).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Final
+
+from .. import tags as T
+from ..cursor import Cursor
+from ..schema import ToolSchemas, convert_value, is_string_schema, schema_types
+from ..tool_names import resolve_tool_name
+from ..whitespace import WHITESPACE, WhitespaceRun, text_end
+from .sink import CallSink
+from .values import LineValue, PlainValue, dumps, json_escape
+
+logger = logging.getLogger("longcat_plugins")
+
+_MAX_NULL_TEXT: Final = 16  # how much of a nullable string value is held back while it may read as null
+
+
+class MarkupCall:
+    """What the XML and key/value readers share: parameters, their typing and the arguments object they form."""
+
+    _closing_tag: str  # the tag that closes a value
+    _held_back: frozenset[str] = frozenset()  # see PlainValue
+
+    def __init__(self, sink: CallSink, schemas: ToolSchemas) -> None:
+        self._sink = sink
+        self._schemas = schemas
+        self._announced = False
+        self._tool = ""
+        self._params = 0
+        self._param_names: set[str] = set()
+        self._repeat_closing = ""  # the closing tag of a repeated parameter, shown with it
+        self._whole_arguments = False  # the arguments came as one JSON object (no parameter can follow)
+        self._value: PlainValue | LineValue | None = None
+        self._streaming_string = False  # the open value is a string, streamed as it arrives
+        self._finish_value: Callable[[], None] | None = None
+        self._whitespace = WhitespaceRun()
+        self.done = False
+        self.failed = False
+
+    @property
+    def announced(self) -> bool:
+        return self._announced
+
+    def feed_fast(self, text: str) -> str | None:
+        """``text`` at once, as argument text, if it only continues an open string value (see ``CallReader``)."""
+        value = self._value
+        if self._streaming_string and value is not None and not value.done and value.continues(text):
+            assert self._announced
+            return json_escape(text)
+        return None
+
+    def close(self) -> None:
+        if self.done or not self._announced:
+            return
+        self._close_pending()
+        self._end_param()
+        if not self._whole_arguments:
+            self._sink.call_args("}" if self._params else "{}")
+        self._sink.end_call()
+        self.done = True
+
+    def _close_pending(self) -> None:
+        """The call ends while markup of a parameter is unfinished (a reader finishes it here if it can)."""
+
+    def _start(self, name: str) -> bool:
+        """Announce the call; False when its name names no tool (the reader then fails)."""
+        self._announced = self._sink.start_call(name)
+        self._tool = resolve_tool_name(name, self._schemas, bool(self._schemas)) or name
+        if not self._announced:
+            self.failed = True
+        return self._announced
+
+    def _begin_param(
+        self, name: str, terminators: T.TagSet, strip_newlines: bool, markup: str, line: bool = False
+    ) -> None:
+        """A parameter's value begins; ``markup`` is the raw text that opened it; ``line``: a ``KEY: value`` line."""
+        assert self._announced
+        sink = self._sink
+        if name in self._param_names or self._whole_arguments:
+            logger.warning(
+                "tool %r: parameter %r given again; the first value is kept, the repeat is content", self._tool, name
+            )
+            sink.content(self._whitespace.release() + markup)
+            self._streaming_string = False
+            self._value = (
+                LineValue(sink.content, self._accepts_line_key)
+                if line
+                else PlainValue(terminators, False, sink.content, self._held_back)
+            )
+            self._finish_value = None
+            self._repeat_closing = self._closing_tag
+            return
+        self._param_names.add(name)
+        prefix = ("{" if self._params == 0 else ", ") + dumps(name) + ": "
+        self._params += 1
+        schema = self._schemas.parameter(self._tool, name)
+        out: Callable[[str], None]
+        self._streaming_string = is_string_schema(schema)
+        if self._streaming_string and "null" in schema_types(schema):
+            out, finish = self._nullable_string(prefix)
+        elif self._streaming_string:
+            sink.call_args(prefix + '"')
+
+            def out(text: str) -> None:
+                sink.call_args(json_escape(text))
+
+            def finish() -> None:
+                sink.call_args('"')
+
+        else:
+            raw: list[str] = []
+            out = raw.append
+
+            def finish() -> None:
+                value = convert_value("".join(raw), schema)
+                sink.call_args(prefix + dumps(value))
+
+        if line:
+            self._value = LineValue(out, self._accepts_line_key)
+        else:
+            self._value = PlainValue(terminators, strip_newlines, out, self._held_back)
+        self._finish_value = finish
+
+    def _accepts_line_key(self, key: str) -> bool:
+        """Whether ``KEY:`` at the start of a line names a parameter (of the tool, when the request declares it)."""
+        tool = resolve_tool_name(self._tool, self._schemas, bool(self._schemas)) or self._tool
+        if tool in self._schemas:
+            return self._schemas.parameter(tool, key) is not None
+        return not self._schemas
+
+    def _nullable_string(self, prefix: str) -> tuple[Callable[[str], None], Callable[[], None]]:
+        """A string value that may be ``null``: held back while it still reads as null (a few characters), then
+        streamed as a string; JSON null if it is exactly that."""
+        sink = self._sink
+        sink.call_args(prefix)
+        held: list[str] = []  # the value's text while undecided
+        decided = False
+        self._streaming_string = False  # (no fast path while undecided)
+
+        def out(text: str) -> None:
+            nonlocal decided
+            if decided:
+                sink.call_args(json_escape(text))
+                return
+            held.append(text)
+            so_far = "".join(held)
+            if len(so_far) <= _MAX_NULL_TEXT and "null".startswith(so_far.strip()):
+                return
+            decided = self._streaming_string = True
+            sink.call_args('"' + json_escape(so_far))
+
+        def finish() -> None:
+            if decided:
+                sink.call_args('"')
+                return
+            so_far = "".join(held)
+            sink.call_args("null" if so_far.strip() == "null" else '"' + json_escape(so_far) + '"')
+
+        return out, finish
+
+    def _end_param(self) -> None:
+        if self._finish_value is not None:
+            self._finish_value()
+        self._value = None
+        self._finish_value = None
+        self._repeat_closing = ""
+
+    def _feed_value(self, cur: Cursor, pos: int, closing_tag: str) -> int:
+        """Feed the open value; when it ends, consume its own closing tag (if that is what ended it)."""
+        value = self._value
+        assert value is not None
+        pos = value.feed(cur, pos)
+        if value.done:
+            if value.terminator == closing_tag:
+                if self._repeat_closing:
+                    self._sink.content(closing_tag)
+                pos += len(closing_tag)
+            self._end_param()
+        elif cur.ended:
+            self._end_param()
+        return pos
+
+    def _text_between(self, buf: str, pos: int) -> int:
+        """Text between parameters that is not markup: shown as content, up to the next tag. Whitespace taken just
+        before it belongs to it."""
+        end = text_end(buf, pos)
+        self._sink.content(self._whitespace.release() + buf[pos:end])
+        return end
+
+    def _body_text(self, buf: str, pos: int) -> int:
+        """At a character of the body that is not '<': whitespace is taken (a tag after it makes it markup);
+        anything else is stray text."""
+        if buf[pos] in WHITESPACE:
+            return self._whitespace.take(buf, pos)
+        return self._text_between(buf, pos)
+
+    def _fail(self, pos: int) -> int:
+        self.failed = True
+        return pos

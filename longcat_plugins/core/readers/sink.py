@@ -1,0 +1,87 @@
+"""What a call reader reports (to a :class:`CallSink`), and what the parser needs from a call reader."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from enum import Enum
+from typing import Final, Protocol
+
+from ..cursor import Cursor
+
+
+class Report(Enum):
+    """What a call reader reports."""
+
+    __hash__ = object.__hash__  # (members are compared by identity; Enum's own hash is Python code)
+
+    #: the call is announced (the text is its tool's name); from here on the block's markup is consumed, not shown
+    START = "start"
+    #: a fragment of the call's arguments
+    ARGS = "args"
+    END = "end"
+    #: text inside a call block that belongs to no call: it is shown as content
+    CONTENT = "content"
+
+
+# (module names for the members: a global is cheaper than an Enum attribute on Python 3.11)
+_START: Final = Report.START
+_ARGS: Final = Report.ARGS
+_END: Final = Report.END
+_CONTENT: Final = Report.CONTENT
+
+
+class CallSink:
+    """Where a call reader reports what it read, in order: the parser takes the reports after each read. A reader
+    reads one call, so its reports name no call."""
+
+    __slots__ = ("_resolve", "reports")
+
+    def __init__(self, resolve: Callable[[str], str | None]) -> None:
+        self._resolve = resolve
+        self.reports: list[tuple[Report, str]] = []
+
+    def start_call(self, written: str) -> bool:
+        """Announce the call ``written`` names; False when it names no tool of the request (then the block is not a
+        call: the reader fails)."""
+        name = self._resolve(written)
+        if name is None:
+            return False
+        self.reports.append((_START, name))
+        return True
+
+    def call_args(self, text: str) -> None:
+        if text:
+            self.reports.append((_ARGS, text))
+
+    def end_call(self) -> None:
+        self.reports.append((_END, ""))
+
+    def content(self, text: str) -> None:
+        if text:
+            self.reports.append((_CONTENT, text))
+
+
+class CallReader(Protocol):
+    """Reads the body of one call (or, for the key/value dialect, one whole block)."""
+
+    done: bool
+    failed: bool
+
+    @property
+    def announced(self) -> bool:
+        """Whether the call was announced to the sink (before that, a failure returns the block as content)."""
+        ...
+
+    def feed(self, cur: Cursor, pos: int) -> int:
+        """Read from ``cur.text[pos:]``; return how far it got. Stops at completion, at failure, or to wait for text."""
+        ...
+
+    def feed_fast(self, text: str) -> str | None:
+        """When all of ``text`` only continues a string value being streamed, with nothing to decide: the argument
+        text it adds to the call (the reader's state does not change; the caller emits it). Otherwise None, and the
+        caller uses :meth:`feed`. Only called with nothing held back."""
+        ...
+
+    def close(self) -> None:
+        """The input ended or the block broke off: finish an announced call with valid JSON arguments."""
+        ...

@@ -1,0 +1,235 @@
+"""Readers of one parameter value written as plain text: between tags (XML ``<parameter=P>`` and key/value
+``<longcat_arg_value>``) or on ``KEY: value`` lines; and the rule that decides whether a closing tag met inside a
+value ends it."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from typing import Final
+
+from .. import tags as T
+from ..cursor import Cursor
+from ..whitespace import whitespace_end
+
+_NEEDS_ESCAPE: Final = re.compile(r'["\\\x00-\x1f\ud800-\udfff]')
+_SURROGATE: Final = re.compile(r"[\ud800-\udfff]")
+_MAX_CLOSER_RUN: Final = 512  # how much of a run of closing tags inside a value is held back while undecided
+_LINE_BREAK_OR_TAG: Final = re.compile("[\n<]")
+#: ``json.dumps(value, ensure_ascii=False)``, without building an encoder per call
+dumps: Final = json.JSONEncoder(ensure_ascii=False).encode
+#: the closers that end an XML value (and its call) where what follows decides so (see _closer_run_ends_call)
+CALL_CLOSERS: Final = frozenset((T.FUNCTION_CLOSE, *T.WRAPPER_CLOSES))
+_AFTER_CLOSER: Final = T.TagSet(T.PARAMETER_CLOSE, *CALL_CLOSERS, *T.WRAPPER_OPENS, T.FUNCTION_OPEN, *T.END_OF_SEQUENCE)
+#: the markup of a key/value body (what ends a ``KEY: value`` line's value)
+KV_BODY_TAGS: Final = T.TagSet(T.ARG_KEY_OPEN, *T.WRAPPER_CLOSES, *T.WRAPPER_OPENS, T.FUNCTION_OPEN, *T.END_OF_SEQUENCE)
+
+
+def json_escape(text: str) -> str:
+    """``text`` as the inside of a JSON string."""
+    if _NEEDS_ESCAPE.search(text) is None:
+        return text
+    # a surrogate code point cannot be written as UTF-8: each one (the engines' text never holds one) is U+FFFD,
+    # the same whatever the split
+    return dumps(_SURROGATE.sub("\ufffd", text))[1:-1]
+
+
+class PlainValue:
+    """Reads one plain-text value up to (not including) the first of its terminator tags.
+
+    A terminator listed in ``held_back`` ends the value only where what follows it decides so (see
+    :func:`_closer_run_ends_call`); elsewhere it is text of the value (a model writing an XML file writes
+    ``</function>`` in a value). Only that undecided tail is held back.
+    """
+
+    __slots__ = ("_held_back", "_out", "_started", "_strip_newlines", "_terminators", "done", "terminator")
+
+    def __init__(
+        self,
+        terminators: T.TagSet,
+        strip_newlines: bool,
+        out: Callable[[str], None],
+        held_back: frozenset[str] = frozenset(),
+    ) -> None:
+        self._terminators = terminators
+        self._held_back = held_back
+        self._strip_newlines = strip_newlines
+        self._out = out
+        self._started = not strip_newlines
+        self.done = False
+        self.terminator: str | None = None
+
+    def feed(self, cur: Cursor, pos: int) -> int:
+        buf = cur.text
+        n = len(buf)
+        if not self._started:
+            if pos >= n:
+                return pos
+            if buf[pos] == "\n":
+                pos += 1
+            self._started = True
+        out = self._out
+        while pos < n:
+            i = buf.find("<", pos)
+            if i < 0:
+                end = n
+                if not cur.ended and self._strip_newlines and buf[n - 1] == "\n":
+                    end -= 1  # may be the newline before the closing tag
+                if end > pos:
+                    out(buf[pos:end])
+                return end
+            # at the end of the output, a cut-off closing tag still ends the value (it is not value text)
+            tag = self._terminators.match_cut(buf, i)
+            if isinstance(tag, str) and tag in self._held_back:
+                verdict = _closer_run_ends_call(cur, i)
+                if verdict is not True:
+                    tag = verdict if verdict is T.NEED_MORE else None
+            if tag is None:
+                out(buf[pos : i + 1])
+                pos = i + 1
+                continue
+            end = i
+            if self._strip_newlines and end > pos and buf[end - 1] == "\n":
+                end -= 1
+            if end > pos:
+                out(buf[pos:end])
+            if tag is T.NEED_MORE and not cur.ended:
+                return end
+            self.terminator = tag if isinstance(tag, str) else None
+            self.done = True
+            return i
+        return pos
+
+    def close(self) -> None:
+        self.done = True
+
+    def continues(self, text: str) -> bool:
+        """Whether ``text`` only continues the value, with nothing to decide (no '<', no possible trailing newline).
+        The fast path of a long value: the caller passes it on itself."""
+        return self._started and "<" not in text and not (self._strip_newlines and text[-1] == "\n")
+
+
+#: ``KEY:`` at the start of a line of a key/value body written as ``key: value`` lines
+_LINE_KEY: Final = re.compile(r"[ \t]*([A-Za-z_][\w\-]*)[ \t]*(:)?")
+_LINE_KEY_BOUND: Final = 64 + T.MAX_NAME_LENGTH
+
+
+def line_key(cur: Cursor, pos: int, accept: Callable[[str], bool]) -> tuple[str, int] | T.NeedMore | None:
+    """The key of a ``KEY: value`` line starting at ``pos`` and where its value starts, None when there is none
+    (or ``accept`` refuses the key), NEED_MORE when the buffer ends before that is known."""
+    buf = cur.text
+    m = _LINE_KEY.match(buf, pos, pos + _LINE_KEY_BOUND)
+    if m is None:
+        return None if cur.ended or len(buf) - pos >= _LINE_KEY_BOUND or buf[pos:].strip(" \t") else T.NEED_MORE
+    if m.group(2) is None:
+        if m.end() == len(buf) and not cur.ended and m.end() - pos < _LINE_KEY_BOUND:
+            return T.NEED_MORE
+        return None
+    if not accept(m.group(1)):
+        return None
+    end = m.end()
+    while end < len(buf) and buf[end] in " \t":
+        end += 1
+    if end == len(buf) and not cur.ended:
+        return T.NEED_MORE  # (the spaces before the value are not part of it)
+    return m.group(1), end
+
+
+class LineValue:
+    """Reads the value of a ``KEY: value`` line. It goes on over the next lines until a line starts with another
+    accepted ``KEY:`` or with markup of the body (which ends the value and is not read); the newline before what
+    ends it is not part of it."""
+
+    __slots__ = ("_accept", "_out", "done", "terminator")
+
+    def __init__(self, out: Callable[[str], None], accept: Callable[[str], bool]) -> None:
+        self._out = out
+        self._accept = accept
+        self.done = False
+        self.terminator: str | None = None
+
+    def feed(self, cur: Cursor, pos: int) -> int:
+        buf = cur.text
+        n = len(buf)
+        out = self._out
+        while pos < n:
+            m = _LINE_BREAK_OR_TAG.search(buf, pos)
+            if m is None:
+                out(buf[pos:])
+                return n
+            i = m.start()
+            if buf[i] == "<":
+                tag = KV_BODY_TAGS.match(cur, i)
+                if tag is None:
+                    out(buf[pos : i + 1])
+                    pos = i + 1
+                    continue
+                if i > pos:
+                    out(buf[pos:i])
+                if tag is T.NEED_MORE:
+                    return i
+                self.done = True
+                return i
+            # a newline: the next line decides
+            if i > pos:
+                out(buf[pos:i])
+            j = whitespace_end(buf, i + 1)
+            if j == n:
+                if not cur.ended:
+                    return i
+                self.done = True
+                return i
+            if buf[j] == "<":
+                tag = KV_BODY_TAGS.match(cur, j)
+                if tag is T.NEED_MORE:
+                    return i
+                if tag is not None:
+                    self.done = True
+                    return i
+            key = line_key(cur, i + 1, self._accept)
+            if key is T.NEED_MORE:
+                return i
+            if key is not None:
+                self.done = True
+                return i
+            out("\n")
+            pos = i + 1
+        return pos
+
+    def close(self) -> None:
+        self.done = True
+
+    def continues(self, text: str) -> bool:
+        return "<" not in text and "\n" not in text
+
+
+def _closer_run_ends_call(cur: Cursor, start: int) -> bool | T.NeedMore:
+    """Whether the closing tag at ``start``, met inside an open value, ends the value and its call;
+    NEED_MORE: not known yet.
+
+    The closers and whitespace that follow it form one run; what comes after the run decides. ``</parameter>`` means
+    the run was value text; so does other text on the run's last line, or after a run that closes no block. The end
+    of the output, an opening tag, an end marker, or text on a new line after a block's closer mean it closed the
+    call. A run longer than ``_MAX_CLOSER_RUN`` closes the call (the bound on what is held back).
+    """
+    buf = cur.text
+    limit = start + _MAX_CLOSER_RUN
+    pos = start
+    block_closed = False
+    while True:
+        tag = _AFTER_CLOSER.match(cur, pos)
+        if tag is T.NEED_MORE:
+            return tag
+        if tag not in CALL_CLOSERS:  # (never so at ``start``)
+            return tag != T.PARAMETER_CLOSE
+        assert isinstance(tag, str)
+        block_closed = block_closed or tag in T.WRAPPER_CLOSES
+        after = pos + len(tag)
+        pos = whitespace_end(buf, after)
+        if pos > limit:
+            return True
+        if pos == len(buf):
+            return True if cur.ended else T.NEED_MORE
+        if buf[pos] != "<" or _AFTER_CLOSER.match(cur, pos) is None:
+            return block_closed and "\n" in buf[after:pos]

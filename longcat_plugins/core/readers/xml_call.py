@@ -1,0 +1,174 @@
+"""The XML call body (Qwen3-Coder style)::
+
+    <function=NAME>
+    <parameter=P>
+    value
+    </parameter>
+    </function>
+
+One leading and one trailing newline of a value are markup.
+"""
+
+from __future__ import annotations
+
+import re
+from enum import Enum
+from typing import Final
+
+from .. import tags as T
+from ..cursor import Cursor
+from ..schema import ToolSchemas
+from ..whitespace import whitespace_end
+from .markup import MarkupCall
+from .sink import CallSink
+from .values import CALL_CLOSERS
+
+_HEADER_END: Final = re.compile(r"[<>\n]")
+_MAX_WHITESPACE_AFTER_CLOSE: Final = 256
+
+_XML_VALUE_END: Final = T.TagSet(T.PARAMETER_CLOSE, T.PARAMETER_OPEN, *CALL_CLOSERS)
+# Besides its own tags, a function body ends where its block closes, where the next call or block opens (a model
+# that forgot a closing tag) or at an end-of-sequence marker; those tags are left for the parser.
+_XML_BODY_TAGS: Final = T.TagSet(
+    T.PARAMETER_OPEN,
+    T.FUNCTION_CLOSE,
+    *T.WRAPPER_CLOSES,
+    T.FUNCTION_OPEN,
+    *T.WRAPPER_OPENS,
+    *T.END_OF_SEQUENCE,
+)
+
+
+class _State(Enum):
+    """Where the reader is in the call."""
+
+    __hash__ = object.__hash__  # (members are compared by identity; Enum's own hash is Python code)
+
+    #: ``<function=NAME>``
+    HEADER = "header"
+    #: between parameters
+    BODY = "body"
+    #: ``<parameter=NAME>``
+    PARAM_HEADER = "param header"
+    #: inside a parameter's value
+    VALUE = "value"
+
+
+# (module names for the members: the reading loops compare with them, and a global is cheaper than an Enum
+# attribute on Python 3.11)
+_HEADER: Final = _State.HEADER
+_BODY: Final = _State.BODY
+_PARAM_HEADER: Final = _State.PARAM_HEADER
+_VALUE: Final = _State.VALUE
+
+
+class XmlCallReader(MarkupCall):
+    """Reads ``<function=NAME>...</function>``, starting at ``<function=``; with ``name_first``, ``NAME>`` then
+    the parameters (Qwen3.5 leaves ``<function=`` out), starting at NAME."""
+
+    _closing_tag = T.PARAMETER_CLOSE
+    _held_back = CALL_CLOSERS
+
+    def __init__(self, sink: CallSink, schemas: ToolSchemas, name_first: bool = False) -> None:
+        super().__init__(sink, schemas)
+        self._state = _HEADER
+        self._name_at = 0 if name_first else len(T.FUNCTION_OPEN)  # where the name starts after the reader's start
+
+    def feed(self, cur: Cursor, pos: int) -> int:
+        buf = cur.text
+        n = len(buf)
+        while pos < n and not (self.done or self.failed):
+            state = self._state
+            if state is _VALUE:
+                pos = self._feed_value(cur, pos, T.PARAMETER_CLOSE)
+                if self._value is not None:
+                    return pos
+                self._state = _BODY
+            elif state is _HEADER:
+                header = _read_header(cur, pos + self._name_at)
+                if not isinstance(header, tuple):  # NEED_MORE
+                    return pos
+                name, end = header
+                if name is None or not name.strip():
+                    return self._fail(pos + self._name_at)
+                self._start(name.strip())
+                self._state = _BODY
+                pos = end
+            elif state is _BODY:
+                if buf[pos] != "<":
+                    pos = self._body_text(buf, pos)
+                    continue
+                tag = _XML_BODY_TAGS.match(cur, pos)
+                if tag is T.NEED_MORE:
+                    return pos
+                if tag is not None and tag != T.PARAMETER_OPEN:  # (a parameter header is decided by its '>')
+                    self._whitespace.drop()
+                if tag == T.PARAMETER_OPEN:
+                    self._state = _PARAM_HEADER
+                elif tag == T.FUNCTION_CLOSE:
+                    self.close()
+                    return pos + len(T.FUNCTION_CLOSE)
+                elif tag is not None:  # the block closes, or the next call or block opens
+                    self.close()
+                    return pos
+                else:
+                    pos = self._text_between(buf, pos)
+            else:  # _PARAM_HEADER
+                header = _read_header(cur, pos + len(T.PARAMETER_OPEN))
+                if not isinstance(header, tuple):  # NEED_MORE
+                    return pos
+                name, end = header
+                if name is None:
+                    pos = self._text_between(buf, pos)
+                    self._state = _BODY
+                    continue
+                self._whitespace.drop()
+                self._begin_param(name.strip(), _XML_VALUE_END, True, buf[pos:end])
+                self._state = _VALUE
+                pos = end
+        if cur.ended and not self.done and self._announced and self._state is _VALUE:
+            self._end_param()
+            self._state = _BODY
+        return pos
+
+
+_NAME_CHARS: Final = re.compile(rf"[^\s<>{{(]{{0,{T.MAX_NAME_LENGTH + 1}}}")
+_PARAMETER_OPEN: Final = T.TagSet(T.PARAMETER_OPEN)
+
+
+def parameters_follow_name(cur: Cursor, pos: int) -> bool | T.NeedMore:
+    """Whether ``buf[pos:]`` is ``NAME>`` then (after whitespace) ``<parameter=``: a call written without its
+    ``<function=``. NEED_MORE: not known yet."""
+    buf = cur.text
+    m = _NAME_CHARS.match(buf, pos)
+    assert m is not None
+    end = m.end()
+    if end - pos > T.MAX_NAME_LENGTH:
+        return False
+    if end == len(buf):
+        return False if cur.ended else T.NEED_MORE
+    if buf[end] != ">" or end == pos:
+        return False
+    first = whitespace_end(buf, end + 1)
+    if first - end > _MAX_WHITESPACE_AFTER_CLOSE:
+        return False
+    if first == len(buf):
+        return False if cur.ended else T.NEED_MORE
+    tag = _PARAMETER_OPEN.match(cur, first)
+    return tag if tag is T.NEED_MORE else tag is not None
+
+
+def _read_header(cur: Cursor, start: int) -> tuple[str | None, int] | T.NeedMore:
+    """The NAME of a ``<function=NAME>``/``<parameter=NAME>`` header whose NAME starts at ``start``.
+
+    Returns (name, position after '>'), (None, 0) when this is no header, or NEED_MORE.
+    """
+    buf = cur.text
+    m = _HEADER_END.search(buf, start, start + T.MAX_NAME_LENGTH + 1)
+    if m is None:
+        if len(buf) - start > T.MAX_NAME_LENGTH or cur.ended:
+            return None, 0
+        return T.NEED_MORE
+    if buf[m.start()] != ">":
+        return None, 0
+    return buf[start : m.start()], m.end()
