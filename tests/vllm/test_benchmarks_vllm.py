@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from benchmarks import per_request, report, server_share, vllm_part
+from benchmarks import per_request, report, server_share, targets, verdicts, vllm_part
 from benchmarks.cases import agent_case, huge_case
 from benchmarks.measure import Folded
 from benchmarks.tokens import load_tokenizer, token_deltas
@@ -33,7 +33,7 @@ def _fold(tokenizer: Any, name: str, reasoning: bool, text: str) -> tuple[Folded
 
     from benchmarks.tokens import PROMPT
 
-    cls = vllm_part._parser_class(name, name if reasoning else None, tokenizer)
+    cls = vllm_part.parser_class(name, name if reasoning else None, tokenizer)
     request = ChatCompletionRequest(model="m", messages=[{"role": "user", "content": "x"}], stream=True)
     parser = cls(tokenizer, None)
     prompt_ids = tokenizer.encode(PROMPT, add_special_tokens=False)
@@ -91,5 +91,8 @@ def test_server_share_smoke(tmp_path: Path) -> None:
     profile = run["profile"]
     assert 0 < profile["ours_own_s"] <= profile["ours_inclusive_s"] < profile["profiled_cpu_s"]
     assert any("extract_tool_calls_streaming" in name for name in profile["entries"])
-    text = "\n".join(report.server_section([payload]) + report.server_target([payload]))
+    verdict = verdicts.server_share(payload, targets.SERVER_SHARE)
+    text = "\n".join(
+        [*report.server_section([payload]), f"| {verdict.target} | {verdict.measured} | {verdict.reached} |"]
+    )
     assert "Our share of the profiled CPU" in text and "<= 5% of the replay server's CPU" in text
