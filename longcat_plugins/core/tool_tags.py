@@ -10,6 +10,7 @@ sorted tags, so the cost per delta does not grow with the number of tools or the
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Final
 
@@ -19,6 +20,13 @@ from .untagged_names import Prefixes
 _MAX_GAP: Final = 64  # whitespace between the tag and the object, and inside the object before its first key
 _GAP: Final = frozenset(" \t\r\n")
 _OBJECT_GOES_ON: Final = frozenset('"}')
+#: a tag of some name, then an object: what a caller that does not know the request's tools looks for
+_SOME_TOOL_TAG: Final = re.compile(rf"<[^\s<>/=]{{1,{T.MAX_NAME_LENGTH}}}>\s{{0,{_MAX_GAP}}}\{{")
+
+
+def may_hold_tool_tag(text: str) -> bool:
+    """Whether ``text`` may hold a call written as ``<NAME>{json}``, whatever the tools (one scan of the text)."""
+    return _SOME_TOOL_TAG.search(text) is not None
 
 
 class ToolTags:

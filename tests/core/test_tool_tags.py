@@ -4,11 +4,13 @@ a call, and a key/value block that never closes: each read the same streamed at 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from longcat_plugins.core import StreamParser, parse
+from tests.core.test_scaling import MAX_RATIO, _cost
 from tests.support.events import groups_of, stream, summary
 from tests.support.tools import function_tool
 
@@ -164,3 +166,25 @@ def test_stray_text_between_pairs_keeps_the_block_open() -> None:
     text = _PAIR + " note <longcat_arg_key>b</longcat_arg_key><longcat_arg_value>2</longcat_arg_value>"
     tools = [function_tool("f", {"a": {"type": "string"}, "b": {"type": "string"}})]
     assert _read(text, tools) == (" note", "", [("f", {"a": "1", "b": "2"})])
+
+
+_NEAR_MISSES = '<web_search>hello <web_se x <div> <web_search>\n{{ <web_search>{"query": "a"}</web_search> '
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda n: _NEAR_MISSES * (n // len(_NEAR_MISSES)),  # tags that are none, and calls, in a long content
+        lambda n: '<web_search>{"query": "' + "word <web_search> " * (n // 18) + '"}</web_search>',  # a huge value
+    ],
+    ids=["near-misses", "huge-value"],
+)
+def test_tool_tags_cost_linear_time(make: Callable[[int], str]) -> None:
+    small, large = make(16_384), make(4 * 16_384)
+    ratios = []
+    for _ in range(3):  # a busy machine can slow one measurement; a quadratic parser fails all three
+        ratio = _cost(large, TOOLS) / _cost(small, TOOLS)
+        if ratio < MAX_RATIO:
+            return
+        ratios.append(ratio)
+    pytest.fail(f"4x the text cost {min(ratios):.1f}x")
