@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from longcat_plugins.core import StreamParser, parse
+from longcat_plugins.core.tool_tags import may_hold_tool_tag
 from tests.core.test_scaling import MAX_RATIO, _cost
 from tests.support.events import groups_of, stream, summary
 from tests.support.tools import function_tool
@@ -188,3 +189,17 @@ def test_tool_tags_cost_linear_time(make: Callable[[int], str]) -> None:
             return
         ratios.append(ratio)
     pytest.fail(f"4x the text cost {min(ratios):.1f}x")
+
+
+@pytest.mark.parametrize(
+    ("text", "may"),
+    [
+        ('<web_search>{"query": "a"}</web_search>', True),
+        ('Sure.\n<any_name>\n {"a": 1}', True),
+        ("<div>hello</div>", False),
+        ("</web_search>{", False),
+        ("no tags at all {}", False),
+    ],
+)
+def test_an_adapter_that_does_not_know_the_tools_sees_a_possible_tool_tag(text: str, may: bool) -> None:
+    assert may_hold_tool_tag(text) is may
