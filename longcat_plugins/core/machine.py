@@ -45,8 +45,9 @@ class Trigger(Enum):
     END_MARKER = "end-of-sequence marker"
     BLOCK_OPEN = "<longcat_tool_call> / <tool_call>"
     BARE_FUNCTION = "<function= outside a block"
-    #: a declared tool's name, then ``<longcat_arg_key>``, outside a block (the model left the opening tag out)
-    NAMED_CALL = "NAME<longcat_arg_key> outside a block"
+    #: a declared tool's name, then ``<longcat_arg_key>``, outside a block (the model left the opening tag out); or
+    #: the name as a tag, then its arguments object (``<NAME>{json}</NAME>``)
+    NAMED_CALL = "NAME<longcat_arg_key> or <NAME>{ outside a block"
     BLOCK_CLOSE = "</longcat_tool_call> / </tool_call>"
     #: a block holding a call opens before the previous one closed
     BLOCK_REOPEN = "block opens inside a block"

@@ -31,6 +31,7 @@ from .options import ParserOptions
 from .readers import CallReader, CallSink, JsonCallReader, KvCallReader, Report, XmlCallReader, parameters_follow_name
 from .schema import ToolSchemas
 from .tool_names import CallNames
+from .tool_tags import ToolTags
 from .untagged_names import WORD_CHARS, UntaggedNames
 from .whitespace import CALL_START, WHITESPACE, WhitespaceRun, text_end, whitespace_end
 
@@ -102,6 +103,8 @@ class StreamParser:
         # names written without their opening tag are looked for only where they can be decided: with declared
         # tools, in content, when calls are read
         self._untagged_names = UntaggedNames(self._schemas.names) if self._schemas and opts.tools else None
+        self._tool_tags = ToolTags(self._schemas.names) if self._untagged_names is not None else None
+        self._tag_closer = ""  # the closing tag of a call written as ``<NAME>{json}</NAME>``
         # the content shown so far ends in a word character, where no name can start (the content, not the text:
         # markup between is no boundary, so that the answer does not depend on how the text was split)
         self._word_tail = False
@@ -148,6 +151,7 @@ class StreamParser:
         self._call_index = -1  # the call the reader reads (the last one announced)
         self._wrapper: str | None = None  # the opening tag of the block being read
         self._reader: CallReader | None = None
+        self._block_ended = False  # the call just read ended its block
         self._held_block: list[str] | None = None  # the block's text while it is not known to be a call
         self._reasoning_text = False  # reasoning text was shown since reasoning (last) opened
         self._whitespace = WhitespaceRun()  # between the calls of a block
@@ -336,10 +340,21 @@ class StreamParser:
         i = buf.find("<", pos)
         end = len(buf) if i < 0 else i
         tag = None if i < 0 else self._content_tags_with_keys.match(cur, i)
+        tool_tag = None
+        if tag is None and i >= 0:
+            assert self._tool_tags is not None
+            tool_tag = self._tool_tags.match(buf, i, cur.ended)
+            if tool_tag is T.NEED_MORE:
+                tag = tool_tag
         if i < 0 or tag is T.NEED_MORE:
             stop = end if cur.ended else untagged_names.hold_from(buf, pos, end, self._word_tail)
             self._emit(Content, buf[pos:stop])
             return stop, None
+        if isinstance(tool_tag, tuple):  # ``<NAME>{json}</NAME>``
+            self._emit(Content, buf[pos:i])
+            name, body = tool_tag
+            self._tag_closer = f"</{name}>"
+            return body, Met(Trigger.NAMED_CALL, name=name, name_markup=buf[i:body])
         named = None
         if tag == T.ARG_KEY_OPEN or tag == T.LONGCAT_CALL_OPEN:
             named = untagged_names.name_before(buf, pos, i, self._word_tail)
@@ -379,6 +394,9 @@ class StreamParser:
         buf = cur.text
         c = buf[pos]
         calls = self._machine.block_calls
+        if self._block_ended:  # the last call ended at markup that ends its block, which never closed
+            self._block_ended = False
+            return pos, _MET[Trigger.BLOCK_CLOSE]
         if c in WHITESPACE:
             if not calls:  # before the block's first call it is held with the block
                 return whitespace_end(buf, pos), None
@@ -427,6 +445,7 @@ class StreamParser:
         if self._sink.reports:
             self._take_reports()
         if reader.failed or reader.done:
+            self._block_ended = reader.done and reader.ends_block
             trigger = self._machine.reader_stopped(reader.failed, reader.done, reader.announced)
             assert trigger is not None
             return new, _MET[trigger]
@@ -451,7 +470,9 @@ class StreamParser:
     def _open_named_call(self, met: Met) -> int:
         self._wrapper = None
         self._held_block = [met.name_markup]
-        self._reader = KvCallReader(self._sink, self._schemas, given_name=met.name, bare=True)
+        closer = self._tag_closer
+        self._tag_closer = ""
+        self._reader = KvCallReader(self._sink, self._schemas, given_name=met.name, bare=True, closing_tag=closer)
         return 0
 
     def _open_bare_call(self, met: Met) -> int:

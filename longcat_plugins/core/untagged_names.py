@@ -29,7 +29,7 @@ class UntaggedNames:
     def __init__(self, declared: Iterable[str]) -> None:
         written = {space + name for name in declared for space in NAMESPACES if name}
         self._names: Final = frozenset(written)
-        self._prefixes: Final = _Prefixes(written)
+        self._prefixes: Final = Prefixes(written)
         self._longest: Final = max(map(len, written), default=0)
 
     def _word(self, buf: str, pos: int, end: int, word_before: bool) -> tuple[int, int, bool] | None:
@@ -67,7 +67,7 @@ class UntaggedNames:
         return end if w is None else w
 
 
-class _Prefixes(Container[str]):
+class Prefixes(Container[str]):
     """The non-empty prefixes of some names, found by bisection in the sorted names: building it costs a sort, not
     a set of every prefix (it is built for every request)."""
 

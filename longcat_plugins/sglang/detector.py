@@ -27,6 +27,7 @@ from longcat_plugins.core import (
 )
 from longcat_plugins.core import tags as T
 from longcat_plugins.core.options import emit_unknown_calls_from_env
+from longcat_plugins.core.tool_tags import may_hold_tool_tag
 
 from .dialect import Dialect, dialect_from_env
 from .one_pass import OnePassReading, call_options, claim, handed_over_here
@@ -71,7 +72,7 @@ class LongcatDetector(BaseFormatDetector):
         reading = self._reading or (None if self._paired else handed_over_here(text))
         if reading is not None and reading.message is not None:
             return bool(reading.message.tool_calls)
-        return any(tag in text for tag in _CALL_OPENS)
+        return any(tag in text for tag in _CALL_OPENS) or may_hold_tool_tag(text)
 
     def detect_and_parse(self, text: str, tools: Sequence[Any]) -> StreamingParseResult:
         reading = self._reading_for(tools)

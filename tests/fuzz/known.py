@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .cases import Case, Expected, ExpectedCall
+from .cases import Case
 from .checks import Failure
 
 
@@ -45,19 +45,6 @@ MUTATED = frozenset({"mutated"})
 SOUP = frozenset({"soup"})
 
 KNOWN: tuple[KnownBug, ...] = (
-    KnownBug(
-        "unclosed-block-reads-what-follows",
-        "roundtrip",
-        (frozenset({"kv.no-closer"}),),
-        Case(
-            text="<longcat_tool_call>f\n<longcat_arg_key>a</longcat_arg_key><longcat_arg_value>1</longcat_arg_value>"
-            "<think>x</think>",
-            expected=Expected("", "x", (ExpectedCall("f", {"a": "1"}),)),
-        ),
-        "a key/value block that never closes goes on to the end of the output: a think block, an end marker or text "
-        "after its last value is read inside the block (stray text, whitespace next to markup dropped), where the "
-        "generator ends the block after the value",
-    ),
     KnownBug(
         "call-list-streams-differently",
         "stream-equal",

@@ -87,6 +87,7 @@ class JsonCallReader:
         self._member_raw: list[str] = []
         self.done = False
         self.failed = False
+        self.ends_block = False
 
     @property
     def announced(self) -> bool:

@@ -33,6 +33,10 @@ _NAME_PAIR: Final = re.compile(
     r"<longcat_arg_key>\s*name\s*</longcat_arg_key>\s*<longcat_arg_value>\s*([^\s<>]{1,256})\s*</longcat_arg_value>"
 )
 _NAME_PAIR_BOUND: Final = 128 + T.MAX_NAME_LENGTH
+#: inside a block, between pairs: a think tag, an end-of-sequence marker or a ``<function=`` call cannot continue the
+#: block (one that never closes): it ends the call and the block
+_KV_BLOCK_BODY_TAGS: Final = T.TagSet(*KV_BODY_TAGS.tags, *T.THINK_OPENS, *T.THINK_CLOSES)
+_ENDS_BLOCK: Final = frozenset((*T.THINK_OPENS, *T.THINK_CLOSES, *T.END_OF_SEQUENCE, T.FUNCTION_OPEN))
 
 
 class _State(Enum):
@@ -69,13 +73,20 @@ class KvCallReader(MarkupCall):
     * ``NAME {json object}`` and ``NAME({javascript object})``: the object is the arguments;
     * ``NAME <longcat_arg_key>{json object}`` (a key holding all the arguments, often with no closing tags);
     * ``<longcat_arg_key>name</longcat_arg_key><longcat_arg_value>NAME</longcat_arg_value>`` then an ``arguments``
-      key whose value is the arguments object (``name_pair=True``: the reader starts at that first key).
+      key whose value is the arguments object (``name_pair=True``: the reader starts at that first key);
+    * ``<NAME>{json object}</NAME>`` (``closing_tag``: the reader starts after ``<NAME>``, see ``core/tool_tags.py``).
     """
 
     _closing_tag = T.ARG_VALUE_CLOSE
 
     def __init__(
-        self, sink: CallSink, schemas: ToolSchemas, name_pair: bool = False, given_name: str = "", bare: bool = False
+        self,
+        sink: CallSink,
+        schemas: ToolSchemas,
+        name_pair: bool = False,
+        given_name: str = "",
+        bare: bool = False,
+        closing_tag: str = "",
     ) -> None:
         super().__init__(sink, schemas)
         self._state: _State = _State.AFTER_NAME if given_name else _State.NAME_PAIR if name_pair else _State.NAME
@@ -84,6 +95,8 @@ class KvCallReader(MarkupCall):
         self._key_markup = ""  # the raw ``<longcat_arg_key>K</longcat_arg_key>`` until its value begins
         self._json: JsonValueReader | None = None
         self._json_closers: T.TagSet | None = None
+        # what may close the arguments object: with a tag of the tool's name (``<NAME>{json}</NAME>``), that tag too
+        self._after_json = T.TagSet(*_KV_AFTER_JSON.tags, closing_tag) if closing_tag else _KV_AFTER_JSON
         self._closed_name = False  # a '>' after the name was taken
 
     def feed(self, cur: Cursor, pos: int) -> int:
@@ -206,17 +219,18 @@ class KvCallReader(MarkupCall):
         if buf[pos] != "<":
             pos = self._body_text(buf, pos)
             return pos, True
-        tag = KV_BODY_TAGS.match(cur, pos)
+        tag = _KV_BLOCK_BODY_TAGS.match(cur, pos)
         if tag is T.NEED_MORE:
             return pos, False
-        if tag is None and cur.ended and KV_BODY_TAGS.is_prefix(buf[pos:]):
+        if tag is None and cur.ended and _KV_BLOCK_BODY_TAGS.is_prefix(buf[pos:]):
             self._whitespace.drop()  # a closing tag cut off by the end of the output is markup
             return n, False
         if tag is not None:
             self._whitespace.drop()
         if tag == T.ARG_KEY_OPEN:
             self._state = _State.KEY
-        elif tag is not None:  # the block closes, or the next block opens
+        elif tag is not None:  # the block closes, the next block opens, or markup that ends the block
+            self.ends_block = tag in _ENDS_BLOCK
             self.close()
             return pos, False
         else:
@@ -331,7 +345,7 @@ class KvCallReader(MarkupCall):
             pos = end + 1
             self._json_closers = _KV_AFTER_JSON  # (a paren is closed once)
             return pos, True
-        tag = _KV_AFTER_JSON.match(cur, end) if end < n and buf[end] == "<" else None
+        tag = self._after_json.match(cur, end) if end < n and buf[end] == "<" else None
         if tag is T.NEED_MORE:
             return pos, False
         if isinstance(tag, str):

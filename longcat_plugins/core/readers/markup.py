@@ -48,6 +48,7 @@ class MarkupCall:
         self._whitespace = WhitespaceRun()
         self.done = False
         self.failed = False
+        self.ends_block = False
 
     @property
     def announced(self) -> bool:

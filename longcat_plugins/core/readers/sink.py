@@ -66,6 +66,8 @@ class CallReader(Protocol):
 
     done: bool
     failed: bool
+    #: (once done) the call ended at markup that also ends its block (the block never closed)
+    ends_block: bool
 
     @property
     def announced(self) -> bool:

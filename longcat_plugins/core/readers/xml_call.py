@@ -101,6 +101,9 @@ class XmlCallReader(MarkupCall):
                 tag = _XML_BODY_TAGS.match(cur, pos)
                 if tag is T.NEED_MORE:
                     return pos
+                if tag is None and cur.ended and _XML_BODY_TAGS.is_prefix(buf[pos:]):
+                    self._whitespace.drop()  # a tag of the call cut off by the end of the output is markup
+                    return n
                 if tag is not None and tag != T.PARAMETER_OPEN:  # (a parameter header is decided by its '>')
                     self._whitespace.drop()
                 if tag == T.PARAMETER_OPEN:
