@@ -383,10 +383,12 @@ class StreamParser:
             if not calls:  # before the block's first call it is held with the block
                 return whitespace_end(buf, pos), None
             return self._whitespace.take(buf, pos), None  # between calls: markup unless text follows
+        after_text = self._text_last
         self._text_last = False
         if c == "{":
-            return pos, Met(Trigger.CALL_BEGINS, reader=JsonCallReader(self._sink))
-        if self._wrapper == T.CALL_LIST_OPEN and c in _CALL_LIST_MARKUP[bool(calls)]:
+            return pos, Met(Trigger.CALL_BEGINS, reader=JsonCallReader(self._sink, self._schemas))
+        # (after text, a ']' or ',' goes on the text, as it does when the text and it are read in one piece)
+        if self._wrapper == T.CALL_LIST_OPEN and not after_text and c in _CALL_LIST_MARKUP[bool(calls)]:
             self._whitespace.drop()
             return pos + 1, None  # the array around the calls and the commas between them
         if c == "<":

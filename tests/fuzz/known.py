@@ -58,15 +58,6 @@ KNOWN: tuple[KnownBug, ...] = (
         "after its last value is read inside the block (stray text, whitespace next to markup dropped), where the "
         "generator ends the block after the value",
     ),
-    KnownBug(
-        "call-list-streams-differently",
-        "stream-equal",
-        (MUTATED, SOUP, frozenset({"json.call-list"})),
-        Case(text='<function_calls>{"name":"f",>]'),
-        "a broken <function_calls> list: the whole text shows '>]', streamed a character at a time '>' (the ']' "
-        "is lost)",
-        text=r"<function_calls>",
-    ),
 )
 
 

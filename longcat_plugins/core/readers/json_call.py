@@ -1,7 +1,9 @@
 """The JSON call body: ``{"name": "f", "arguments": {...}}`` (LongCat JSON and Hermes/Qwen dialects).
 
 Members may come in any order. The raw text of the ``arguments`` object streams as it is read; when it precedes
-``name`` it is kept until the name is known, because a call's first fragment must carry its name.
+``name`` it is kept until the name is known, because a call's first fragment must carry its name. Arguments that
+follow the name and are wrapped as ``{"args": {...}}`` for a tool with no parameter ``args`` are the inner object
+(``args_wrapper.py``).
 """
 
 from __future__ import annotations
@@ -12,7 +14,10 @@ from enum import Enum
 from typing import Any, Final
 
 from ..cursor import Cursor
-from ..schema import strict_json_dumps
+from ..schema import ToolSchemas, strict_json_dumps
+from ..tags import NEED_MORE
+from ..tool_names import resolve_tool_name
+from .args_wrapper import inner_object, unwraps_arguments, wrapper_close
 from .json_value import JsonValueReader
 from .sink import CallSink
 
@@ -69,8 +74,11 @@ def _discard(_: str) -> None:
 class JsonCallReader:
     """Reads one JSON call object, starting at its ``{``."""
 
-    def __init__(self, sink: CallSink) -> None:
+    def __init__(self, sink: CallSink, schemas: ToolSchemas) -> None:
         self._sink = sink
+        self._schemas = schemas
+        self._tool = ""
+        self._wrapped = False  # the arguments are the inner object of an ``{"args": {...}}`` wrapper, not closed yet
         self._state = _OPEN
         self._key = ""
         self._captured: list[str] = []  # raw text of the key or value being captured
@@ -145,11 +153,24 @@ class JsonCallReader:
                 self._state = _VALUE_START
                 pos += 1
             elif state is _VALUE_START:
+                if c == "{" and self._unwraps(self._key):
+                    inner = inner_object(cur, pos)
+                    if inner is NEED_MORE:
+                        return pos
+                    if isinstance(inner, int):
+                        self._wrapped = True
+                        pos = inner
                 if not self._begin_member_value(c):
                     return self._fail(pos)
                 self._state = _IN_VALUE
             elif state is _AFTER_VALUE:
-                if c == ",":
+                if self._wrapped:  # the wrapper's '}' (anything else breaks the call off)
+                    close = wrapper_close(cur, pos)
+                    if not isinstance(close, int):
+                        return pos if close is NEED_MORE else self._fail(pos)
+                    self._wrapped = False
+                    pos = close
+                elif c == ",":
                     self._state = _KEY_OR_END
                     pos += 1
                 elif c == "}":
@@ -189,6 +210,15 @@ class JsonCallReader:
         else:
             self._value = JsonValueReader(self._captured.append)
 
+    def _unwraps(self, key: str) -> bool:
+        """Whether an arguments object that begins here may be an ``{"args": {...}}`` wrapper."""
+        return (
+            key in _ARGUMENT_KEYS
+            and not self._args_seen
+            and self._announced
+            and unwraps_arguments(self._schemas, self._tool)
+        )
+
     def _begin_member_value(self, first: str) -> bool:
         if self._key == "name":
             if first not in "\"'" or self._announced:
@@ -225,6 +255,7 @@ class JsonCallReader:
                 self._fail(0)
                 return
             self._announced = self._sink.start_call(name.strip())
+            self._tool = resolve_tool_name(name.strip(), self._schemas, bool(self._schemas)) or name.strip()
             if not self._announced:
                 self._fail(0)
                 return
