@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from longcat_plugins.core import ParserOptions, ToolCallArgs, parse
+from longcat_plugins.core.bare_calls import may_start_bare_call
 from tests.support.events import feed, groups_of, stream, summary
 from tests.support.tools import function_tool
 
@@ -145,3 +146,17 @@ def test_a_bare_call_object_holds_back_only_its_name_and_next_key() -> None:
 def test_a_closing_bracket_after_text_in_a_call_list_is_text_at_any_split(after: str) -> None:
     text = '<function_calls>{"name":"web_search",>' + after
     assert _read(text) == (">" + after, [("web_search", {})])
+
+
+@pytest.mark.parametrize(
+    ("text", "may"),
+    [
+        ('{"name": "f", "arguments": {}}', True),
+        ('\n [ {"name": "f"', True),
+        ('{"result": 1}', False),
+        ('Text {"name": "f"}', False),
+        ("[1, 2]", False),
+    ],
+)
+def test_an_adapter_can_tell_cheaply_whether_an_output_may_begin_with_a_bare_call(text: str, may: bool) -> None:
+    assert may_start_bare_call(text) is may
