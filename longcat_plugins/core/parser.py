@@ -58,6 +58,12 @@ _AFTER_BLOCK_TAGS: Final = T.TagSet(*_AFTER_BLOCK_MARKUP, *T.THINK_OPENS, *T.THI
 _AFTER_BLOCK_TAGS_NO_REASONING: Final = T.TagSet(*_AFTER_BLOCK_MARKUP)
 _NOT_A_NAME_START: Final = frozenset(" \t\r\n<>{}[]\"'")
 _CALL_LIST_MARKUP: Final = ("[", ",]")  # (before the first call, after one)
+#: the blocks of a call object, or an array of them, written with no tag at the start of the output (what the block
+#: is read as: its ``_wrapper``)
+_BARE_OBJECT: Final = "{"
+_BARE_LIST: Final = "["
+_BARE_BLOCKS: Final = (_BARE_OBJECT, _BARE_LIST)
+_JSON_LIST_WRAPPERS: Final = (T.CALL_LIST_OPEN, _BARE_LIST)
 
 
 class Met(NamedTuple):
@@ -76,6 +82,8 @@ class Met(NamedTuple):
 
 #: the triggers that carry no data
 _MET: Final = {trigger: Met(trigger) for trigger in Trigger}
+#: (the '{' of a bare call object is read by its call reader; the '[' of an array of them is the block's markup)
+_MET_BARE: Final = {_BARE_OBJECT: Met(Trigger.BLOCK_OPEN, ""), _BARE_LIST: Met(Trigger.BLOCK_OPEN, _BARE_LIST)}
 _MET_TAG: Final = {tag: Met(trigger, tag) for tag, trigger in _TAG_TRIGGERS.items()}
 #: inside a block, after a call: either closing tag ends the block; an opening tag means the block was never closed
 #: (the tag is read again, from content)
@@ -108,6 +116,8 @@ class StreamParser:
         # the content shown so far ends in a word character, where no name can start (the content, not the text:
         # markup between is no boundary, so that the answer does not depend on how the text was split)
         self._word_tail = False
+        # nothing but whitespace was shown as content and no call was read: a bare JSON call may start here
+        self._at_output_start = self._untagged_names is not None
         self._block_name = ""  # the name written before the open block
         self._block_name_markup = ""
         self._content_tags = _CONTENT_TAGS if opts.reasoning else _CONTENT_TAGS_NO_REASONING
@@ -245,6 +255,7 @@ class StreamParser:
     def _start_call(self, name: str) -> None:
         """A call reader announced a call of the tool ``name``."""
         self._machine.announce()
+        self._at_output_start = False
         if self._passthrough:
             self._block_name_markup = ""  # (shown with the held block)
             return
@@ -337,6 +348,11 @@ class StreamParser:
         ``<longcat_arg_key>`` or ``<longcat_tool_call>`` belongs to the call (see ``core/untagged_names.py``), and text
         that may still become one is held back."""
         buf = cur.text
+        if self._at_output_start:
+            start = whitespace_end(buf, pos)
+            if start < len(buf) and buf[start] in _MET_BARE:
+                self._emit(Content, buf[pos:start])
+                return start, _MET_BARE[buf[start]]
         i = buf.find("<", pos)
         end = len(buf) if i < 0 else i
         tag = None if i < 0 else self._content_tags_with_keys.match(cur, i)
@@ -401,10 +417,15 @@ class StreamParser:
             if not calls:  # before the block's first call it is held with the block
                 return whitespace_end(buf, pos), None
             return self._whitespace.take(buf, pos), None  # between calls: markup unless text follows
+        after_text = self._text_last
         self._text_last = False
+        bare = self._wrapper in _BARE_BLOCKS
         if c == "{":
-            return pos, Met(Trigger.CALL_BEGINS, reader=JsonCallReader(self._sink))
-        if self._wrapper == T.CALL_LIST_OPEN and c in _CALL_LIST_MARKUP[bool(calls)]:
+            return pos, Met(Trigger.CALL_BEGINS, reader=JsonCallReader(self._sink, self._schemas, bare))
+        if bare and not calls:  # a bare block begins with a call object, or is text
+            return pos, _MET[Trigger.NOT_A_CALL]
+        # (after text, a ']' or ',' goes on the text, as it does when the text and it are read in one piece)
+        if self._wrapper in _JSON_LIST_WRAPPERS and not after_text and c in _CALL_LIST_MARKUP[bool(calls)]:
             self._whitespace.drop()
             return pos + 1, None  # the array around the calls and the commas between them
         if c == "<":
@@ -461,7 +482,7 @@ class StreamParser:
         return len(met.tag)
 
     def _open_block(self, met: Met) -> int:
-        self._wrapper = met.tag
+        self._wrapper = met.tag or _BARE_OBJECT
         self._held_block = [met.name_markup, met.tag]
         self._block_name = met.name  # a name written before the block, for a block that has none
         self._block_name_markup = met.name_markup  # (content after all when the block names its call)
@@ -574,6 +595,8 @@ class StreamParser:
         if text:
             if kind is Content:
                 self._word_tail = text[-1] in WORD_CHARS
+                if self._at_output_start and text.strip(" \t\r\n"):
+                    self._at_output_start = False
             self._append_text(kind, -1, text)
 
     def _append_text(self, kind: type[Content] | type[Reasoning] | type[ToolCallArgs], index: int, text: str) -> None:

@@ -26,6 +26,7 @@ from longcat_plugins.core import (
     parse,
 )
 from longcat_plugins.core import tags as T
+from longcat_plugins.core.bare_calls import may_start_bare_call
 from longcat_plugins.core.options import emit_unknown_calls_from_env
 from longcat_plugins.core.tool_tags import may_hold_tool_tag
 
@@ -72,7 +73,7 @@ class LongcatDetector(BaseFormatDetector):
         reading = self._reading or (None if self._paired else handed_over_here(text))
         if reading is not None and reading.message is not None:
             return bool(reading.message.tool_calls)
-        return any(tag in text for tag in _CALL_OPENS) or may_hold_tool_tag(text)
+        return any(tag in text for tag in _CALL_OPENS) or may_hold_tool_tag(text) or may_start_bare_call(text)
 
     def detect_and_parse(self, text: str, tools: Sequence[Any]) -> StreamingParseResult:
         reading = self._reading_for(tools)

@@ -41,20 +41,7 @@ class KnownBug:
         return any(required <= features for required in self.where)
 
 
-MUTATED = frozenset({"mutated"})
-SOUP = frozenset({"soup"})
-
-KNOWN: tuple[KnownBug, ...] = (
-    KnownBug(
-        "call-list-streams-differently",
-        "stream-equal",
-        (MUTATED, SOUP, frozenset({"json.call-list"})),
-        Case(text='<function_calls>{"name":"f",>]'),
-        "a broken <function_calls> list: the whole text shows '>]', streamed a character at a time '>' (the ']' "
-        "is lost)",
-        text=r"<function_calls>",
-    ),
-)
+KNOWN: tuple[KnownBug, ...] = ()
 
 
 @dataclass(frozen=True)

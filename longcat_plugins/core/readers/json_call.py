@@ -1,7 +1,14 @@
 """The JSON call body: ``{"name": "f", "arguments": {...}}`` (LongCat JSON and Hermes/Qwen dialects).
 
 Members may come in any order. The raw text of the ``arguments`` object streams as it is read; when it precedes
-``name`` it is kept until the name is known, because a call's first fragment must carry its name.
+``name`` it is kept until the name is known, because a call's first fragment must carry its name. Arguments that
+follow the name and are wrapped as ``{"args": {...}}`` for a tool with no parameter ``args`` are the inner object
+(``args_wrapper.py``).
+
+A call object written with no tag around it (``bare``) is read only in its canonical form, so that a JSON answer is
+not taken for a call: its first key is ``name``, naming a declared tool, and its second ``arguments`` (or
+``parameters``); the call is announced at that second key. Until then, what is held is bounded (the keys and the
+name are at most ``MAX_NAME_LENGTH`` characters).
 """
 
 from __future__ import annotations
@@ -12,7 +19,10 @@ from enum import Enum
 from typing import Any, Final
 
 from ..cursor import Cursor
-from ..schema import strict_json_dumps
+from ..schema import ToolSchemas, strict_json_dumps
+from ..tags import MAX_NAME_LENGTH, NEED_MORE
+from ..tool_names import resolve_tool_name
+from .args_wrapper import inner_object, unwraps_arguments, wrapper_close
 from .json_value import JsonValueReader
 from .sink import CallSink
 
@@ -69,8 +79,13 @@ def _discard(_: str) -> None:
 class JsonCallReader:
     """Reads one JSON call object, starting at its ``{``."""
 
-    def __init__(self, sink: CallSink) -> None:
+    def __init__(self, sink: CallSink, schemas: ToolSchemas, bare: bool = False) -> None:
         self._sink = sink
+        self._bare = bare
+        self._bare_name = ""  # (bare) the name read, announced at the key after it
+        self._schemas = schemas
+        self._tool = ""
+        self._wrapped = False  # the arguments are the inner object of an ``{"args": {...}}`` wrapper, not closed yet
         self._state = _OPEN
         self._key = ""
         self._captured: list[str] = []  # raw text of the key or value being captured
@@ -115,6 +130,8 @@ class JsonCallReader:
                         self._sink.content(self._broken_member_text(buf, pos))
                     return self._fail(pos)
                 if not self._value.done:
+                    if self._bare and not self._announced and sum(map(len, self._captured)) > MAX_NAME_LENGTH:
+                        return self._fail(pos)  # (a key or name this long is no call's)
                     return pos
                 if state is _IN_KEY:
                     self._key_complete()
@@ -146,11 +163,24 @@ class JsonCallReader:
                 self._state = _VALUE_START
                 pos += 1
             elif state is _VALUE_START:
+                if c == "{" and self._unwraps(self._key):
+                    inner = inner_object(cur, pos)
+                    if inner is NEED_MORE:
+                        return pos
+                    if isinstance(inner, int):
+                        self._wrapped = True
+                        pos = inner
                 if not self._begin_member_value(c):
                     return self._fail(pos)
                 self._state = _IN_VALUE
             elif state is _AFTER_VALUE:
-                if c == ",":
+                if self._wrapped:  # the wrapper's '}' (anything else breaks the call off)
+                    close = wrapper_close(cur, pos)
+                    if not isinstance(close, int):
+                        return pos if close is NEED_MORE else self._fail(pos)
+                    self._wrapped = False
+                    pos = close
+                elif c == ",":
                     self._state = _KEY_OR_END
                     pos += 1
                 elif c == "}":
@@ -190,6 +220,15 @@ class JsonCallReader:
         else:
             self._value = JsonValueReader(self._captured.append)
 
+    def _unwraps(self, key: str) -> bool:
+        """Whether an arguments object that begins here may be an ``{"args": {...}}`` wrapper."""
+        return (
+            key in _ARGUMENT_KEYS
+            and not self._args_seen
+            and self._announced
+            and unwraps_arguments(self._schemas, self._tool)
+        )
+
     def _begin_member_value(self, first: str) -> bool:
         if self._key == "name":
             if first not in "\"'" or self._announced:
@@ -205,6 +244,14 @@ class JsonCallReader:
     def _key_complete(self) -> None:
         self._key = _loads("".join(self._captured))
         self._state = _COLON
+        if self._bare and not self._announced:
+            if self._bare_name:  # the key after the name: the arguments, or no call
+                if self._key in _ARGUMENT_KEYS:
+                    self._announce(self._bare_name)
+                else:
+                    self._fail(0)
+            elif self._key != "name":
+                self._fail(0)
 
     def _broken_member_text(self, buf: str, pos: int) -> str:
         """The text of a member whose value broke at ``buf[pos]`` that is in no call: of the arguments, what their
@@ -225,17 +272,27 @@ class JsonCallReader:
             if not isinstance(name, str) or not name.strip():
                 self._fail(0)
                 return
-            self._announced = self._sink.start_call(name.strip())
-            if not self._announced:
-                self._fail(0)
+            if self._bare:  # announced at the next key, if it is the arguments
+                if resolve_tool_name(name.strip(), self._schemas, True) is None:
+                    self._fail(0)
+                else:
+                    self._bare_name = name.strip()
                 return
-            if self._args_early:
-                self._sink.call_args("".join(self._args_early))
-                self._args_early.clear()
+            self._announce(name.strip())
         elif kind is _Member.ARGUMENTS:
             self._args_open = False
         elif kind is _Member.ARGUMENTS_TEXT:
             self._args_out(_arguments_from_value(_loads("".join(self._captured))))
+
+    def _announce(self, name: str) -> None:
+        self._announced = self._sink.start_call(name)
+        self._tool = resolve_tool_name(name, self._schemas, bool(self._schemas)) or name
+        if not self._announced:
+            self._fail(0)
+            return
+        if self._args_early:
+            self._sink.call_args("".join(self._args_early))
+            self._args_early.clear()
 
     def _object_complete(self) -> None:
         if not self._announced:

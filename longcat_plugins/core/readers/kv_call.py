@@ -16,6 +16,7 @@ from .. import tags as T
 from ..cursor import Cursor
 from ..schema import ToolSchemas
 from ..whitespace import WHITESPACE, whitespace_end
+from .args_wrapper import inner_object, unwraps_arguments, wrapper_close
 from .json_value import JsonValueReader
 from .markup import MarkupCall
 from .sink import CallSink
@@ -59,6 +60,8 @@ class _State(Enum):
     NAME_PAIR = "name pair"
     #: after ``NAME(``
     OPEN_PAREN = "open paren"
+    #: at the ``{`` of the arguments object, while it may be an ``{"args": {...}}`` wrapper
+    JSON_OPEN = "json open"
     #: the whole arguments object, written as JSON (or a JavaScript object literal)
     JSON_ARGS = "json args"
     AFTER_JSON = "after json"
@@ -98,6 +101,7 @@ class KvCallReader(MarkupCall):
         # what may close the arguments object: with a tag of the tool's name (``<NAME>{json}</NAME>``), that tag too
         self._after_json = T.TagSet(*_KV_AFTER_JSON.tags, closing_tag) if closing_tag else _KV_AFTER_JSON
         self._closed_name = False  # a '>' after the name was taken
+        self._wrapped = False  # the arguments object is the inner one of an ``{"args": {...}}`` wrapper
 
     def feed(self, cur: Cursor, pos: int) -> int:
         n = len(cur.text)
@@ -319,6 +323,17 @@ class KvCallReader(MarkupCall):
 
     # -- a body that is one JSON object -----------------------------------------------------------------------------
 
+    def _read_json_open(self, cur: Cursor, pos: int) -> tuple[int, bool]:
+        """At the ``{`` of the arguments object: an ``{"args": {...}}`` wrapper, or the arguments themselves."""
+        inner = inner_object(cur, pos)
+        if inner is T.NEED_MORE:
+            return pos, False
+        if isinstance(inner, int):
+            self._wrapped = True
+            pos = inner
+        self._state = _State.JSON_ARGS
+        return pos, True
+
     def _read_json(self, cur: Cursor, pos: int) -> tuple[int, bool]:
         """The whole arguments object, written as JSON (or a JavaScript object literal)."""
         json_reader = self._json
@@ -336,6 +351,14 @@ class KvCallReader(MarkupCall):
 
     def _read_after_json(self, cur: Cursor, pos: int) -> tuple[int, bool]:
         """After the arguments object: the markup that may close it."""
+        if self._wrapped:
+            close = wrapper_close(cur, pos)
+            if close is T.NEED_MORE:
+                return pos, False
+            self._wrapped = False
+            if isinstance(close, int):
+                pos = close
+                return pos, True
         buf = cur.text
         n = len(buf)
         end = whitespace_end(buf, pos)
@@ -393,10 +416,13 @@ class KvCallReader(MarkupCall):
 
         self._json = JsonValueReader(out)
         self._whole_arguments = True
-        self._state = _State.JSON_ARGS
+        self._state = _State.JSON_OPEN if unwraps_arguments(self._schemas, self._tool) else _State.JSON_ARGS
 
     def _close_pending(self) -> None:
-        if self._json is not None:
+        if self._state is _State.JSON_OPEN:  # (not reached: at the end of the input the wrapper is decided)
+            self._sink.call_args("{}")
+            self._json = None
+        elif self._json is not None:
             self._json.close()
             self._sink.content(self._json.take_unread())  # an unfinished member, cut off by the end of the output
         elif self._state is _State.AFTER_KEY:  # the call ends after a key: its value is empty (as in XML)
@@ -414,6 +440,7 @@ _READ: Final[dict[_State, Callable[[KvCallReader, Cursor, int], tuple[int, bool]
     _State.KEY: KvCallReader._read_key,
     _State.AFTER_KEY: KvCallReader._read_after_key,
     _State.VALUE: KvCallReader._read_value,
+    _State.JSON_OPEN: KvCallReader._read_json_open,
     _State.JSON_ARGS: KvCallReader._read_json,
     _State.AFTER_JSON: KvCallReader._read_after_json,
     _State.LINES: KvCallReader._read_lines,

@@ -42,6 +42,20 @@ class ToolSchemas:
         """How many reference links have been followed so far (the work references have cost)."""
         return sum(document.follows for document in self._documents.values())
 
+    def declares_parameters(self, tool: str) -> bool:
+        """Whether ``tool`` is declared with at least one named parameter."""
+        params = self._params.get(tool)
+        if not params:
+            return False
+        properties = self._document(tool, params).node(params).get("properties")
+        return isinstance(properties, Mapping) and len(properties) > 0
+
+    def _document(self, tool: str, params: Schema) -> SchemaDocument:
+        document = self._documents.get(tool)
+        if document is None:
+            document = self._documents[tool] = SchemaDocument(params)
+        return document
+
     def parameter(self, tool: str, name: str) -> SchemaNode | None:
         """The schema of parameter ``name`` of ``tool`` (its references resolved when read), or None when unknown."""
         key = (tool, name)
@@ -50,10 +64,7 @@ class ToolSchemas:
         schema: SchemaNode | None = None
         params = self._params.get(tool)
         if params is not None:
-            document = self._documents.get(tool)
-            if document is None:
-                document = self._documents[tool] = SchemaDocument(params)
-            properties = document.node(params).get("properties")
+            properties = self._document(tool, params).node(params).get("properties")
             if isinstance(properties, Mapping):
                 found = properties.get(name)
                 schema = found if isinstance(found, SchemaNode) else None
