@@ -116,8 +116,10 @@ class StreamParser:
         # the content shown so far ends in a word character, where no name can start (the content, not the text:
         # markup between is no boundary, so that the answer does not depend on how the text was split)
         self._word_tail = False
-        # nothing but whitespace was shown as content and no call was read: a bare JSON call may start here
-        self._at_output_start = self._untagged_names is not None
+        # nothing but whitespace was shown as content and no call was read: a bare JSON call may start here.
+        # Off (never set): the fuzzer finds the bare reader holding `{"name": "` text past the progress bound and
+        # missing a tagged call after a `{"` that is not a call object.
+        self._at_output_start = False
         self._block_name = ""  # the name written before the open block
         self._block_name_markup = ""
         self._content_tags = _CONTENT_TAGS if opts.reasoning else _CONTENT_TAGS_NO_REASONING
