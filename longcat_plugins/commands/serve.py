@@ -59,10 +59,11 @@ def add_parser(subparsers: Any) -> None:
     )
     p.add_argument("--tokenizer-worker-num", type=int, default=1, metavar="N", help="SGLang's HTTP workers (sglang)")
     p.add_argument(
-        "vllm_args",
+        "engine_args",
         nargs="*",
-        metavar="-- VLLM_SERVE_FLAGS",
-        help="after --, more `vllm serve` flags, e.g. -- --enable-log-requests --enable-log-outputs",
+        metavar="-- ENGINE_FLAGS",
+        help="after --, more flags for the engine's server: `vllm serve` flags (e.g. -- --enable-log-requests) or "
+        "`sglang.launch_server` flags (e.g. -- --enable-http-worker-reuseport)",
     )
     p.set_defaults(run=run)
 
@@ -98,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
             )
         from longcat_plugins.replay.server import run_replay_server
 
-        serve = functools.partial(run_replay_server, vllm_args=args.vllm_args)
+        serve = functools.partial(run_replay_server, vllm_args=args.engine_args)
 
     def ready(url: str) -> None:
         print(

@@ -30,4 +30,6 @@ def sglang_replay_server(args: argparse.Namespace) -> Callable[..., None]:
         )
     if args.tokenizer_worker_num < 1:
         raise UsageError("--tokenizer-worker-num must be at least 1")
-    return functools.partial(run_sglang_replay_server, tokenizer_workers=args.tokenizer_worker_num)
+    return functools.partial(
+        run_sglang_replay_server, tokenizer_workers=args.tokenizer_worker_num, sglang_args=args.engine_args
+    )

@@ -97,6 +97,7 @@ def run_sglang_replay_server(
     token_delay: float = 0.0,
     tokenizer_workers: int = 1,
     template: str = TEMPLATE_NAME,
+    sglang_args: Sequence[str] = (),
     on_ready: Callable[[str], None] | None = None,
 ) -> None:
     """Build the model directory and serve ``turns`` with SGLang until interrupted (blocking)."""
@@ -117,7 +118,8 @@ def run_sglang_replay_server(
         model_dir = build_model_dir(Path(tmp) / "model", corpus(turns), template)
         config = json.loads((model_dir / "config.json").read_text(encoding="utf-8"))
         load_plugins()
-        server_args = prepare_server_args(server_argv(model_dir, host, port, name, tokenizer_workers, template))
+        argv = server_argv(model_dir, host, port, name, tokenizer_workers, template) + list(sglang_args)
+        server_args = prepare_server_args(argv)
         replay = ReplayConfig(
             turns=tuple(turns),
             model_dir=str(model_dir),

@@ -4,7 +4,10 @@ registers our parsers first) and share one scheduler through SGLang's tokenizer 
 
 One server for the module, replaying the shipped LongCat-Flash-Chat recording, whose turns check every rendered
 prompt: the example agent loop runs the whole conversation (a second request continues the recording), streamed
-and not, and the scheduler's log shows requests from both workers answered with our parsers.
+and not. Which worker accepts a connection on SGLang's shared socket is the kernel's choice (on a busy machine one
+worker can take every connection), so the check that both workers answer with our parsers runs on a second server
+with SGLang's ``--enable-http-worker-reuseport``, where each worker has its own listener and connections are spread
+by their addresses.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ pytestmark = pytest.mark.sglang
 TRANSCRIPT = AGENT_TRANSCRIPT
 MISMATCH = "rendered prompt is not the one recorded for turn 1"
 _TURN_LINE = re.compile(r"request \S+ \(HTTP worker (\S+)\) gets turn (\d+)")
-MAX_AGENT_RUNS = 8
+MAX_AGENT_RUNS = 24
 
 
 @pytest.fixture(scope="module")
@@ -36,6 +39,15 @@ def server() -> Iterator[Server]:
     with pytest.MonkeyPatch.context() as monkeypatch:
         sglang_server_env(monkeypatch)
         with replay_server(SHIPPED_RECORDING, "--engine", "sglang", "--tokenizer-worker-num", "2") as running:
+            yield running
+
+
+@pytest.fixture(scope="module")
+def reuseport_server() -> Iterator[Server]:
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        sglang_server_env(monkeypatch)
+        extra = ("--tokenizer-worker-num", "2", "--", "--enable-http-worker-reuseport")
+        with replay_server(SHIPPED_RECORDING, "--engine", "sglang", *extra) as running:
             yield running
 
 
@@ -82,16 +94,19 @@ def test_a_different_prompt_is_refused_and_does_not_take_the_turn(server: Server
     assert run_agent(server) == TRANSCRIPT
 
 
-def test_both_workers_answer_with_our_parsers(server: Server) -> None:
-    """Each agent run is a new client on new connections; runs go on until both workers have served requests,
-    and every run gets the exact transcript (tool calls and text parsed by ``longcat`` in whichever worker)."""
+def test_both_workers_answer_with_our_parsers(reuseport_server: Server) -> None:
+    """Each agent run is a new client on new connections (from new source ports, which the kernel spreads over the
+    workers' listeners); runs go on until both workers have served requests, and every run gets the exact transcript
+    (tool calls and text parsed by ``longcat`` in whichever worker)."""
+    assert "SO_REUSEPORT workers" in reuseport_server.log_text()
     for _ in range(MAX_AGENT_RUNS):
-        if len(workers_with_turns(server)) >= 2:
+        if len(workers_with_turns(reuseport_server)) >= 2:
             break
-        assert run_agent(server, "--no-stream") == TRANSCRIPT
-    seen = workers_with_turns(server)
+        assert run_agent(reuseport_server, "--no-stream") == TRANSCRIPT
+    seen = workers_with_turns(reuseport_server)
     assert len(seen) == 2, f"requests reached only {sorted(seen)} in {MAX_AGENT_RUNS} agent runs"
     assert set().union(*seen.values()) == {1, 2}
+    assert stop_server(reuseport_server.process) == 0
 
 
 def test_server_stops_cleanly(server: Server) -> None:
