@@ -44,6 +44,8 @@ class Trigger(Enum):
     THINK_CLOSE = "</think>"
     END_MARKER = "end-of-sequence marker"
     BLOCK_OPEN = "<longcat_tool_call> / <tool_call>"
+    #: at the start of the output, a ``{`` or ``[`` that may begin a call written with no tag
+    UNTAGGED_BLOCK_OPEN = "{ or [ at the start of the output"
     BARE_FUNCTION = "<function= outside a block"
     #: a declared tool's name, then ``<longcat_arg_key>``, outside a block (the model left the opening tag out); or
     #: the name as a tag, then its arguments object (``<NAME>{json}</NAME>``)
@@ -60,6 +62,8 @@ class Trigger(Enum):
     CALL_CUT = "output ends inside a call it may have cut"
     #: what looked like a block or its first call is not one: its text is returned verbatim, to the origin
     NOT_A_CALL = "not a call"
+    #: what looked like a block with no tag, or its first call, is not one: its text is read again, from the origin
+    NOT_AN_UNTAGGED_CALL = "no tag and not a call"
     #: what looked like a further call of a block is not one: its text is returned as content, the block goes on
     BAD_CALL = "not a further call"
     #: after a block: what follows is not another block
@@ -82,6 +86,8 @@ class Action(Enum):
     START_READER = "start the call reader for what follows"
     CLOSE_BLOCK = "close the block"
     RETURN_HELD_BLOCK = "return the held text, as text of the next mode"
+    #: (a block with no tag was read as JSON, which sees no tags in strings: its text is read again, as text)
+    REREAD_HELD_BLOCK = "read the held text again, in the next mode"
     CLOSE_CALL = "close the announced call"
     #: the call is withdrawn (a stream had not reported it yet); its text, held, goes back as content
     RETURN_CUT_CALL = "withdraw the call, its text is content"
@@ -118,6 +124,7 @@ TRANSITIONS: Final[dict[tuple[Mode, Trigger], tuple[Target, Action]]] = {
     (Mode.CONTENT, Trigger.THINK_CLOSE): (Mode.CONTENT, Action.DROP_TAG),  # a stray closing tag is markup too
     (Mode.CONTENT, Trigger.END_MARKER): (Mode.CONTENT, Action.DROP_TAG),
     (Mode.CONTENT, Trigger.BLOCK_OPEN): (Mode.BLOCK, Action.OPEN_BLOCK),
+    (Mode.CONTENT, Trigger.UNTAGGED_BLOCK_OPEN): (Mode.BLOCK, Action.OPEN_BLOCK),
     (Mode.CONTENT, Trigger.BARE_FUNCTION): (Mode.BARE_CALL, Action.OPEN_BARE_CALL),
     (Mode.CONTENT, Trigger.NAMED_CALL): (Mode.BARE_CALL, Action.OPEN_NAMED_CALL),
     (Mode.CONTENT, Trigger.END_OF_INPUT): (Mode.CONTENT, Action.NONE),
@@ -134,11 +141,13 @@ TRANSITIONS: Final[dict[tuple[Mode, Trigger], tuple[Target, Action]]] = {
     # the previous block was never closed; the new one is read from content
     (Mode.BLOCK, Trigger.BLOCK_REOPEN): (Mode.CONTENT, Action.CLOSE_BLOCK),
     (Mode.BLOCK, Trigger.NOT_A_CALL): (ORIGIN, Action.RETURN_HELD_BLOCK),
+    (Mode.BLOCK, Trigger.NOT_AN_UNTAGGED_CALL): (ORIGIN, Action.REREAD_HELD_BLOCK),
     (Mode.BLOCK, Trigger.END_OF_INPUT): (Mode.CONTENT, Action.CLOSE_BLOCK),
     (Mode.CALL, Trigger.CALL_ENDS): (Mode.BLOCK, Action.NONE),
     (Mode.CALL, Trigger.CALL_BREAKS): (Mode.BLOCK, Action.CLOSE_CALL),
     (Mode.CALL, Trigger.CALL_CUT): (Mode.CONTENT, Action.RETURN_CUT_CALL),
     (Mode.CALL, Trigger.NOT_A_CALL): (ORIGIN, Action.RETURN_HELD_BLOCK),
+    (Mode.CALL, Trigger.NOT_AN_UNTAGGED_CALL): (ORIGIN, Action.REREAD_HELD_BLOCK),
     (Mode.CALL, Trigger.BAD_CALL): (Mode.BLOCK, Action.RETURN_HELD_BLOCK),
     (Mode.BARE_CALL, Trigger.CALL_ENDS): (Mode.AFTER_BLOCK, Action.NONE),
     (Mode.BARE_CALL, Trigger.CALL_BREAKS): (Mode.AFTER_BLOCK, Action.CLOSE_CALL),
@@ -169,6 +178,8 @@ EMITS: Final[dict[Action, frozenset[type[Event]]]] = {
     Action.CLOSE_BLOCK: frozenset((Content,)),
     #: the held text, as reasoning when the next mode is reasoning, else as content
     Action.RETURN_HELD_BLOCK: frozenset((Content, Reasoning)),
+    #: (the scanners show the held text again as they read it)
+    Action.REREAD_HELD_BLOCK: frozenset(),
     #: what makes the arguments valid JSON, the end, and the text of a member cut off
     Action.CLOSE_CALL: frozenset((ToolCallArgs, ToolCallEnd, Content)),
     #: (the call's events are withdrawn) its held text
@@ -198,6 +209,7 @@ _OPENS_A_BLOCK: Final = frozenset((Action.OPEN_BLOCK, Action.OPEN_BARE_CALL, Act
 _OPEN_REASONING: Final = Action.OPEN_REASONING
 _RETURN_CUT_CALL: Final = Action.RETURN_CUT_CALL
 _CONTENT: Final = Mode.CONTENT
+_UNTAGGED_BLOCK_OPEN: Final = Trigger.UNTAGGED_BLOCK_OPEN
 
 
 class Machine:
@@ -206,10 +218,11 @@ class Machine:
     * ``origin``: the mode the open block (or bare call) was opened from, the target ``ORIGIN``;
     * ``reasoning_from``: the mode reasoning was opened from, the target ``BEFORE_REASONING``;
     * ``block_calls``: the calls announced in the open block (a block with none is no call);
+    * ``untagged``: the open block has no tag (a block with no call is then read again as text, from its start);
     * ``announced``: a call was announced since the parser last settled the block's held text.
     """
 
-    __slots__ = ("announced", "block_calls", "mode", "origin", "reasoning_from")
+    __slots__ = ("announced", "block_calls", "mode", "origin", "reasoning_from", "untagged")
 
     def __init__(self, mode: Mode = Mode.CONTENT) -> None:
         self.mode = mode
@@ -217,6 +230,7 @@ class Machine:
         self.reasoning_from = Mode.CONTENT
         self.block_calls = 0
         self.announced = False
+        self.untagged = False
 
     def move(self, trigger: Trigger) -> Action:
         """Take the move :data:`TRANSITIONS` gives for ``trigger`` in the current mode; returns its action (the
@@ -235,6 +249,7 @@ class Machine:
         elif action in _OPENS_A_BLOCK:
             self.origin = before
             self.block_calls = 0
+            self.untagged = trigger is _UNTAGGED_BLOCK_OPEN
         elif action is _RETURN_CUT_CALL:
             self.block_calls -= 1  # (the call is withdrawn)
         return action
@@ -270,7 +285,7 @@ class Machine:
         are not parsed (whitespace after a block is left for a later tool stage)."""
         mode = self.mode
         if mode is Mode.BLOCK and not self.block_calls:
-            return Trigger.NOT_A_CALL
+            return self.no_call()
         if mode in CALL_MODES:
             return Trigger.CALL_CUT if reader_announced and cut_calls_as_text else self._call_broke(reader_announced)
         if mode is Mode.AFTER_BLOCK and passthrough:
@@ -282,4 +297,9 @@ class Machine:
         first, or a further one)."""
         if announced:
             return Trigger.CALL_BREAKS
-        return Trigger.BAD_CALL if self.block_calls else Trigger.NOT_A_CALL
+        return Trigger.BAD_CALL if self.block_calls else self.no_call()
+
+    def no_call(self) -> Trigger:
+        """The trigger for an open block that turned out to hold no call: its text is returned (a tagged block's
+        reading saw every tag in it), or read again (a block with no tag was read as JSON)."""
+        return Trigger.NOT_AN_UNTAGGED_CALL if self.untagged else Trigger.NOT_A_CALL

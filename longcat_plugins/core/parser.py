@@ -32,7 +32,7 @@ from .readers import CallReader, CallSink, JsonCallReader, KvCallReader, Report,
 from .schema import ToolSchemas
 from .tool_names import CallNames
 from .tool_tags import ToolTags
-from .untagged_names import WORD_CHARS, UntaggedNames
+from .untagged_names import UNTAGGED_GAP, WORD_CHARS, UntaggedNames
 from .whitespace import CALL_START, WHITESPACE, WhitespaceRun, text_end, whitespace_end
 
 #: Tags met where text is shown (or right after a block), and what they trigger.
@@ -83,7 +83,10 @@ class Met(NamedTuple):
 #: the triggers that carry no data
 _MET: Final = {trigger: Met(trigger) for trigger in Trigger}
 #: (the '{' of a bare call object is read by its call reader; the '[' of an array of them is the block's markup)
-_MET_BARE: Final = {_BARE_OBJECT: Met(Trigger.BLOCK_OPEN, ""), _BARE_LIST: Met(Trigger.BLOCK_OPEN, _BARE_LIST)}
+_MET_BARE: Final = {
+    _BARE_OBJECT: Met(Trigger.UNTAGGED_BLOCK_OPEN, ""),
+    _BARE_LIST: Met(Trigger.UNTAGGED_BLOCK_OPEN, _BARE_LIST),
+}
 _MET_TAG: Final = {tag: Met(trigger, tag) for tag, trigger in _TAG_TRIGGERS.items()}
 #: inside a block, after a call: either closing tag ends the block; an opening tag means the block was never closed
 #: (the tag is read again, from content)
@@ -116,10 +119,9 @@ class StreamParser:
         # the content shown so far ends in a word character, where no name can start (the content, not the text:
         # markup between is no boundary, so that the answer does not depend on how the text was split)
         self._word_tail = False
-        # nothing but whitespace was shown as content and no call was read: a bare JSON call may start here.
-        # Off (never set): the fuzzer finds the bare reader holding `{"name": "` text past the progress bound and
-        # missing a tagged call after a `{"` that is not a call object.
-        self._at_output_start = False
+        # nothing but whitespace was shown as content and no call was read: a bare JSON call may start here
+        self._at_output_start = self._untagged_names is not None
+        self._reread: str | None = None  # held text to read again (a block with no tag that held no call)
         self._block_name = ""  # the name written before the open block
         self._block_name_markup = ""
         self._content_tags = _CONTENT_TAGS if opts.reasoning else _CONTENT_TAGS_NO_REASONING
@@ -148,6 +150,7 @@ class StreamParser:
             Action.START_READER: self._start_reader,
             Action.CLOSE_BLOCK: self._close_block,
             Action.RETURN_HELD_BLOCK: self._return_held_block,
+            Action.REREAD_HELD_BLOCK: self._reread_held_block,
             Action.CLOSE_CALL: self._close_call,
             Action.RETURN_CUT_CALL: self._return_cut_call,
             Action.RELEASE_WHITESPACE: self._release_whitespace,
@@ -209,6 +212,11 @@ class StreamParser:
         if self._cursor.text:
             self._run()
         self._move(_MET[self._end_of_input_trigger()])
+        if self._reread is not None:  # (once: the text is read as content, and ends in content)
+            self._cursor.text = self._reread
+            self._reread = None
+            self._run()
+            self._move(_MET[self._end_of_input_trigger()])
         if self._passthrough:  # whitespace after a block, before reasoning that never closed: for the tool stage
             self._emit(Content, self._after_block.release())
         return self._take()
@@ -294,6 +302,11 @@ class StreamParser:
                 self._settle_held_block()
             if met is not None:
                 new += self._move(met)
+                if self._reread is not None:  # the held text, then what follows it
+                    buf = cur.text = self._reread + buf[new:]
+                    self._reread = None
+                    n = len(buf)
+                    new = 0
             elif new == pos:
                 break
             pos = new
@@ -417,15 +430,19 @@ class StreamParser:
             return pos, _MET[Trigger.BLOCK_CLOSE]
         if c in WHITESPACE:
             if not calls:  # before the block's first call it is held with the block
-                return whitespace_end(buf, pos), None
+                end = whitespace_end(buf, pos)
+                if self._machine.untagged and end - pos + sum(map(len, self._held_block or ())) > UNTAGGED_GAP:
+                    return pos, _MET[self._machine.no_call()]  # (a call with no tag has little whitespace before it)
+                return end, None
             return self._whitespace.take(buf, pos), None  # between calls: markup unless text follows
         after_text = self._text_last
         self._text_last = False
         bare = self._wrapper in _BARE_BLOCKS
         if c == "{":
-            return pos, Met(Trigger.CALL_BEGINS, reader=JsonCallReader(self._sink, self._schemas, bare))
+            names = self._untagged_names if bare and not calls else None
+            return pos, Met(Trigger.CALL_BEGINS, reader=JsonCallReader(self._sink, self._schemas, names))
         if bare and not calls:  # a bare block begins with a call object, or is text
-            return pos, _MET[Trigger.NOT_A_CALL]
+            return pos, _MET[self._machine.no_call()]
         # (after text, a ']' or ',' goes on the text, as it does when the text and it are read in one piece)
         if self._wrapper in _JSON_LIST_WRAPPERS and not after_text and c in _CALL_LIST_MARKUP[bool(calls)]:
             self._whitespace.drop()
@@ -455,7 +472,7 @@ class StreamParser:
                 return pos, Met(Trigger.CALL_BEGINS, reader=XmlCallReader(self._sink, self._schemas, True))
             return pos, Met(Trigger.CALL_BEGINS, reader=KvCallReader(self._sink, self._schemas))
         if not calls:  # the block holds no call: it was text
-            return pos, _MET[Trigger.NOT_A_CALL]
+            return pos, _MET[self._machine.no_call()]
         end = text_end(buf, pos, CALL_START)  # text between calls of one block
         self._content_in_block(self._whitespace.release() + buf[pos:end])
         self._text_last = True
@@ -511,6 +528,14 @@ class StreamParser:
             whitespace = self._whitespace.release()
             self._held_block = [] if self._passthrough else [whitespace]  # (shown already without tool parsing)
         self._reader = met.reader
+        return 0
+
+    def _reread_held_block(self, met: Met) -> int:
+        held_block = self._held_block or []
+        self._held_block = None
+        self._wrapper = None
+        self._at_output_start = False
+        self._reread = "".join(held_block)
         return 0
 
     def _close_block(self, met: Met) -> int:

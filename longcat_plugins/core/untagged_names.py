@@ -4,7 +4,8 @@ Real LongCat outputs sometimes leave the opening tag out (the name on its own li
 write the name before it (``NAME<longcat_tool_call><longcat_arg_key>...``). The request's declared tools are what
 make this decidable while streaming: content that could still be such a name (``NAME`` or ``functions.NAME``, a
 whole word, with at most a little whitespace after it) is held back, never more than the longest name, and released
-as soon as it cannot be one.
+as soon as it cannot be one. The same names, written exactly, are what a call object written with no tag at all
+may name (``readers/json_call.py``).
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ IDENTIFIER_CHARS: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopq
 #: a name cannot start right after one of these (after a '.', it can: a name glued to the end of a sentence)
 WORD_CHARS: Final = IDENTIFIER_CHARS - {"."}
 _MAX_GAP: Final = 8  # whitespace between the name and its markup
+#: whitespace before the first call object of a block with no tag, and inside the object before its call is known
+UNTAGGED_GAP: Final = 8
 _GAP: Final = frozenset(" \t\r\n")
 
 
@@ -31,6 +34,14 @@ class UntaggedNames:
         self._names: Final = frozenset(written)
         self._prefixes: Final = Prefixes(written)
         self._longest: Final = max(map(len, written), default=0)
+
+    def is_name(self, written: str) -> bool:
+        """Whether ``written`` is a declared name, maybe with the namespace."""
+        return written in self._names
+
+    def may_begin_name(self, written: str) -> bool:
+        """Whether ``written`` can still grow into a declared name."""
+        return not written or written in self._prefixes
 
     def _word(self, buf: str, pos: int, end: int, word_before: bool) -> tuple[int, int, bool] | None:
         """The last word of ``buf[pos:end]``, before at most a little whitespace: (start, end, whether it starts

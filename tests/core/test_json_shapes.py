@@ -21,7 +21,6 @@ TOOLS = [SEARCH, WITH_ARGS, NO_PARAMETERS]
 
 #: reading a bare call object at the start of the output is switched off in the parser (StreamParser.
 #: _at_output_start): the fuzzer found it holding text past the progress bound and missing a tagged call after `{"`
-BARE_CALLS_OFF = pytest.mark.xfail(strict=True, reason="bare JSON calls are not read yet")
 
 
 def _read(text: str, tools: Any = TOOLS) -> tuple[str, list[tuple[str, Any]]]:
@@ -86,7 +85,6 @@ def test_the_inner_object_streams_and_only_the_wrapper_opening_is_held() -> None
     assert "".join(args) == '{"query": "' + "x" * 50
 
 
-@BARE_CALLS_OFF
 @pytest.mark.parametrize(
     ("text", "content"),
     [
@@ -103,7 +101,6 @@ def test_a_bare_call_object_at_the_start_of_the_output_is_a_call(text: str, cont
     assert _read(text) == (content, [("web_search", QUERY)])
 
 
-@BARE_CALLS_OFF
 def test_a_bare_array_of_call_objects_is_the_calls_in_order() -> None:
     text = '[{"name":"web_search","arguments":{"query":"a"}},\n {"name":"now","arguments":{}}]'
     assert _read(text) == ("", [("web_search", {"query": "a"}), ("now", {})])
@@ -138,7 +135,6 @@ def test_a_bare_call_object_is_read_only_with_tool_parsing_and_declared_tools() 
     assert parse(text, [], ParserOptions(emit_unknown_calls=True)).content == text
 
 
-@BARE_CALLS_OFF
 def test_a_bare_call_object_holds_back_only_its_name_and_next_key() -> None:
     text = '{"name": "web_search", "arguments": {"query": "' + "x" * 50
     streamed = feed(list(text), TOOLS)

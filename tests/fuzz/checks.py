@@ -15,7 +15,8 @@
   the output, split in steps, with the request's tools and keeps the reasoning; the tool stage takes the rest of that
   reading after each step (and after the reasoning stage's end); the two together equal one pass. Only for a request
   with tools (SGLang runs no tool stage without them).
-* ``progress``: text with no '<' is released at once, up to a possible tool name (invariant 5).
+* ``progress``: text with no '<' is released at once, up to a possible tool name, or the head of a call object
+  written with no tag at the start of the output (invariant 5).
 * ``name``: a call's name is never empty and holds no whitespace or markup (design, section 3).
 """
 
@@ -276,10 +277,16 @@ def _squeeze(result: tuple[str, str, list[tuple[str, str]]]) -> tuple[str, str, 
     return "".join(result[0].split()), "".join(result[1].split()), result[2]
 
 
+#: ``[{"name": "", "parameters"`` and the little whitespace a call with no tag may have around its markup
+_UNTAGGED_CALL_HEAD = len('[{"name":"","parameters"') + 16
+
+
 def _progress(case: Case, run: Run) -> list[Failure]:
     # what may be held back: a declared name, maybe with a namespace ("functions."), and a little whitespace
     longest = max((len(t) for t in _tool_names(case.tools)), default=None)
     bound = 0 if longest is None else longest + len("functions.") + 10
+    if longest is not None and case.text.lstrip(" \t\r\n")[:1] in ("{", "["):
+        bound += _UNTAGGED_CALL_HEAD  # the head of a call object written with no tag, up to its arguments key
     for i, released in enumerate(run.released):
         if i + 1 - released > bound:
             return [Failure("progress", f"after {i + 1} chars only {released} released (bound {bound})")]

@@ -28,7 +28,7 @@ ROUND_TRIP_BLOCKS = ("json.longcat", "json.hermes", "xml.wrapped", "xml.bare", "
 #: shapes read by rules still being settled: invariants only
 OPEN_BLOCKS = ("kv.prefix", "kv.no-opener", "kv.name-before-tag", "kv.json-body", "kv.ts-call", "kv.one-key-json",
                "kv.colon-lines", "kv.key-at-end", "xml.orphan-close", "xml.value-function-close",
-               "xml.prose-mention", "json.call-list")  # fmt: skip
+               "xml.prose-mention", "json.call-list", "json.untagged")  # fmt: skip
 
 
 class Output:
@@ -267,6 +267,13 @@ def add_block(out: Output, shape: str, tools: dict[str, Tool], typed: bool) -> N
                 return
         out.add("block", rng.choice(("", "\n", " ")) + close_tag)
         return
+    if shape == "json.untagged":  # a call object, or an array of them, with no tag (a call at the output's start)
+        count = 1 if rng.random() < 0.6 else rng.randint(1, 3)
+        bodies = [_json_object(out, new_tool().name)[0] for _ in range(count)]
+        listed = len(bodies) > 1 or rng.random() < 0.3
+        text = "[" + rng.choice((",", ", ")).join(bodies) + "]" if listed else bodies[0]
+        out.add("block", text)
+        return
     if shape == "json.call-list":  # a JSON array of calls
         calls = []
         for _ in range(rng.randint(1, 3)):
@@ -389,6 +396,8 @@ def well_formed(rng: random.Random) -> Case:
             before = prose(rng, out.sentinel) if rng.random() < 0.7 else rng.choice(("\n", "\n\n", "", " "))
             if shapes[i - 1 : i] == ["kv.no-closer"] and before.strip(WS):
                 before = "\n"  # stray text after an unclosed key/value block is read as part of it
+            if shape == "json.untagged" and i == 0 and rng.random() < 0.8:
+                before = rng.choice(("", "", "\n", "  "))  # at the start of the output: where it is a call
             out.mark("prose")
             out.add("prose", before)
         out.mark(shape)

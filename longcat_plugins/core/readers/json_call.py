@@ -5,10 +5,12 @@ Members may come in any order. The raw text of the ``arguments`` object streams 
 follow the name and are wrapped as ``{"args": {...}}`` for a tool with no parameter ``args`` are the inner object
 (``args_wrapper.py``).
 
-A call object written with no tag around it (``bare``) is read only in its canonical form, so that a JSON answer is
-not taken for a call: its first key is ``name``, naming a declared tool, and its second ``arguments`` (or
-``parameters``); the call is announced at that second key. Until then, what is held is bounded (the keys and the
-name are at most ``MAX_NAME_LENGTH`` characters).
+A call object written with no tag around it (a *bare* call, read with the request's ``UntaggedNames``) is read
+only in its canonical form, so that a JSON answer is not taken for a call: its first key is ``"name"``, its value a
+declared tool's name exactly as written (``NAME`` or ``functions.NAME``, no escapes), its second key
+``"arguments"`` (or ``"parameters"``), with at most ``UNTAGGED_GAP`` whitespace characters between them; the call
+is announced at that second key. The reader fails at the first character that breaks this form, so what is held
+until then is a few dozen characters, and where it fails does not depend on how the text was split.
 """
 
 from __future__ import annotations
@@ -20,8 +22,9 @@ from typing import Any, Final
 
 from ..cursor import Cursor
 from ..schema import ToolSchemas, strict_json_dumps
-from ..tags import MAX_NAME_LENGTH, NEED_MORE
+from ..tags import NEED_MORE
 from ..tool_names import resolve_tool_name
+from ..untagged_names import UNTAGGED_GAP, UntaggedNames
 from .args_wrapper import inner_object, unwraps_arguments, wrapper_close
 from .json_value import JsonValueReader
 from .sink import CallSink
@@ -29,6 +32,9 @@ from .sink import CallSink
 logger = logging.getLogger("longcat_plugins")
 
 _ARGUMENT_KEYS: Final = ("arguments", "parameters")
+#: the keys of a bare call object, as written
+_BARE_NAME_KEY: Final = ('"name"',)
+_BARE_ARGUMENT_KEYS: Final = tuple(f'"{key}"' for key in _ARGUMENT_KEYS)
 _WHITESPACE: Final = frozenset(" \t\n\r")
 
 
@@ -79,10 +85,12 @@ def _discard(_: str) -> None:
 class JsonCallReader:
     """Reads one JSON call object, starting at its ``{``."""
 
-    def __init__(self, sink: CallSink, schemas: ToolSchemas, bare: bool = False) -> None:
+    def __init__(self, sink: CallSink, schemas: ToolSchemas, bare_names: UntaggedNames | None = None) -> None:
         self._sink = sink
-        self._bare = bare
+        self._bare_names = bare_names  # (a bare call) the names it may give
+        self._bare = bare_names is not None
         self._bare_name = ""  # (bare) the name read, announced at the key after it
+        self._bare_gap = 0  # (bare) the whitespace read before the call was announced
         self._schemas = schemas
         self._tool = ""
         self._wrapped = False  # the arguments are the inner object of an ``{"args": {...}}`` wrapper, not closed yet
@@ -130,8 +138,8 @@ class JsonCallReader:
                         self._sink.content(self._broken_member_text(buf, pos))
                     return self._fail(pos)
                 if not self._value.done:
-                    if self._bare and not self._announced and sum(map(len, self._captured)) > MAX_NAME_LENGTH:
-                        return self._fail(pos)  # (a key or name this long is no call's)
+                    if self._bare and not self._announced and not self._bare_head_goes_on():
+                        return self._fail(pos)
                     return pos
                 if state is _IN_KEY:
                     self._key_complete()
@@ -140,6 +148,10 @@ class JsonCallReader:
                 continue
             c = buf[pos]
             if c in _WHITESPACE:
+                if self._bare and not self._announced:
+                    self._bare_gap += 1
+                    if self._bare_gap > UNTAGGED_GAP:
+                        return self._fail(pos)
                 pos += 1
             elif state is _OPEN:
                 if c != "{":
@@ -241,16 +253,26 @@ class JsonCallReader:
             self._begin_value(_Member.OTHER)
         return True
 
+    def _bare_head_goes_on(self) -> bool:
+        """(a bare call, not announced yet) Whether the key or name being read can still be the canonical one."""
+        raw = "".join(self._captured)
+        if self._value_kind is _Member.KEY:
+            keys = _BARE_ARGUMENT_KEYS if self._bare_name else _BARE_NAME_KEY
+            return any(key.startswith(raw) for key in keys)
+        assert self._bare_names is not None and self._value_kind is _Member.NAME
+        return raw[:1] == '"' and "\\" not in raw and self._bare_names.may_begin_name(raw[1:])
+
     def _key_complete(self) -> None:
-        self._key = _loads("".join(self._captured))
+        raw = "".join(self._captured)
+        self._key = _loads(raw)
         self._state = _COLON
         if self._bare and not self._announced:
             if self._bare_name:  # the key after the name: the arguments, or no call
-                if self._key in _ARGUMENT_KEYS:
+                if raw in _BARE_ARGUMENT_KEYS:
                     self._announce(self._bare_name)
                 else:
                     self._fail(0)
-            elif self._key != "name":
+            elif raw not in _BARE_NAME_KEY:
                 self._fail(0)
 
     def _broken_member_text(self, buf: str, pos: int) -> str:
@@ -268,15 +290,17 @@ class JsonCallReader:
         kind = self._value_kind
         self._state = _AFTER_VALUE
         if kind is _Member.NAME:
-            name = _loads("".join(self._captured))
+            raw = "".join(self._captured)
+            if self._bare_names is not None:  # announced at the next key, if it is the arguments
+                written = raw[1:-1]
+                if raw[:1] == '"' and "\\" not in raw and self._bare_names.is_name(written):
+                    self._bare_name = written
+                else:
+                    self._fail(0)
+                return
+            name = _loads(raw)
             if not isinstance(name, str) or not name.strip():
                 self._fail(0)
-                return
-            if self._bare:  # announced at the next key, if it is the arguments
-                if resolve_tool_name(name.strip(), self._schemas, True) is None:
-                    self._fail(0)
-                else:
-                    self._bare_name = name.strip()
                 return
             self._announce(name.strip())
         elif kind is _Member.ARGUMENTS:
