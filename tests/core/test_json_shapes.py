@@ -19,9 +19,6 @@ WITH_ARGS = function_tool("run", {"args": {"type": "object"}})
 NO_PARAMETERS = function_tool("now", {})
 TOOLS = [SEARCH, WITH_ARGS, NO_PARAMETERS]
 
-#: reading a bare call object at the start of the output is switched off in the parser (StreamParser.
-#: _at_output_start): the fuzzer found it holding text past the progress bound and missing a tagged call after `{"`
-
 
 def _read(text: str, tools: Any = TOOLS) -> tuple[str, list[tuple[str, Any]]]:
     whole = summary(parse(text, tools))
@@ -95,6 +92,7 @@ def test_the_inner_object_streams_and_only_the_wrapper_opening_is_held() -> None
         ('<think>a search</think>\n{"name": "web_search", "arguments": {"query": "news", "max_results": 3}}', "\n"),
         ('[{"name": "web_search", "arguments": {"query": "news", "max_results": 3}}]', ""),
         ('{"name": "functions.web_search", "arguments": {"query": "news", "max_results": 3}} Done.', " Done."),
+        ("{'name': 'web_search', 'arguments': {'query': 'news', 'max_results': 3}}", ""),  # a Python dict
     ],
 )
 def test_a_bare_call_object_at_the_start_of_the_output_is_a_call(text: str, content: str) -> None:
@@ -126,6 +124,43 @@ def test_a_bare_array_of_call_objects_is_the_calls_in_order() -> None:
 )
 def test_json_that_is_no_bare_call_stays_text(text: str) -> None:
     assert _read(text) == (text, [])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"name": "tools.web_search", "arguments": {}}',  # only the namespace ``functions.``
+        '{"name": " web_search", "arguments": {}}',
+        '{"name": "web\\u005fsearch", "arguments": {}}',
+        '{"name": "web_search",' + " " * 9 + '"arguments": {}}',
+        "[" + " " * 9 + '{"name": "web_search", "arguments": {}}]',
+    ],
+)
+def test_a_bare_call_is_read_only_with_its_head_written_exactly(text: str) -> None:
+    assert _read(text) == (text, [])
+
+
+@pytest.mark.parametrize(
+    ("before", "content"),
+    [
+        ('{"', '{"'),
+        ('{"name": "web', '{"name": "web'),
+        ('[{"name": "web_search", "argumen', '[{"name": "web_search", "argumen'),
+        ('{"name": "web_search", "result": "', '{"name": "web_search", "result": "'),
+    ],
+)
+def test_a_tag_in_what_looked_like_a_bare_call_is_still_a_tag(before: str, content: str) -> None:
+    text = before + '<tool_call>{"name": "now", "arguments": {}}</tool_call> after'
+    assert _read(text) == (content + " after", [("now", {})])
+
+
+def test_a_bare_head_that_breaks_is_released_at_once() -> None:
+    text = '{"name": "web_search", "description": "' + "x" * 200
+    batches = feed(list(text), TOOLS).batches
+    shown = 0
+    for i, batch in enumerate(batches[:-1], 1):
+        shown += sum(len(e.text) for e in batch if not isinstance(e, ToolCallArgs) and hasattr(e, "text"))
+        assert i - shown <= len('{"name": "web_search", "d'), i  # held: the head up to where it broke
 
 
 def test_a_bare_call_object_is_read_only_with_tool_parsing_and_declared_tools() -> None:
