@@ -124,3 +124,16 @@ def test_the_unknown_tool_warning_stays_one_short_line(caplog: pytest.LogCapture
     (record,) = [r for r in caplog.records if "names no tool" in r.getMessage()]
     assert "tool_0, tool_1" in record.getMessage() and "and 192 more" in record.getMessage()
     assert len(record.getMessage()) < 300
+
+
+def test_whitespace_after_a_call_paren_goes_with_the_text_after_it() -> None:
+    assert _everywhere("<function_calls>q(\n1", None) == ("\n1", "", [("q", "{}")])
+
+
+@pytest.mark.parametrize("tail", ["", " ", "\n"])
+def test_a_key_that_never_closes_ends_a_call_with_no_block(tail: str) -> None:
+    key = "<longcat_arg_key>7" + '"' * 300
+    pair = "<longcat_arg_key>city</longcat_arg_key><longcat_arg_value>Oslo</longcat_arg_value>"
+    result = _everywhere("k" + pair + key + tail)
+    assert _args(result) == [("k", {"city": "Oslo"})]
+    assert result[0] == key + tail

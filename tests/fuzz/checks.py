@@ -15,8 +15,8 @@
   the output, split in steps, with the request's tools and keeps the reasoning; the tool stage takes the rest of that
   reading after each step (and after the reasoning stage's end); the two together equal one pass. Only for a request
   with tools (SGLang runs no tool stage without them).
-* ``progress``: text with no '<' is released at once, up to a possible tool name, or the head of a call object
-  written with no tag at the start of the output (invariant 5).
+* ``progress``: text with no '<' is released at once (until a call is announced), up to a possible tool name, or
+  the head of a call object written with no tag at the start of the output (invariant 5).
 * ``name``: a call's name is never empty and holds no whitespace or markup (design, section 3).
 """
 
@@ -70,16 +70,21 @@ class Run:
     events: list[Event]
     #: characters of content and reasoning released after each feed
     released: list[int]
+    #: the feeds before the first call was announced
+    before_calls: int
 
 
 def stream(pieces: Sequence[str], tools: Any, options: ParserOptions, split: str) -> Run:
     streamed = feed(pieces, parser=StreamParser(tools, options))
     released: list[int] = []
     total = 0
-    for batch in streamed.batches[:-1]:
+    before_calls = -1
+    for i, batch in enumerate(streamed.batches[:-1]):
         total += sum(len(e.text) for e in batch if isinstance(e, (Content, Reasoning)))
         released.append(total)
-    return Run(split, streamed.message, streamed.events, released)
+        if before_calls < 0 and any(isinstance(e, ToolCallStart) for e in batch):
+            before_calls = i
+    return Run(split, streamed.message, streamed.events, released, len(released) if before_calls < 0 else before_calls)
 
 
 def splits(text: str) -> list[tuple[str, list[str]]]:
@@ -281,13 +286,24 @@ def _squeeze(result: tuple[str, str, list[tuple[str, str]]]) -> tuple[str, str, 
 _UNTAGGED_CALL_HEAD = len('[{"name":"","parameters"') + 16
 
 
+_REASONING_SPAN = re.compile(r"<(longcat_)?think>.*?(</(longcat_)?think>|$)|</(longcat_)?think>", re.DOTALL)
+
+
+def _content_start(case: Case) -> str:
+    """The output from where its content starts: after leading whitespace and reasoning (a generous reading)."""
+    text = case.text
+    if case.options.get("reasoning_open"):
+        text = re.sub(r"^.*?</(longcat_)?think>", "", text, count=1, flags=re.DOTALL)
+    return _REASONING_SPAN.sub("", text).lstrip(" \t\r\n")
+
+
 def _progress(case: Case, run: Run) -> list[Failure]:
     # what may be held back: a declared name, maybe with a namespace ("functions."), and a little whitespace
     longest = max((len(t) for t in _tool_names(case.tools)), default=None)
     bound = 0 if longest is None else longest + len("functions.") + 10
-    if longest is not None and case.text.lstrip(" \t\r\n")[:1] in ("{", "["):
+    if longest is not None and _content_start(case)[:1] in ("{", "["):
         bound += _UNTAGGED_CALL_HEAD  # the head of a call object written with no tag, up to its arguments key
-    for i, released in enumerate(run.released):
+    for i, released in enumerate(run.released[: run.before_calls]):  # (after, the text is a call block's)
         if i + 1 - released > bound:
             return [Failure("progress", f"after {i + 1} chars only {released} released (bound {bound})")]
     return []

@@ -200,7 +200,9 @@ class KvCallReader(MarkupCall):
         n = len(buf)
         end = whitespace_end(buf, pos)
         if end == n:
-            pos = end
+            if not cur.ended:
+                return pos, False  # (the whitespace goes with what follows it)
+            self._state = _State.BODY
             return pos, True
         if buf[end] == "{":
             self._begin_json()
@@ -273,6 +275,9 @@ class KvCallReader(MarkupCall):
         end = buf.find(T.ARG_KEY_CLOSE, start, start + T.MAX_NAME_LENGTH + len(T.ARG_KEY_CLOSE))
         if end < 0:
             if n - start < T.MAX_NAME_LENGTH + len(T.ARG_KEY_CLOSE) and not cur.ended:
+                return pos, False
+            if self._bare:  # a key that never closes ends a call with no block around it, as other text does
+                self.close()
                 return pos, False
             pos = self._text_between(buf, pos)
             self._state = _State.BODY
