@@ -431,8 +431,10 @@ class StreamParser:
         if c in WHITESPACE:
             if not calls:  # before the block's first call it is held with the block
                 end = whitespace_end(buf, pos)
-                if self._machine.untagged and end - pos + sum(map(len, self._held_block or ())) > UNTAGGED_GAP:
-                    return pos, _MET[self._machine.no_call()]  # (a call with no tag has little whitespace before it)
+                if self._machine.untagged:  # a call with no tag has little whitespace before it (the held '[' aside)
+                    held = sum(map(len, self._held_block or ())) - len(_BARE_LIST)
+                    if end - pos + held > UNTAGGED_GAP:
+                        return pos, _MET[self._machine.no_call()]
                 return end, None
             return self._whitespace.take(buf, pos), None  # between calls: markup unless text follows
         after_text = self._text_last

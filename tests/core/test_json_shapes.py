@@ -92,6 +92,8 @@ def test_the_inner_object_streams_and_only_the_wrapper_opening_is_held() -> None
         ('<think>a search</think>\n{"name": "web_search", "arguments": {"query": "news", "max_results": 3}}', "\n"),
         ('[{"name": "web_search", "arguments": {"query": "news", "max_results": 3}}]', ""),
         ('{"name": "functions.web_search", "arguments": {"query": "news", "max_results": 3}} Done.', " Done."),
+        ("[" + " " * 8 + '{"name": "web_search", "arguments": {"query": "news", "max_results": 3}}]', ""),
+        ('{"name":' + " " * 7 + '"web_search", "arguments": {"query": "news", "max_results": 3}}', ""),
         ("{'name': 'web_search', 'arguments': {'query': 'news', 'max_results': 3}}", ""),  # a Python dict
     ],
 )
