@@ -243,9 +243,8 @@ class StreamParser:
 
     def _take_reports(self) -> None:
         """Act on what the call reader reported (``readers/sink.py``), in order."""
-        reports = self._sink.reports
         passthrough = self._passthrough
-        for report, text in reports:
+        for report, text in self._sink.take():
             if report is _ARGS:
                 if not passthrough:
                     index = self._call_index
@@ -260,7 +259,6 @@ class StreamParser:
                 self._events.append(ToolCallEnd(self._call_index))
                 if self._cut_calls_as_text:
                     self._held_block = None  # (kept while the call was read, in case it was cut)
-        reports.clear()
 
     def _start_call(self, name: str) -> None:
         """A call reader announced a call of the tool ``name``."""

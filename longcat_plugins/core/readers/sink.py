@@ -28,17 +28,21 @@ _START: Final = Report.START
 _ARGS: Final = Report.ARGS
 _END: Final = Report.END
 _CONTENT: Final = Report.CONTENT
+_ARGS_REPORT: Final = (_ARGS, "")  # (its text is joined from the fragments)
 
 
 class CallSink:
     """Where a call reader reports what it read, in order: the parser takes the reports after each read. A reader
-    reads one call, so its reports name no call."""
+    reads one call, so its reports name no call. Argument fragments reported one after another are one report."""
 
-    __slots__ = ("_resolve", "reports")
+    __slots__ = ("_args", "_resolve", "reports")
 
     def __init__(self, resolve: Callable[[str], str | None]) -> None:
         self._resolve = resolve
         self.reports: list[tuple[Report, str]] = []
+        # the fragments of the last report while it is an ARGS report (joined when another report follows or the
+        # parser takes the reports)
+        self._args: list[str] = []
 
     def start_call(self, written: str) -> bool:
         """Announce the call ``written`` names; False when it names no tool of the request (then the block is not a
@@ -46,19 +50,36 @@ class CallSink:
         name = self._resolve(written)
         if name is None:
             return False
+        self._join_args()
         self.reports.append((_START, name))
         return True
 
     def call_args(self, text: str) -> None:
         if text:
-            self.reports.append((_ARGS, text))
+            if not self._args:
+                self.reports.append(_ARGS_REPORT)
+            self._args.append(text)
 
     def end_call(self) -> None:
+        self._join_args()
         self.reports.append((_END, ""))
 
     def content(self, text: str) -> None:
         if text:
+            self._join_args()
             self.reports.append((_CONTENT, text))
+
+    def take(self) -> list[tuple[Report, str]]:
+        """The reports so far, in order (the sink starts empty again)."""
+        self._join_args()
+        reports = self.reports
+        self.reports = []
+        return reports
+
+    def _join_args(self) -> None:
+        if self._args:
+            self.reports[-1] = (_ARGS, "".join(self._args))
+            self._args = []
 
 
 class CallReader(Protocol):
