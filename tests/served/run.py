@@ -104,8 +104,9 @@ def run_cell(driver: Driver, cell: Cell, text: Text) -> Outcome:
 
 def check_reasoning_tokens(driver: Driver, cell: Cell, served: Served, want: Served, output: str) -> list[str]:
     """Usage's ``reasoning_tokens``, where the API reports it: the tokens of the reasoning text when each tag is one
-    token; when tags are split, some tokens if and only if there is reasoning (a token holding both the last
-    reasoning text and the start of a closing tag is not counted)."""
+    token; when tags are split, none without reasoning and some when the reasoning has text other than whitespace (a
+    token holding both the last reasoning text and the start of a closing tag is not counted, so reasoning that is
+    only whitespace may count none)."""
     count = served.reasoning_tokens
     if count is None or cell.finish != "end":
         return []
@@ -114,7 +115,8 @@ def check_reasoning_tokens(driver: Driver, cell: Cell, served: Served, want: Ser
     if cell.tokens != "split":
         exact = len(driver.token_ids(cell, want.reasoning)) if want.reasoning else 0
         return [] if count == exact else [f"reasoning_tokens {count}, the reasoning text is {exact} tokens"]
-    if bool(count) != bool(want.reasoning.strip()) or count > len(driver.token_ids(cell, output)):
+    too_many = count > len(driver.token_ids(cell, output)) or (count and not want.reasoning)
+    if too_many or (want.reasoning.strip() and not count):
         return [f"reasoning_tokens {count} for reasoning {want.reasoning[:40]!r}"]
     return []
 

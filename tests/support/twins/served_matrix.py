@@ -11,13 +11,14 @@ from typing import Any
 
 import pytest
 
-from tests.served.cells import AXES, Cell
+from tests.served.cells import AXES, Cell, with_
 from tests.served.run import run_cell
 from tests.served.smoke import smoke_cells, smoke_texts
 
 __all__ = [
     "driver",
     "pytest_generate_tests",
+    "test_pinned_cells",
     "test_served_equals_the_one_pass_reading",
     "test_the_smoke_covers_every_axis",
 ]
@@ -47,3 +48,23 @@ def test_served_equals_the_one_pass_reading(driver: Any, cell: Cell) -> None:
     outcomes = [run_cell(driver, cell, text) for text in smoke_texts(driver, cell)]
     failed = [str(o) for o in outcomes if not o.ok]
     assert not failed, "\n".join(failed)
+
+
+#: (cell, text) pairs the whole matrix once found differing, kept in the smoke
+PINNED: tuple[tuple[Cell, str], ...] = (
+    # reasoning that is only whitespace, with the think tags split into several tokens: its tokens count
+    (
+        Cell(parsers="reasoning", tool_choice="none", strict=True, parallel=False, tokens="split"),
+        "real:hermes_lmstudio825_empty_think_then_call",
+    ),
+)
+
+
+@pytest.mark.parametrize(("pinned", "text_id"), PINNED, ids=[f"{c}-{n}" for c, n in PINNED])
+def test_pinned_cells(driver: Any, pinned: Cell, text_id: str) -> None:
+    for api in driver.apis:
+        for stream in (False, True):
+            served_cell = with_(pinned, api=api, stream=stream)
+            (text,) = [t for t in driver.texts_for(served_cell) if t.id == text_id]
+            outcome = run_cell(driver, served_cell, text)
+            assert outcome.ok, str(outcome)
