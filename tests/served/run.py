@@ -115,7 +115,7 @@ def check_reasoning_tokens(driver: Driver, cell: Cell, served: Served, want: Ser
     if cell.tokens != "split":
         exact = len(driver.token_ids(cell, want.reasoning)) if want.reasoning else 0
         return [] if count == exact else [f"reasoning_tokens {count}, the reasoning text is {exact} tokens"]
-    too_many = count > len(driver.token_ids(cell, output)) or (count and not want.reasoning)
+    too_many = count > len(driver.token_ids(cell, output)) or (count > 0 and not want.reasoning)
     if too_many or (want.reasoning.strip() and not count):
         return [f"reasoning_tokens {count} for reasoning {want.reasoning[:40]!r}"]
     return []
