@@ -1,23 +1,72 @@
 #!/usr/bin/env bash
 # The whole test suite on a fresh machine: builds every environment it needs (scripts/env_*.sh), then runs
 #   core     ruff, mypy --strict on the core, and the engine-free tests            (.venvs/core)
-#   vllm     the vLLM integration tests and the end-to-end HTTP tests on vLLM 0.33  (.venvs/vllm)
-#   vllm034  the same suite on vLLM 0.34                                            (.venvs/vllm-0.34)
+#   vllm034  the vLLM integration tests and the end-to-end HTTP tests on vLLM 0.34  (.venvs/vllm-0.34)
+#   vllm     the same suite on vLLM 0.33                                            (.venvs/vllm)
 #   sglang   the SGLang 0.5.23 integration tests, against the real engine          (.venvs/sglang)
 #   clients  the client matrix: HTTP clients and agent frameworks against each engine's replay server
 #            (.venvs/clients; the servers run in .venvs/vllm and .venvs/sglang, built here if missing)
 #   install  README.md's install commands from a fresh clone into a fresh venv beside each engine (tests/install)
-# Usage: bash scripts/run_tests.sh [core] [vllm] [vllm034] [sglang] [clients] [install]   (default: all six)
+# Usage: bash scripts/run_tests.sh [core] [vllm034] [vllm] [sglang] [clients] [install]   (default: all six)
 # Exit status is non-zero if any environment cannot be built or any check or test fails.
+#
+# Disk: all six environments take about 23 GB (each vLLM one about 10 GB). When the disk holding .venvs/ has less
+# free space than LONGCAT_ROOMY_GB (default 40) at the start, the run is frugal: pip's download cache is off, and
+# after each suite every environment that no later suite of the run uses is removed. The order above puts vLLM 0.34
+# first for that reason: it then needs about 14 GB at its peak (the 0.33 environment, SGLang's, the clients').
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/venv_lib.sh
 source scripts/vllm_versions.sh
 
 suites=("$@")
-[[ ${#suites[@]} -eq 0 ]] && suites=(core vllm vllm034 sglang clients install)
+[[ ${#suites[@]} -eq 0 ]] && suites=(core vllm034 vllm sglang clients install)
+
+# The environments (.venvs/NAME) each suite uses.
+suite_envs() {
+  case "$1" in
+    core) echo core ;;
+    vllm) vllm_env_name "$VLLM_DEFAULT_VERSION" ;;
+    vllm034) vllm_env_name "$VLLM_NEWEST_VERSION" ;;
+    sglang) echo sglang ;;
+    clients) echo "$(vllm_env_name "$VLLM_DEFAULT_VERSION") sglang clients" ;;
+    install) echo "$(vllm_env_name "$VLLM_DEFAULT_VERSION") sglang core" ;;
+  esac
+}
+
+free_gb() {
+  mkdir -p "$VENVS_DIR"
+  df -Pk "$VENVS_DIR" | awk 'NR == 2 { printf "%d", $4 / 1048576 }'
+}
+
+for suite in "${suites[@]}"; do
+  [[ -n "$(suite_envs "$suite")" ]] || { echo "unknown suite: $suite (known: core vllm034 vllm sglang clients install)" >&2; exit 2; }
+done
+
+frugal=0
+if (( $(free_gb) < ${LONGCAT_ROOMY_GB:-40} )); then
+  frugal=1
+  export PIP_NO_CACHE_DIR=1
+  echo "[tests] $(free_gb) GB free under $VENVS_DIR (< ${LONGCAT_ROOMY_GB:-40}): pip's download cache is off and each" \
+    "environment is removed after the last suite that uses it"
+fi
+
 reports="$(mktemp -d)"
 failed=()
+
+# prune_after INDEX: in a frugal run, remove every environment no suite after suites[INDEX] uses.
+prune_after() {
+  (( frugal )) || return 0
+  local later=" " i dir name
+  for (( i = $1 + 1; i < ${#suites[@]}; i++ )); do later+="$(suite_envs "${suites[$i]}") "; done
+  for dir in "$VENVS_DIR"/*/; do
+    [[ -d "$dir" ]] || continue
+    name="$(basename "$dir")"
+    [[ "$later" == *" $name "* ]] && continue
+    rm -rf "$dir"
+    echo "[tests] removed $VENVS_DIR/$name (no later suite uses it); $(free_gb) GB free"
+  done
+}
 
 # pytest SUITE PYTHON ARGS...: run pytest; "no tests collected" (exit 5) counts as a failure of that suite,
 # because every suite here is expected to run tests -- but it never stops the other suites from running.
@@ -45,7 +94,7 @@ run_core() {
 
 run_engine() {
   local engine="$1"
-  bash "scripts/env_$engine.sh" || { echo "[tests] could not build the $engine environment" >&2; return 1; }
+  bash "scripts/env_$engine.sh" || { echo "[tests] could not build the $engine environment ($(free_gb) GB free)" >&2; return 1; }
   venv_refresh_package "$engine" || return 1
   LONGCAT_REQUIRE_ENGINE="$engine" run_pytest "$engine" "$VENVS_DIR/$engine/bin/python" "tests/$engine" -q
 }
@@ -54,7 +103,7 @@ run_engine() {
 run_vllm() {
   local suite="$1" version="$2" env
   env="$(vllm_env_name "$version")"
-  bash scripts/env_vllm.sh "$version" || { echo "[tests] could not build the vLLM $version environment" >&2; return 1; }
+  bash scripts/env_vllm.sh "$version" || { echo "[tests] could not build the vLLM $version environment ($(free_gb) GB free)" >&2; return 1; }
   venv_refresh_package "$env" || return 1
   LONGCAT_REQUIRE_ENGINE=vllm run_pytest "$suite" "$VENVS_DIR/$env/bin/python" tests/vllm tests/e2e -q
 }
@@ -62,10 +111,10 @@ run_vllm() {
 run_clients() {
   local engine
   for engine in vllm sglang; do
-    bash "scripts/env_$engine.sh" || { echo "[tests] could not build the $engine environment" >&2; return 1; }
+    bash "scripts/env_$engine.sh" || { echo "[tests] could not build the $engine environment ($(free_gb) GB free)" >&2; return 1; }
     venv_refresh_package "$engine" || return 1
   done
-  bash scripts/env_clients.sh || { echo "[tests] could not build the clients environment" >&2; return 1; }
+  bash scripts/env_clients.sh || { echo "[tests] could not build the clients environment ($(free_gb) GB free)" >&2; return 1; }
   venv_refresh_package clients || return 1
   LONGCAT_REQUIRE_CLIENTS=1 run_pytest clients "$VENVS_DIR/clients/bin/python" tests/clients -q
 }
@@ -74,14 +123,15 @@ run_clients() {
 run_install() {
   local engine
   for engine in vllm sglang; do
-    bash "scripts/env_$engine.sh" || { echo "[tests] could not build the $engine environment" >&2; return 1; }
+    bash "scripts/env_$engine.sh" || { echo "[tests] could not build the $engine environment ($(free_gb) GB free)" >&2; return 1; }
   done
   bash scripts/env_core.sh || return 1
   LONGCAT_VENVS="$VENVS_DIR" LONGCAT_REQUIRE_INSTALL=1 run_pytest install "$VENVS_DIR/core/bin/python" tests/install -q
 }
 
-for suite in "${suites[@]}"; do
-  echo "=== [tests] $suite ==="
+for index in "${!suites[@]}"; do
+  suite="${suites[$index]}"
+  echo "=== [tests] $suite ($(free_gb) GB free) ==="
   case "$suite" in
     core) run_core || failed+=(core) ;;
     vllm) run_vllm vllm "$VLLM_DEFAULT_VERSION" || failed+=(vllm) ;;
@@ -89,8 +139,8 @@ for suite in "${suites[@]}"; do
     sglang) run_engine sglang || failed+=(sglang) ;;
     clients) run_clients || failed+=(clients) ;;
     install) run_install || failed+=(install) ;;
-    *) echo "unknown suite: $suite (known: core vllm vllm034 sglang clients install)" >&2; exit 2 ;;
   esac
+  prune_after "$index"
 done
 
 python3 - "$reports" "${suites[@]}" <<'PY'

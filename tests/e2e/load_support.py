@@ -477,31 +477,41 @@ def metric_sum(text: str, name: str, **labels: str) -> float:
     return total
 
 
-async def finished_chat_requests(client: Any, base_url: str) -> int | None:
+async def server_metrics(base_url: str) -> Any:
+    """The server's /metrics response, over a connection of its own: a pooled keep-alive connection that sat idle
+    while a phase ran may be closed by the server (uvicorn's keep-alive timeout) just as a poll reuses it, which
+    the client sees as "Server disconnected without sending a response"."""
+    import httpx
+
+    async with httpx.AsyncClient(timeout=30.0) as fresh:
+        return await fresh.get(base_url.removesuffix("/v1") + "/metrics")
+
+
+async def finished_chat_requests(base_url: str) -> int | None:
     """Chat requests the server is done with (answered, refused or abandoned by their client), from its /metrics
     (vLLM's HTTP metrics); None if it does not count them."""
-    response = await client.get(base_url.removesuffix("/v1") + "/metrics")
+    response = await server_metrics(base_url)
     if response.status_code != 200 or "# HELP http_request_duration_seconds " not in response.text:
         return None
     return int(metric_sum(response.text, "http_request_duration_seconds_count", handler=CHAT_PATH))
 
 
-async def wait_settled(client: Any, base_url: str, count: int | None, timeout: float = 60.0) -> int | None:
+async def wait_settled(base_url: str, count: int | None, timeout: float = 60.0) -> int | None:
     """Wait until the server is done with ``count`` chat requests in all; return how many it is done with."""
     deadline = time.monotonic() + timeout
     while True:
-        done = await finished_chat_requests(client, base_url)
+        done = await finished_chat_requests(base_url)
         if done is None or count is None or done >= count or time.monotonic() > deadline:
             return done
         await asyncio.sleep(0.2)
 
 
-async def wait_running(client: Any, base_url: str, timeout: float = 60.0) -> int | None:
+async def wait_running(base_url: str, timeout: float = 60.0) -> int | None:
     """Wait until the engine reports no running request (vLLM's ``vllm:num_requests_running``); return how many
     it reports then, None if it does not report them."""
     deadline = time.monotonic() + timeout
     while True:
-        response = await client.get(base_url.removesuffix("/v1") + "/metrics")
+        response = await server_metrics(base_url)
         if response.status_code != 200 or "# HELP vllm:num_requests_running " not in response.text:
             return None
         running = int(metric_sum(response.text, "vllm:num_requests_running"))
@@ -594,7 +604,7 @@ async def run_phase(
     port = int(port_text)
     limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
     async with httpx.AsyncClient(timeout=timeout, limits=limits) as client:
-        start_count = await finished_chat_requests(client, base_url)
+        start_count = await finished_chat_requests(base_url)
         before = process_usage(pid)
         jobs: list[tuple[str, Any]] = [("chat", b) for b in bodies] + [("hangup", h) for h in hangups]
         random.Random(seed).shuffle(jobs)
@@ -624,8 +634,8 @@ async def run_phase(
                 else:
                     failures.append(problem)
         target = None if start_count is None else start_count + len(jobs)
-        done = await wait_settled(client, base_url, target)
-        running = await wait_running(client, base_url)
+        done = await wait_settled(base_url, target)
+        running = await wait_running(base_url)
     return Phase(
         name=name,
         requests=len(bodies),
