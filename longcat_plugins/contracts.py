@@ -288,8 +288,8 @@ SGLANG_SERVING: Final = Contract(
     "whether the request has stop strings",
     checked_on=_S,
 )
-#: Used when present: our reasoning and tool-call parsers then read a Chat Completions request in one pass; without
-#: them, in two stages (SGLang's own chain).
+#: Used when present: our reasoning and tool-call parsers then read a Chat Completions (and a Responses) request in
+#: one pass; without them, in two stages (SGLang's own chain).
 SGLANG_ONE_PASS: Final = (
     Contract(
         f"{_REASONING_REGISTRY}:ReasoningParser.__init__",
@@ -300,6 +300,11 @@ SGLANG_ONE_PASS: Final = (
     Contract(
         "sglang.srt.entrypoints.openai.serving_chat:OpenAIServingChat._effective_tools",
         "the tools a request's tool-call parser is handed",
+        checked_on=_S,
+    ),
+    Contract(
+        "sglang.srt.entrypoints.openai.serving_responses:OpenAIServingResponses._response_tools_to_chat_tools",
+        "the tools a Responses request's tool-call parser is handed",
         checked_on=_S,
     ),
 )

@@ -1,11 +1,11 @@
 """Each call's events in one run: text met inside an open call comes after the call, in a later message.
 
 The core reports text where it meets it, and a model sometimes writes text inside a call (a sentence between two
-``<parameter=...>``). A Chat Completions stream can interleave it (each fragment names its call), but the Responses
-and Messages streams are sequences of items: an item, once closed, cannot take more arguments, and vLLM's Responses
-stream fails on a call fragment without a name. Within one delta message, vLLM also takes content to come before
-tool calls. So :class:`CallItemOrder` holds such text back until the call has ended, and lets it out with the next
-batch of events; the joined content and arguments are unchanged.
+``<parameter=...>``). A Chat Completions stream can interleave it (each fragment names its call), but the Responses and
+Messages streams are sequences of items: an item, once closed, cannot take more arguments; vLLM's Responses stream fails
+on a call fragment without a name, and SGLang's opens a second call item without one. Within one delta message, vLLM
+also takes content to come before tool calls. So :class:`CallItemOrder` holds such text back until the call has ended,
+and lets it out with the next batch of events; the joined content and arguments are unchanged.
 """
 
 from __future__ import annotations

@@ -8,9 +8,9 @@ those (heavy) modules are already imported, or else the moment they are.
 When SGLang's chat serving is imported, it is told to keep special tokens in the text of requests served with
 ``--reasoning-parser longcat`` (it does so on its own only for requests with tools and for the reasoning parsers it
 knows by name): think tags are often special tokens and must reach the reasoning detector. The same per-request hook
-notes the tools SGLang's tool-call parser will be handed, and SGLang's ``ReasoningParser`` hands our reasoning
-detector the request it is built for: with both of our parsers, a Chat Completions request is read in one pass
-(:mod:`.one_pass`).
+notes the tools SGLang's tool-call parser will be handed (for a Responses request, the Responses serving notes the
+tools it converts), and SGLang's ``ReasoningParser`` hands our reasoning detector the request it is built for: with
+both of our parsers, a Chat Completions or Responses request is read in one pass (:mod:`.one_pass`).
 
 The detectors rely on SGLang internals (:data:`TOOL_CONTRACTS`, :data:`REASONING_CONTRACTS`, :data:`SERVING`,
 declared in :mod:`longcat_plugins.contracts`), each checked as its module is imported. When one is missing,
@@ -37,6 +37,7 @@ _REASONING_NAMES_MODULE = "sglang.srt.parser.reasoning_parser_names"
 _TOOL_REGISTRY_MODULE = "sglang.srt.function_call.function_call_parser"
 _REASONING_REGISTRY_MODULE = "sglang.srt.parser.reasoning_parser"
 _SERVING_MODULE = "sglang.srt.entrypoints.openai.serving_chat"
+_RESPONSES_MODULE = "sglang.srt.entrypoints.openai.serving_responses"
 _TOOL_FLAG: Final = "--tool-call-parser"
 _REASONING_FLAG: Final = "--reasoning-parser"
 
@@ -66,6 +67,7 @@ def register() -> None:
     when_imported(_TOOL_REGISTRY_MODULE, _on_tool_registry)
     when_imported(_REASONING_REGISTRY_MODULE, _on_reasoning_registry)
     when_imported(_SERVING_MODULE, _on_serving)
+    when_imported(_RESPONSES_MODULE, _on_responses_serving)
     _check_dialect_setting()
     _point_http_workers_here()
 
@@ -138,36 +140,32 @@ def _hand_requests_to_reasoning_detectors(parser_class: Any) -> None:
     """``ReasoningParser(..., request, ..., tool_call_parser_active)`` builds its detector from a few options of the
     request; ours is handed the request itself (``serve_request``), to read calls as the tool-call parser that
     follows it (see :mod:`.one_pass`). Without these interfaces, the two parsers read in two stages."""
-    import functools
     import inspect
 
     from longcat_plugins.doctor.drift import missing
 
-    original = parser_class.__init__
-    if getattr(original, "_longcat_hands_request", False):
-        return
     # (the serving's contract is checked where it is used: importing it here would load the API server's modules)
     problems = missing(c for c in ONE_PASS if c.target.startswith(_REASONING_REGISTRY_MODULE))
     if problems:
         logger.warning("SGLang reads reasoning and tool calls in two stages here: %s", "; ".join(problems))
         return
-    signature = inspect.signature(original)
 
-    @functools.wraps(original)
-    def init(self: Any, *args: Any, **kwargs: Any) -> None:
-        original(self, *args, **kwargs)
-        serve_request = getattr(self.detector, "serve_request", None)
-        if serve_request is not None:
-            serve_request(signature.bind(self, *args, **kwargs).arguments.get("request"))
+    def hand_request(original: Callable[..., None]) -> Callable[..., None]:
+        signature = inspect.signature(original)
 
-    init._longcat_hands_request = True  # type: ignore[attr-defined]
-    parser_class.__init__ = init
+        def init(self: Any, *args: Any, **kwargs: Any) -> None:
+            original(self, *args, **kwargs)
+            serve_request = getattr(self.detector, "serve_request", None)
+            if serve_request is not None:
+                serve_request(signature.bind(self, *args, **kwargs).arguments.get("request"))
+
+        return init
+
+    _wrap_once(parser_class, "__init__", hand_request)
 
 
 def _keep_reasoning_markup(module: Any) -> None:
     """``--reasoning-parser longcat``: keep special tokens in the text (SGLang's hook for its own parsers)."""
-    import functools
-
     from longcat_plugins.doctor.drift import broken, missing
     from longcat_plugins.doctor.model import SGLANG
 
@@ -177,23 +175,56 @@ def _keep_reasoning_markup(module: Any) -> None:
 
         registry.ReasoningParser.DetectorMap[PARSER_NAME] = broken(SGLANG, _REASONING_FLAG, problems, _reasoning_base)
         return
-    serving = module.OpenAIServingChat
-    original = serving._patch_reasoning_skip_special_tokens
-    if getattr(original, "_longcat_keeps_special_tokens", False):
-        return
-
     from .request_context import note_request
 
-    @functools.wraps(original)
-    def patch(self: Any, request: Any) -> None:
-        original(self, request)
-        effective_tools = getattr(self, "_effective_tools", None)  # (ONE_PASS: the tools of the tool-call parser)
-        note_request(request, effective_tools(request) if effective_tools is not None else None)
-        if self.reasoning_parser == PARSER_NAME:
-            request.skip_special_tokens = False
+    def keep_special_tokens(original: Callable[..., None]) -> Callable[..., None]:
+        def patch(self: Any, request: Any) -> None:
+            original(self, request)
+            effective_tools = getattr(self, "_effective_tools", None)  # (ONE_PASS: the tools of the tool-call parser)
+            note_request(request, effective_tools(request) if effective_tools is not None else None)
+            if self.reasoning_parser == PARSER_NAME:
+                request.skip_special_tokens = False
 
-    patch._longcat_keeps_special_tokens = True  # type: ignore[attr-defined]
-    serving._patch_reasoning_skip_special_tokens = patch
+        return patch
+
+    _wrap_once(module.OpenAIServingChat, "_patch_reasoning_skip_special_tokens", keep_special_tokens)
+
+
+def _note_responses_tools(module: Any) -> None:
+    """A Responses request's tool-call parser is handed the tools ``_response_tools_to_chat_tools`` converts from
+    the request, made anew on each call; the call made last before the parsers are built gives theirs. Each result
+    is noted for the request (see :mod:`.request_context`), so that our reasoning parser reads with those tools."""
+    from longcat_plugins.doctor.drift import missing
+
+    problems = missing(c for c in ONE_PASS if c.target.startswith(_RESPONSES_MODULE))
+    if problems:
+        logger.warning(
+            "SGLang reads a Responses request's reasoning and tool calls in two stages here: %s", "; ".join(problems)
+        )
+        return
+    from .request_context import note_request
+
+    def note_tools(original: Callable[..., Any]) -> Callable[..., Any]:
+        def convert(self: Any, request: Any) -> Any:
+            tools = original(self, request)
+            note_request(request, tools)
+            return tools
+
+        return convert
+
+    _wrap_once(module.OpenAIServingResponses, "_response_tools_to_chat_tools", note_tools)
+
+
+def _wrap_once(owner: type, name: str, wrap: Callable[[Callable[..., Any]], Callable[..., Any]]) -> None:
+    """Replace the method ``owner.name`` by ``wrap(original)``, unless it is already ours (registering twice)."""
+    import functools
+
+    original = getattr(owner, name)
+    if getattr(original, "_longcat_wrapped", False):
+        return
+    wrapped = functools.wraps(original)(wrap(original))
+    wrapped._longcat_wrapped = True  # type: ignore[attr-defined]
+    setattr(owner, name, wrapped)
 
 
 def _tool_detector() -> type:
@@ -241,5 +272,6 @@ def _warn_untested(registered: type) -> None:
 _on_tool_registry = _guarded(_register_tool_parser)
 _on_reasoning_registry = _guarded(_register_reasoning_parser)
 _on_serving = _guarded(_keep_reasoning_markup)
+_on_responses_serving = _guarded(_note_responses_tools)
 
 __all__ = ["ONE_PASS", "PARSER_NAME", "REASONING_CONTRACTS", "SERVING", "TOOL_CONTRACTS", "register"]

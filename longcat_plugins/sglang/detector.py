@@ -27,6 +27,7 @@ from longcat_plugins.core import (
 )
 from longcat_plugins.core import tags as T
 from longcat_plugins.core.bare_calls import may_start_bare_call
+from longcat_plugins.core.item_order import CallItemOrder
 from longcat_plugins.core.options import emit_unknown_calls_from_env
 from longcat_plugins.core.tool_tags import may_hold_tool_tag
 
@@ -50,6 +51,7 @@ class LongcatDetector(BaseFormatDetector):
         self._options = ParserOptions(reasoning=False, emit_unknown_calls=emit_unknown_calls_from_env())
         self._reading: OnePassReading | None = None
         self._paired = False  # whether the first parse looked for a reading to claim
+        self._order = CallItemOrder()  # as SGLang's Responses stream takes one item at a time
 
     def _options_for(self, tools: Sequence[Any]) -> ParserOptions:
         return call_options(tools, self._options)
@@ -89,19 +91,19 @@ class LongcatDetector(BaseFormatDetector):
     def parse_streaming_increment(self, new_text: str, tools: Sequence[Any]) -> StreamingParseResult:
         reading = self._reading_for(tools)
         if reading is not None:
-            return self._result(reading.take())
+            return self._result(self._order.filter(reading.take()))
         if self._parser is None:
             self._parser = StreamParser(tools, self._options_for(tools))
-        return self._result(self._parser.feed(new_text))
+        return self._result(self._order.filter(self._parser.feed(new_text)))
 
     def finish(self, tools: Sequence[Any]) -> StreamingParseResult:
         """End of stream: release held-back text, close open calls, and record every call as fully streamed."""
         if self._reading is not None:
-            result = self._result(self._reading.take())
+            result = self._result(self._order.finish(self._reading.take()))
         elif self._parser is None:
             return StreamingParseResult()
         else:
-            result = self._result(self._parser.finish())
+            result = self._result(self._order.finish(self._parser.finish()))
         for index in range(len(self._log)):
             if index >= len(self.prev_tool_call_arr) or not self.prev_tool_call_arr[index]:
                 self._record(index)

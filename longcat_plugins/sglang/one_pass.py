@@ -1,15 +1,19 @@
 """One request's output read in one pass by both of our SGLang parsers.
 
-SGLang's Chat Completions serving (``OpenAIServingChat``, which the Anthropic Messages API also goes through) runs two
-stages on each piece of output, one after the other: the reasoning parser (built without the request's tools), then,
-on the text it leaves, the tool-call parser. Read so, an output can come out otherwise than the core reads it in one
-pass (a think tag inside the value of a call whose name only the request's tools resolve; an end-of-sequence marker
-that ends an unclosed call). So when our tool-call parser follows our reasoning parser, they share one reading:
+SGLang's Chat Completions serving (``OpenAIServingChat``, which the Anthropic Messages API also goes through) and its
+Responses serving (``OpenAIServingResponses``, built on it) run two stages on each piece of output, one after the other:
+the reasoning parser (built without the request's tools), then, on the text it leaves, the tool-call parser. Read so, an
+output can come out otherwise than the core reads it in one pass (a think tag inside the value of a call whose name only
+the request's tools resolve; an end-of-sequence marker that ends an unclosed call). So when our tool-call parser follows
+our reasoning parser, they share one reading:
 
 - SGLang tells the reasoning parser that a tool-call parser consumes its text (``tool_call_parser_active``) and, through
-  :func:`longcat_plugins.sglang.request_context.note_request`, which tools that parser is handed. The reasoning parser
+  :func:`longcat_plugins.sglang.request_context.note_request`, which tools that parser is handed (noted by the chat
+  serving's per-request hook, or by the Responses serving as it converts the request's tools). The reasoning parser
   then reads the output with those tools (:class:`OnePassReading`): it answers with the reading's reasoning, and its
-  normal text is the reading's content; the rest of the reading (content and calls) waits for the tool stage.
+  normal text is the reading's content (or, where that is empty and calls wait, the text it was handed: SGLang's
+  Responses serving runs the tool stage only on normal text); the rest of the reading (content and calls) waits for
+  the tool stage.
 - The tool-call parser, handed the same tools, claims that reading (:func:`claim`) and answers from it, not from the
   text it is handed.
 
@@ -86,6 +90,10 @@ class OnePassReading:
         _here.reading = weakref.ref(self)
 
     # -- the tool stage --------------------------------------------------------------------------------------
+
+    def holds_events(self) -> bool:
+        """Whether the reading holds anything for the tool stage."""
+        return bool(self._for_tool_stage)
 
     def take(self) -> list[Event]:
         """What the reading holds for the tool stage since it last took."""

@@ -2,8 +2,13 @@
 
 Reads ``<think>`` and ``<longcat_think>`` blocks, reasoning the prompt already opened (``force_reasoning``), and ends
 reasoning at a tool-call tag. Alone (or before another tool-call parser), it reads with tools off: the tag and the
-call stay in the normal text for the tool-call parser. Before ours, in a Chat Completions request, it reads the
-output with the request's tools, in one pass shared with the tool-call parser (see :mod:`.one_pass`).
+call stay in the normal text for the tool-call parser. Before ours, in a Chat Completions or Responses request, it
+reads the output with the request's tools, in one pass shared with the tool-call parser (see :mod:`.one_pass`).
+
+SGLang's Responses serving runs the tool stage only on text the reasoning stage leaves (a step, or a whole output,
+whose normal text is empty goes no further). In one pass that text only sets the tool stage going -- the tool stage
+answers from the reading -- so when the reading holds calls and no content, the reasoning stage leaves the text it
+was handed.
 """
 
 from __future__ import annotations
@@ -88,11 +93,16 @@ class LongcatReasoningDetector(BaseReasoningFormatDetector):
         else:
             result = StreamingParseResult(normal_text=message.content, reasoning_text=message.reasoning)
         if reading is not None:
-            reading.hand_over(message.content)
+            if message.tool_calls and not result.normal_text:
+                result.normal_text = text  # (only to run the tool stage, which answers from the reading)
+            reading.hand_over(result.normal_text)
         return result
 
     def parse_streaming_increment(self, new_text: str) -> StreamingParseResult:
-        return self._result(self._parser.feed(new_text), final=False)
+        result = self._result(self._parser.feed(new_text), final=False)
+        if self._reading is not None and not result.normal_text and self._reading.holds_events():
+            result.normal_text = new_text  # (only to run the tool stage, which answers from the reading)
+        return result
 
     def finish(self) -> StreamingParseResult:
         result = self._result(self._parser.finish(), final=True)

@@ -5,7 +5,8 @@ read the request. The serving layer's per-request hook (``SERVING`` in :mod:`lon
 
 - whether the request has stop strings: a stop string can end the output inside a call, which must then not come back
   as a complete call (:attr:`longcat_plugins.core.ParserOptions.cut_calls_as_text`). The hook marks the tool objects
-  of such a request; the detector is handed those same objects with every piece of text.
+  the tool-call parser of such a request is handed; the detector is handed those same objects with every piece of
+  text.
 - the tools SGLang's tool-call parser will be handed for the request, so that the reasoning parser, which SGLang
   builds with the request (see :mod:`longcat_plugins.sglang.one_pass`), reads calls as that parser does.
 """
@@ -19,20 +20,23 @@ from typing import Any
 
 _marked: dict[int, weakref.ref[Any]] = {}
 _tools_of: dict[int, tuple[weakref.ref[Any], tuple[Any, ...]]] = {}
-_lock = threading.Lock()
+# Re-entrant: replacing an entry can free the objects it held, and their weak references call back into _forget
+# while the lock is held.
+_lock = threading.RLock()
 
 
 def note_request(request: Any, tools: Sequence[Any] | None = None) -> None:
-    """Note a request SGLang is about to serve; ``tools``: those its tool-call parser will be handed."""
+    """Note a request SGLang is about to serve; ``tools``: those its tool-call parser will be handed (by default
+    the request's own)."""
     if tools:
         _note_tools(request, tuple(tools))
     stop = getattr(request, "stop", None)
     if not (isinstance(stop, (str, list, tuple)) and stop):
         return
-    for tool in getattr(request, "tools", None) or ():
+    for tool in tools or getattr(request, "tools", None) or ():
         key = id(tool)
         try:
-            ref = weakref.ref(tool, lambda _, key=key: _forget(_marked, key))
+            ref = weakref.ref(tool, lambda ref, key=key: _forget(_marked, key, ref))
         except TypeError:
             continue
         with _lock:
@@ -42,16 +46,19 @@ def note_request(request: Any, tools: Sequence[Any] | None = None) -> None:
 def _note_tools(request: Any, tools: tuple[Any, ...]) -> None:
     key = id(request)
     try:
-        ref = weakref.ref(request, lambda _, key=key: _forget(_tools_of, key))
+        ref = weakref.ref(request, lambda ref, key=key: _forget(_tools_of, key, ref))
     except TypeError:
         return
     with _lock:
         _tools_of[key] = (ref, tools)
 
 
-def _forget(table: dict[int, Any], key: int) -> None:
+def _forget(table: dict[int, Any], key: int, ref: weakref.ref[Any]) -> None:
+    """Drop ``table[key]`` if it is still the entry of ``ref``'s object (the address may have been reused)."""
     with _lock:
-        table.pop(key, None)
+        entry = table.get(key)
+        if entry is ref or (isinstance(entry, tuple) and entry[0] is ref):
+            del table[key]
 
 
 def tools_of_a_request_with_stop_strings(tools: Sequence[Any] | None) -> bool:

@@ -165,6 +165,18 @@ ENGINE_FAULTS: tuple[EngineFault, ...] = (
         "arguments share the last message, and vLLM opens a new call item without a name (a validation error that "
         "breaks the stream). Our parser lets such text out after the call, in a later message, whenever there is one",
     ),
+    EngineFault(
+        "messages-stream-text-beside-a-call-end",
+        frozenset({"sglang"}),
+        lambda cell, problem: (
+            cell.api == "messages" and cell.stream and "Dropping tool_call argument delta with no open" in problem
+        ),
+        "SGLang's Chat Completions stream sends a step's text before the step's call fragments, and its Messages "
+        "stream, made from it, closes a tool_use block at text and drops the arguments that follow (it logs "
+        "'Dropping tool_call argument delta with no open tool_use block'). Text the model wrote inside a call comes "
+        "after the call, in a later step, whenever there is one; in the output's last step it shares the step with "
+        "the call's last arguments",
+    ),
 )
 
 
@@ -188,7 +200,8 @@ def keeps_special_tokens(engine: str, cell: Cell) -> bool:
 
 def finish_reason(engine: str, cell: Cell, served: Served, cut: bool) -> str:
     """The API's own stop reason for an answer, by how the output ended and whether it has calls. For a named tool
-    choice OpenAI (and vLLM) report ``stop``; SGLang reports ``tool_calls``."""
+    choice OpenAI (and vLLM) report ``stop``; SGLang reports ``tool_calls``. SGLang's Messages API reports a stop
+    sequence as ``end_turn`` (its ``STOP_REASON_MAP``)."""
     if cell.api == "chat":
         if cell.finish == "length" and cut:
             return "length"
@@ -197,12 +210,12 @@ def finish_reason(engine: str, cell: Cell, served: Served, cut: bool) -> str:
         return "stop"
     if cell.api == "responses":
         return "incomplete" if cell.finish == "length" and cut else "completed"
-    # messages
+    # messages (SGLang maps every stop of the output to end_turn, a stop sequence included)
     if cell.finish == "length" and cut:
         return "max_tokens"
     if served.calls:
         return "tool_use"
-    if cell.finish == "stop" and cut:
+    if cell.finish == "stop" and cut and engine == "vllm":
         return "stop_sequence"
     return "end_turn"
 

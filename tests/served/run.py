@@ -24,6 +24,10 @@ class Driver(Protocol):
 
     def grammar_refusals(self, cell: Cell, output: str) -> list[int] | None: ...
 
+    # optional: ``max_tokens_to_ask(cell, tokens) -> int``, the limit to send for the engine to generate ``tokens``;
+    # ``engine_warnings() -> list[str]``, what the engine logged while serving the last request (an answer that
+    # differs is an engine fault when those name one, see ENGINE_FAULTS)
+
 
 @dataclass
 class Outcome:
@@ -71,9 +75,11 @@ def run_cell(driver: Driver, cell: Cell, text: Text) -> Outcome:
             outcome.skipped = "no stop string inside"
             return outcome
         generated, cut = generated[: generated.find(stop)], True
-    body = request_body(
-        cell, text.tools, text.reasoning_open, max_tokens=max_tokens or len(ids) + 16, stop=stop, cut=cut
-    )
+    asked = max_tokens or len(ids) + 16
+    to_ask = getattr(driver, "max_tokens_to_ask", None)
+    if to_ask is not None:
+        asked = to_ask(cell, asked)
+    body = request_body(cell, text.tools, text.reasoning_open, max_tokens=asked, stop=stop, cut=cut)
     status, payload = driver.serve(cell, output, body)
     refused = refusal(driver.engine, cell)
     if refused is not None:
@@ -93,6 +99,12 @@ def run_cell(driver: Driver, cell: Cell, text: Text) -> Outcome:
     outcome.problems.extend(served.faults)
     outcome.problems.extend(compare(served, want))
     outcome.problems.extend(check_reasoning_tokens(driver, cell, served, want, output))
+    warnings = getattr(driver, "engine_warnings", None)
+    if outcome.problems and warnings is not None:
+        fault = engine_fault(driver.engine, cell, "\n".join(warnings()))
+        if fault is not None:
+            outcome.engine_fault, outcome.problems = fault.name, []
+            return outcome
     if cell.constrained and cell.finish == "end":
         refused = driver.grammar_refusals(cell, output)
         if refused is None:

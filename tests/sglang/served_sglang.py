@@ -1,15 +1,17 @@
-"""The matrix on SGLang: each cell is served by SGLang's own ``OpenAIServingChat`` as a server builds it (real
-``ServerArgs`` with the cell's ``--tool-call-parser`` / ``--reasoning-parser``, ``TemplateManager``, chat template,
-tokenizer, our plugin loaded); the tokenizer manager (the bridge to the scheduler and the detokenizer) is a stand-in
-that generates the text's tokens, ``group`` per step, and detokenizes them as SGLang's detokenizer does for the
-request: ``skip_special_tokens`` as the request's sampling parameters say, ``max_new_tokens`` and stop strings (the
-matched string trimmed) ending the output with SGLang's finish reasons.
+"""The matrix on SGLang: each cell is served by SGLang's own ``OpenAIServingChat`` (Chat Completions),
+``OpenAIServingResponses`` (Responses) or ``AnthropicServing`` (Messages) as a server builds it (real ``ServerArgs``
+with the cell's ``--tool-call-parser`` / ``--reasoning-parser``, ``TemplateManager``, chat template, tokenizer, our
+plugin loaded); the tokenizer manager (the bridge to the scheduler and the detokenizer) is a stand-in that generates the
+text's tokens, ``group`` per step, and detokenizes them as SGLang's detokenizer does for the request:
+``skip_special_tokens`` as the request's sampling parameters say, ``max_new_tokens`` and stop strings (the matched
+string trimmed) ending the output with SGLang's finish reasons.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import tempfile
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
@@ -102,10 +104,10 @@ class GeneratingTokenizerManager(TokenizerManagerStandIn):
 
 
 class SglangDriver:
-    """The matrix's driver for SGLang's Chat Completions (see :mod:`tests.served.run`)."""
+    """The matrix's driver for SGLang's Chat Completions, Responses and Messages (see :mod:`tests.served.run`)."""
 
     engine = "sglang"
-    apis = ("chat",)
+    apis = ("chat", "responses", "messages")
 
     def __init__(self) -> None:
         import importlib.util
@@ -119,10 +121,15 @@ class SglangDriver:
 
         load_plugins()
         self._tmp = tempfile.TemporaryDirectory(prefix="longcat-served-sglang-")
+        self._warnings: list[str] = []
+        self._recorder = _Recorder(self._warnings)
+        logging.getLogger("sglang").addHandler(self._recorder)
         self._tokenizers: dict[str, Any] = {}
-        self._servings: dict[tuple[str, str], tuple[Any, GeneratingTokenizerManager]] = {}
+        self._managers: dict[tuple[str, str], tuple[GeneratingTokenizerManager, Any]] = {}
+        self._servings: dict[tuple[str, str, str], tuple[Any, GeneratingTokenizerManager]] = {}
 
     def close(self) -> None:
+        logging.getLogger("sglang").removeHandler(self._recorder)
         self._tmp.cleanup()
 
     def tokenizer(self, tokens: str) -> Any:
@@ -130,10 +137,10 @@ class SglangDriver:
             self._tokenizers[tokens] = served_tokenizer(tokens)
         return self._tokenizers[tokens]
 
-    def _serving(self, cell: Cell) -> tuple[Any, GeneratingTokenizerManager]:
+    def _manager(self, cell: Cell) -> tuple[GeneratingTokenizerManager, Any]:
+        """The tokenizer manager and template manager of a server run with the cell's parsers and tokenization."""
         key = (cell.tokens, cell.parsers)
-        if key not in self._servings:
-            from sglang.srt.entrypoints.openai.serving_chat import OpenAIServingChat
+        if key not in self._managers:
             from sglang.srt.parser.template_manager import TemplateManager
             from sglang.srt.runtime_context import publish
             from sglang.srt.server_args import ServerArgs
@@ -154,7 +161,25 @@ class SglangDriver:
             manager = GeneratingTokenizerManager(args, self.tokenizer(cell.tokens))
             templates = TemplateManager()
             templates.initialize_templates(manager, manager.model_path)
-            self._servings[key] = (OpenAIServingChat(manager, templates), manager)
+            self._managers[key] = (manager, templates)
+        return self._managers[key]
+
+    def _serving(self, cell: Cell) -> tuple[Any, GeneratingTokenizerManager]:
+        key = (cell.api, cell.tokens, cell.parsers)
+        if key not in self._servings:
+            from sglang.srt.entrypoints.anthropic.serving import AnthropicServing
+            from sglang.srt.entrypoints.openai.serving_chat import OpenAIServingChat
+            from sglang.srt.entrypoints.openai.serving_responses import OpenAIServingResponses
+
+            manager, templates = self._manager(cell)
+            serving: Any  # (each as SGLang's HTTP server builds it)
+            if cell.api == "responses":
+                serving = OpenAIServingResponses(manager, templates, enable_prompt_tokens_details=True)
+            elif cell.api == "messages":
+                serving = AnthropicServing(OpenAIServingChat(manager, templates))
+            else:
+                serving = OpenAIServingChat(manager, templates)
+            self._servings[key] = (serving, manager)
         return self._servings[key]
 
     def dialect(self, cell: Cell) -> str:
@@ -168,39 +193,59 @@ class SglangDriver:
             # SGLang's detokenizer, not modelled here, decides how much of a stop string a stream shows before the
             # string is complete; the whole-answer cells cover stop strings
             return []
+        if cell.api == "responses" and not cell.tool_parser and cell.tool_choice in ("required", "named"):
+            # Without a tool-call parser SGLang constrains such a request to a JSON array of calls (a json_schema
+            # grammar), and its Responses serving reads that array itself: no text of ours can be generated there
+            return []
         if cell.constrained:
             return constrained_texts(self.dialect(cell), cell.tool_choice, cell.parallel, cell.reasoning_parser)
         return list(all_texts())
 
     def serve(self, cell: Cell, output: str, body: dict[str, Any]) -> tuple[int, Any]:
-        from sglang.srt.entrypoints.openai.protocol import ChatCompletionRequest
+        from sglang.srt.entrypoints.anthropic.protocol import AnthropicMessagesRequest
+        from sglang.srt.entrypoints.openai.protocol import ChatCompletionRequest, ResponsesRequest
         from starlette.requests import Request
 
         serving, manager = self._serving(cell)
         manager.output, manager.group = output, cell.group
+        if cell.api == "messages":
+            body = _with_anthropic_thinking(body, cell)
+        kind = {"chat": ChatCompletionRequest, "responses": ResponsesRequest, "messages": AnthropicMessagesRequest}
         try:
-            request = ChatCompletionRequest(**body)
+            request = kind[cell.api](**body)
         except Exception as e:
             return 400, str(e)
-        http = Request({"type": "http", "method": "POST", "path": "/v1/chat/completions", "headers": []})
+        path = {"chat": "/v1/chat/completions", "responses": "/v1/responses", "messages": "/v1/messages"}[cell.api]
+        http = Request({"type": "http", "method": "POST", "path": path, "headers": []})
 
         async def run() -> tuple[int, Any]:
-            response = await serving.handle_request(request, http)
+            if cell.api == "responses":
+                response = await serving.create_responses(request, http)
+            elif cell.api == "messages":
+                response = await serving.handle_messages(request, http)
+            else:
+                response = await serving.handle_request(request, http)
+            if hasattr(response, "__aiter__"):  # (a Responses stream: SGLang's route wraps it in a StreamingResponse)
+                return 200, _sse_events([f if isinstance(f, str) else f.decode() async for f in response])
             if not cell.stream or not hasattr(response, "body_iterator"):
                 status = getattr(response, "status_code", 200)
                 payload = response.model_dump() if hasattr(response, "model_dump") else json.loads(response.body)
                 return status, payload
-            frames = [f if isinstance(f, str) else f.decode() async for f in response.body_iterator]
-            events = []
-            for frame in "".join(frames).split("\n\n"):
-                if frame.startswith("data: ") and frame != "data: [DONE]":
-                    events.append(json.loads(frame[len("data: ") :]))
-            return 200, events
+            return 200, _sse_events([f if isinstance(f, str) else f.decode() async for f in response.body_iterator])
 
+        self._warnings.clear()
         try:
             return asyncio.run(run())
         except Exception as e:
             return 500, f"the server failed: {e!r}"
+
+    def engine_warnings(self) -> list[str]:
+        return list(self._warnings)
+
+    def max_tokens_to_ask(self, cell: Cell, tokens: int) -> int:
+        """SGLang's Responses serving generates 2 tokens fewer than ``max_output_tokens`` ("headroom for BOS/EOS",
+        ``ResponsesRequest.to_sampling_params``)."""
+        return tokens + 2 if cell.api == "responses" else tokens
 
     def token_ids(self, cell: Cell, output: str) -> list[int]:
         return list(self.tokenizer(cell.tokens).encode(output, add_special_tokens=False))
@@ -216,3 +261,36 @@ class SglangDriver:
         params = obj.sampling_params or {}
         constrained = any(params.get(k) for k in ("structural_tag", "json_schema", "ebnf", "regex"))
         return [] if constrained else None
+
+
+class _Recorder(logging.Handler):
+    """Keeps the warnings SGLang logs while a request is served."""
+
+    def __init__(self, into: list[str]) -> None:
+        super().__init__(logging.WARNING)
+        self.into = into
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.into.append(record.getMessage())
+
+
+def _with_anthropic_thinking(body: dict[str, Any], cell: Cell) -> dict[str, Any]:
+    """SGLang's Messages API takes no ``chat_template_kwargs``: whether the prompt opens reasoning is said with
+    Anthropic's ``thinking`` (which SGLang refuses on a server without a reasoning parser, and which does not matter
+    there: nothing reads reasoning)."""
+    body = dict(body)
+    kwargs = body.pop("chat_template_kwargs", None) or {}
+    if "enable_thinking" in kwargs and cell.reasoning_parser:
+        enabled = kwargs["enable_thinking"]
+        body["thinking"] = {"type": "enabled", "budget_tokens": 1024} if enabled else {"type": "disabled"}
+    return body
+
+
+def _sse_events(frames: list[str]) -> list[dict[str, Any]]:
+    """The JSON events of a server-sent event stream (``data:`` lines; ``event:`` lines name what the JSON says)."""
+    events = []
+    for frame in "".join(frames).split("\n\n"):
+        for line in frame.splitlines():
+            if line.startswith("data: ") and line != "data: [DONE]":
+                events.append(json.loads(line[len("data: ") :]))
+    return events

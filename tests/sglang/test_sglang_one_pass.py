@@ -230,3 +230,56 @@ def test_force_nonempty_content_as_without_tools(serving, stream: bool) -> None:
     with_tools = served([_tool("f")])
     assert with_tools == served(None)
     assert with_tools[0] == "Only thoughts."
+
+
+@pytest.fixture(scope="module")
+def served_driver() -> Any:
+    from served_sglang import SglangDriver
+
+    driver = SglangDriver()
+    yield driver
+    driver.close()
+
+
+@pytest.mark.parametrize("size", [1, 4, None], ids=lambda s: "whole-step" if s is None else f"{s}-tokens")
+@pytest.mark.parametrize("stream", [True, False], ids=["stream", "whole"])
+@pytest.mark.parametrize(("text", "names"), TWO_STAGES_DIFFER)
+def test_responses_serve_the_one_pass_reading(
+    served_driver: Any, text: str, names: list[str], stream: bool, size: int | None
+) -> None:
+    """SGLang's Responses serving chains the same two stages: it is read in one pass too (the reasoning stage leaves
+    the tool stage text to run on when the reading holds calls and no content)."""
+    from tests.served.cells import Cell
+    from tests.served.fold import FOLDS
+    from tests.served.requests import request_body
+
+    cell = Cell(api="responses", stream=stream, group=size or 10_000)
+    tools = [_tool(n) for n in names]
+    body = request_body(cell, tools, False, max_tokens=10_000)
+    status, payload = served_driver.serve(cell, text, body)
+    assert status == 200, payload
+    served = FOLDS[("responses", stream)](payload)
+    assert not served.faults
+    assert (served.content, served.reasoning, [(n, a) for n, a in served.calls]) == _summary(_one_pass(text, tools))
+    assert served.finish == "completed"
+
+
+def test_a_responses_call_cut_by_a_stop_string_is_text(served_driver: Any) -> None:
+    """A Responses request with stop strings: the call the output ends in comes back as text, as in Chat
+    Completions (the tools the Responses serving converts are the ones marked). The whole answer: how much of a stop
+    string a stream shows before it is complete is up to SGLang's detokenizer, which the served driver does not
+    model."""
+    from tests.served.cells import Cell
+    from tests.served.fold import FOLDS
+    from tests.served.requests import request_body
+
+    tools = [_tool("f", {"a": {"type": "string"}})]
+    text = "<think>plan</think>ok <function=f>\n<parameter=a>\nvSTOP more"
+    cell = Cell(api="responses", finish="stop", group=3)
+    body = request_body(cell, tools, False, max_tokens=10_000, stop="STOP", cut=True)
+    status, payload = served_driver.serve(cell, text, body)
+    assert status == 200, payload
+    served = FOLDS[("responses", False)](payload)
+    expected = parse(text[: text.index("STOP")], tools, ParserOptions(cut_calls_as_text=True))
+    assert expected.content.endswith("<parameter=a>\nv")
+    assert (served.content, served.reasoning, served.calls) == (expected.content, "plan", ())

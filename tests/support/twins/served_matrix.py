@@ -60,6 +60,8 @@ PINNED: tuple[tuple[Cell, str], ...] = (
         Cell(parsers="reasoning", tool_choice="none", strict=True, parallel=False, tokens="split"),
         "real:hermes_lmstudio825_empty_think_then_call",
     ),
+    # text inside a call: a Responses stream takes it after the call (SGLang opened a second, nameless call item)
+    (Cell(parsers="tool", group=3), "corpus:xml_stray_text_in_function"),
 )
 
 
