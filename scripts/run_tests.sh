@@ -40,7 +40,10 @@ free_gb() {
 }
 
 for suite in "${suites[@]}"; do
-  [[ -n "$(suite_envs "$suite")" ]] || { echo "unknown suite: $suite (known: core vllm034 vllm sglang clients install)" >&2; exit 2; }
+  if [[ -z "$(suite_envs "$suite")" ]]; then
+    echo "unknown suite: $suite (known: core vllm034 vllm sglang clients install)" >&2
+    exit 2
+  fi
 done
 
 frugal=0
@@ -68,6 +71,13 @@ prune_after() {
   done
 }
 
+# build_env LABEL SCRIPT [ARGS...]: build an environment with its scripts/env_*.sh; if that fails, say so, with the
+# free space
+build_env() {
+  local label="$1"; shift
+  bash "$@" || { echo "[tests] could not build the $label environment ($(free_gb) GB free)" >&2; return 1; }
+}
+
 # pytest SUITE PYTHON ARGS...: run pytest; "no tests collected" (exit 5) counts as a failure of that suite,
 # because every suite here is expected to run tests -- but it never stops the other suites from running.
 run_pytest() {
@@ -81,7 +91,7 @@ run_pytest() {
 }
 
 run_core() {
-  bash scripts/env_core.sh || return 1
+  build_env core scripts/env_core.sh || return 1
   venv_refresh_package core || return 1
   local py="$VENVS_DIR/core/bin/python" ok=0
   echo "[tests] ruff"; "$VENVS_DIR/core/bin/ruff" check longcat_plugins tests benchmarks examples || ok=1
@@ -94,7 +104,7 @@ run_core() {
 
 run_engine() {
   local engine="$1"
-  bash "scripts/env_$engine.sh" || { echo "[tests] could not build the $engine environment ($(free_gb) GB free)" >&2; return 1; }
+  build_env "$engine" "scripts/env_$engine.sh" || return 1
   venv_refresh_package "$engine" || return 1
   LONGCAT_REQUIRE_ENGINE="$engine" run_pytest "$engine" "$VENVS_DIR/$engine/bin/python" "tests/$engine" -q
 }
@@ -103,7 +113,7 @@ run_engine() {
 run_vllm() {
   local suite="$1" version="$2" env
   env="$(vllm_env_name "$version")"
-  bash scripts/env_vllm.sh "$version" || { echo "[tests] could not build the vLLM $version environment ($(free_gb) GB free)" >&2; return 1; }
+  build_env "vLLM $version" scripts/env_vllm.sh "$version" || return 1
   venv_refresh_package "$env" || return 1
   LONGCAT_REQUIRE_ENGINE=vllm run_pytest "$suite" "$VENVS_DIR/$env/bin/python" tests/vllm tests/e2e -q
 }
@@ -111,10 +121,10 @@ run_vllm() {
 run_clients() {
   local engine
   for engine in vllm sglang; do
-    bash "scripts/env_$engine.sh" || { echo "[tests] could not build the $engine environment ($(free_gb) GB free)" >&2; return 1; }
+    build_env "$engine" "scripts/env_$engine.sh" || return 1
     venv_refresh_package "$engine" || return 1
   done
-  bash scripts/env_clients.sh || { echo "[tests] could not build the clients environment ($(free_gb) GB free)" >&2; return 1; }
+  build_env clients scripts/env_clients.sh || return 1
   venv_refresh_package clients || return 1
   LONGCAT_REQUIRE_CLIENTS=1 run_pytest clients "$VENVS_DIR/clients/bin/python" tests/clients -q
 }
@@ -123,9 +133,9 @@ run_clients() {
 run_install() {
   local engine
   for engine in vllm sglang; do
-    bash "scripts/env_$engine.sh" || { echo "[tests] could not build the $engine environment ($(free_gb) GB free)" >&2; return 1; }
+    build_env "$engine" "scripts/env_$engine.sh" || return 1
   done
-  bash scripts/env_core.sh || return 1
+  build_env core scripts/env_core.sh || return 1
   LONGCAT_VENVS="$VENVS_DIR" LONGCAT_REQUIRE_INSTALL=1 run_pytest install "$VENVS_DIR/core/bin/python" tests/install -q
 }
 

@@ -10,6 +10,16 @@ from typing import Any
 from .oracle import Served
 
 
+def sse_events(text: str) -> list[dict[str, Any]]:
+    """The JSON data of every server-sent event (``[DONE]`` left out; ``event:`` lines name what the JSON says)."""
+    events = []
+    for frame in text.split("\n\n"):
+        for line in frame.splitlines():
+            if line.startswith("data: ") and line != "data: [DONE]":
+                events.append(json.loads(line[len("data: ") :]))
+    return events
+
+
 def _arguments(name: str, text: str, faults: list[str]) -> Any:
     try:
         value = json.loads(text)

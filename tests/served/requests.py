@@ -8,6 +8,8 @@ from typing import Any
 from .cells import Cell
 
 QUESTION = "What is the weather in Paris?"
+#: where each API is served
+API_PATHS = {"chat": "/v1/chat/completions", "responses": "/v1/responses", "messages": "/v1/messages"}
 
 
 def _function(tool: dict[str, Any], strict: bool) -> dict[str, Any]:

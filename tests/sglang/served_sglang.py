@@ -20,7 +20,9 @@ from typing import Any
 from sglang_support import ModelConfig, TokenizerManagerStandIn
 
 from tests.served.cells import Cell
+from tests.served.fold import sse_events
 from tests.served.oracle import keeps_special_tokens
+from tests.served.requests import API_PATHS
 from tests.served.texts import Text, all_texts, constrained_texts
 from tests.served.tokenizer import served_tokenizer
 
@@ -210,28 +212,29 @@ class SglangDriver:
         manager.output, manager.group = output, cell.group
         if cell.api == "messages":
             body = _with_anthropic_thinking(body, cell)
-        kind = {"chat": ChatCompletionRequest, "responses": ResponsesRequest, "messages": AnthropicMessagesRequest}
+        # each API's request model and the serving's handler, as SGLang's HTTP routes call them
+        model, handler = {
+            "chat": (ChatCompletionRequest, "handle_request"),
+            "responses": (ResponsesRequest, "create_responses"),
+            "messages": (AnthropicMessagesRequest, "handle_messages"),
+        }[cell.api]
         try:
-            request = kind[cell.api](**body)
+            request = model(**body)
         except Exception as e:
             return 400, str(e)
-        path = {"chat": "/v1/chat/completions", "responses": "/v1/responses", "messages": "/v1/messages"}[cell.api]
-        http = Request({"type": "http", "method": "POST", "path": path, "headers": []})
+        http = Request({"type": "http", "method": "POST", "path": API_PATHS[cell.api], "headers": []})
 
         async def run() -> tuple[int, Any]:
-            if cell.api == "responses":
-                response = await serving.create_responses(request, http)
-            elif cell.api == "messages":
-                response = await serving.handle_messages(request, http)
-            else:
-                response = await serving.handle_request(request, http)
+            response = await getattr(serving, handler)(request, http)
             if hasattr(response, "__aiter__"):  # (a Responses stream: SGLang's route wraps it in a StreamingResponse)
-                return 200, _sse_events([f if isinstance(f, str) else f.decode() async for f in response])
-            if not cell.stream or not hasattr(response, "body_iterator"):
+                frames = response
+            elif cell.stream and hasattr(response, "body_iterator"):
+                frames = response.body_iterator
+            else:
                 status = getattr(response, "status_code", 200)
                 payload = response.model_dump() if hasattr(response, "model_dump") else json.loads(response.body)
                 return status, payload
-            return 200, _sse_events([f if isinstance(f, str) else f.decode() async for f in response.body_iterator])
+            return 200, sse_events("".join([f if isinstance(f, str) else f.decode() async for f in frames]))
 
         self._warnings.clear()
         try:
@@ -284,13 +287,3 @@ def _with_anthropic_thinking(body: dict[str, Any], cell: Cell) -> dict[str, Any]
         enabled = kwargs["enable_thinking"]
         body["thinking"] = {"type": "enabled", "budget_tokens": 1024} if enabled else {"type": "disabled"}
     return body
-
-
-def _sse_events(frames: list[str]) -> list[dict[str, Any]]:
-    """The JSON events of a server-sent event stream (``data:`` lines; ``event:`` lines name what the JSON says)."""
-    events = []
-    for frame in "".join(frames).split("\n\n"):
-        for line in frame.splitlines():
-            if line.startswith("data: ") and line != "data: [DONE]":
-                events.append(json.loads(line[len("data: ") :]))
-    return events

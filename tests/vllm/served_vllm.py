@@ -11,7 +11,6 @@ every token of the intended output must be one the grammar allows.
 from __future__ import annotations
 
 import asyncio
-import json
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -20,7 +19,9 @@ from typing import Any
 
 from longcat_plugins.replay.recording import Script, Turn
 from tests.served.cells import Cell
+from tests.served.fold import sse_events
 from tests.served.oracle import keeps_special_tokens
+from tests.served.requests import API_PATHS
 from tests.served.texts import Text, all_texts, constrained_texts
 from tests.served.tokenizer import served_tokenizer
 from tests.support.model_dir import save_qwen3_dir
@@ -129,16 +130,13 @@ class VllmServers:
         return self.loop.run_until_complete(_post(server.app, cell, body))
 
 
-_PATHS = {"chat": "/v1/chat/completions", "responses": "/v1/responses", "messages": "/v1/messages"}
-
-
 async def _post(app: Any, cell: Cell, body: dict[str, Any]) -> tuple[int, Any]:
     import httpx
 
     transport = httpx.ASGITransport(app=app)
     async with httpx.AsyncClient(transport=transport, base_url="http://served") as client:
         try:
-            response = await client.post(_PATHS[cell.api], json=body, timeout=60)
+            response = await client.post(API_PATHS[cell.api], json=body, timeout=60)
         except Exception as e:  # the server failed after it started the response: the client sees a broken stream
             cause: BaseException = e
             while cause.__cause__ is not None:
@@ -147,16 +145,6 @@ async def _post(app: Any, cell: Cell, body: dict[str, Any]) -> tuple[int, Any]:
         if response.status_code != 200 or not cell.stream:
             return response.status_code, response.json()
         return 200, sse_events(response.text)
-
-
-def sse_events(text: str) -> list[dict[str, Any]]:
-    """The JSON data of every server-sent event (``[DONE]`` left out)."""
-    events = []
-    for frame in text.split("\n\n"):
-        for line in frame.splitlines():
-            if line.startswith("data: ") and line != "data: [DONE]":
-                events.append(json.loads(line[len("data: ") :]))
-    return events
 
 
 def output_token_ids(server: Server, output: str) -> list[int]:
