@@ -1,53 +1,73 @@
 """XGrammar structural tags for tool calls in the model's own dialect, shared by the vLLM and SGLang adapters.
 
 Every call is built from the core's dialect table (:data:`longcat_plugins.core.dialects.DIALECTS`): the dialect's
-``begin(name)``, its ``end``, and a body in its style. In the key/value dialect a value whose schema admits a string
-(per :func:`longcat_plugins.core.schema.schema_types`: ``"string"`` among its types, or no types at all) is free text
-up to the value's closing tag, exactly as the parser reads it; any other value is JSON of its schema.
+``begin(name)``, its ``end``, and the arguments in its style, held to the tool's declared ``parameters`` (a forced call
+is held to them whether or not the tool says ``strict``: a forced call the tool cannot accept helps no one; see
+:func:`function_schema`). A schema the grammar engine cannot
+compile falls back to any arguments of the dialect's shape, with one log line naming the tool.
+
+The JSON dialects' arguments are XGrammar's JSON of the schema. The markup dialects (XML ``<parameter=...>`` blocks,
+key/value pairs) are built here, so that the grammar lets the model write exactly what the parser reads back:
+
+* the declared parameters in their declared order, each at most once, the ``required`` ones always, no other key;
+* each parameter written as the dialect's template writes it (XML: ``<parameter=K>``, a newline, the value, a
+  newline, ``</parameter>``, a newline; key/value: the key's tags, a newline, the value's tags, a newline), with no
+  other whitespace around a value (the reader keeps any other whitespace as part of a string);
+* a value whose schema admits a string (as the reader types it, :func:`longcat_plugins.core.schema.is_string_schema`)
+  is plain text that holds none of the tags that end a value for the reader, restricted by the schema where it is
+  only a string: ``enum``/``const``, ``pattern``, ``minLength``/``maxLength``; any other value is JSON of its schema.
 
 Importing this module imports xgrammar, so neither ``longcat_plugins`` nor the core imports it.
 """
 
 from __future__ import annotations
 
+import json
+import logging
 from collections.abc import Iterable, Mapping
-from typing import Any
+from functools import lru_cache
+from typing import Any, Final
 
+import xgrammar
 from xgrammar.structural_tag import (
     AnyTextFormat,
     ConstStringFormat,
     JSONSchemaFormat,
+    OptionalFormat,
     OrFormat,
+    RegexFormat,
     SequenceFormat,
     StarFormat,
+    StructuralTag,
     TagFormat,
     TriggeredTagsFormat,
 )
 
 from longcat_plugins.core import tags as T
 from longcat_plugins.core.dialects import Dialect
-from longcat_plugins.core.schema import schema_types
+from longcat_plugins.core.readers.kv_call import KV_VALUE_END
+from longcat_plugins.core.readers.xml_call import XML_VALUE_END
+from longcat_plugins.core.schema import SchemaNode, is_string_schema, schema_types
+from longcat_plugins.core.schema.refs import as_node
 
 __all__ = ["call_body", "call_tag", "call_tags", "function_schema", "triggered_calls"]
 
-_KEY_TO_VALUE = f"{T.ARG_KEY_CLOSE}\n{T.ARG_VALUE_OPEN}"
-_PAIR_END = f"{T.ARG_VALUE_CLOSE}\n"
+logger = logging.getLogger("longcat_plugins")
+
 #: where a schema keeps the definitions its ``$ref``s point to
-_DEFINITION_KEYS = ("$defs", "definitions")
+_DEFINITION_KEYS: Final = ("$defs", "definitions")
+#: a parameter name as the XML reader takes it (a header ends at '<', '>' or a line break)
+_XML_FREE_NAME: Final = rf"[^<>\n]{{1,{T.MAX_NAME_LENGTH}}}"
 
 
-def function_schema(function: Any) -> dict[str, Any] | bool:
-    """The schema a call's arguments are held to: the declared parameters, or ``True`` (any JSON object's syntax) for
-    a tool declared ``strict: false`` or without parameters, as XGrammar's own builders do."""
+def function_schema(function: Any, forced: bool = True) -> dict[str, Any] | bool:
+    """The schema a call's arguments are held to: the declared parameters, or ``True`` (any arguments of the
+    dialect's shape) for a tool without parameters, and for a tool declared ``strict: false`` when the call is not
+    forced (``tool_choice`` auto, where a strict tool of the request brought the grammar in)."""
     parameters = getattr(function, "parameters", None)
-    if getattr(function, "strict", None) is False or parameters is None:
+    if not isinstance(parameters, Mapping) or (not forced and getattr(function, "strict", None) is False):
         return True
-    return dict(parameters) if isinstance(parameters, Mapping) else True
-
-
-def _admits_string(schema: Any) -> bool:
-    types = schema_types(schema if isinstance(schema, Mapping) else {})
-    return not types or "string" in types
+    return dict(parameters)
 
 
 def _with_definitions(schema: Any, root: Mapping[str, Any]) -> Any:
@@ -59,58 +79,127 @@ def _with_definitions(schema: Any, root: Mapping[str, Any]) -> Any:
     return {**schema, **definitions} if definitions else schema
 
 
-def _kv_value(schema: Any) -> Any:
-    if _admits_string(schema):
-        return AnyTextFormat(excludes=[T.ARG_VALUE_CLOSE])
-    return JSONSchemaFormat(json_schema=dict(schema))
+def _plain_text(excludes: list[str], node: SchemaNode | None) -> Any:
+    """A string value written as plain text: none of ``excludes`` in it, and the string constraints of ``node`` when
+    it admits nothing but a string."""
+    if node is None or schema_types(node) != ["string"]:
+        return AnyTextFormat(excludes=excludes)
+    choices = node.get("enum")
+    if "const" in node:
+        choices = [node.get("const")]
+    if isinstance(choices, list) and choices and all(isinstance(c, str) for c in choices):
+        allowed = [c for c in choices if not any(x in c for x in excludes)]
+        return OrFormat(elements=[ConstStringFormat(value=c) for c in allowed or choices])
+    pattern = node.get("pattern")
+    if isinstance(pattern, str):
+        return RegexFormat(pattern=pattern)
+    low, high = node.get("minLength"), node.get("maxLength")
+    low = low if isinstance(low, int) and not isinstance(low, bool) and low > 0 else 0
+    high = high if isinstance(high, int) and not isinstance(high, bool) and high >= low else None
+    if low:
+        # the first characters are not '<' (every tag that ends a value starts with it), the rest is free text
+        head = RegexFormat(pattern=f"[^<]{{{low}}}")
+        rest = AnyTextFormat(excludes=excludes, max_chars=None if high is None else high - low)
+        return SequenceFormat(elements=[head, rest])
+    return AnyTextFormat(excludes=excludes, max_chars=high)
 
 
-def _kv_body(dialect: Dialect, schema: dict[str, Any] | bool) -> Any:
-    """Key/value pairs of the declared parameters, each value typed by its schema.
+def _markup_value(excludes: list[str], node: SchemaNode | None, raw: Any, root: Mapping[str, Any]) -> Any:
+    """One parameter's value in a markup dialect, typed as the reader types it."""
+    if node is None or not isinstance(raw, Mapping) or is_string_schema(node):
+        return _plain_text(excludes, node)
+    return JSONSchemaFormat(json_schema=_with_definitions(raw, root), style="json")
 
-    Pairs may come in any order and repeat (the format has no way to require a key). Without declared parameters
-    (or for a non-strict tool) any keys may come, each value free text. The pairs are a repetition of choices,
-    not a ``TagsWithSeparatorFormat``: engines take that format for a list of calls (vLLM stops it after its first
-    tag for ``parallel_tool_calls=false``)."""
-    properties = schema.get("properties") if isinstance(schema, Mapping) else None
+
+#: a markup dialect's parameter: (before the key, between key and value, after the value)
+_PARAMETER_MARKUP: Final = {
+    "qwen_xml": (T.PARAMETER_OPEN, ">\n", f"\n{T.PARAMETER_CLOSE}\n"),
+    "kv": (T.ARG_KEY_OPEN, f"{T.ARG_KEY_CLOSE}\n{T.ARG_VALUE_OPEN}", f"{T.ARG_VALUE_CLOSE}\n"),
+}
+
+
+def _markup_body(dialect: Dialect, schema: dict[str, Any] | bool) -> Any:
+    """The arguments of a markup dialect: the declared parameters in order (see the module's docstring); any
+    parameters of the dialect's shape when there are none declared."""
+    xml = dialect.body == "qwen_xml"
+    before_key, key_to_value, after_value = _PARAMETER_MARKUP[dialect.body]
+    excludes = list((XML_VALUE_END if xml else KV_VALUE_END).tags)
+    root = schema if isinstance(schema, Mapping) else {}
+    node = as_node(root)
+    properties = node.get("properties") if node is not None else None
     if not isinstance(properties, Mapping) or not properties:
-        free_pair = SequenceFormat(
-            elements=[
-                ConstStringFormat(value=T.ARG_KEY_OPEN),
-                AnyTextFormat(excludes=[T.ARG_KEY_CLOSE, dialect.end]),
-                ConstStringFormat(value=_KEY_TO_VALUE),
-                AnyTextFormat(excludes=[T.ARG_VALUE_CLOSE]),
-                ConstStringFormat(value=_PAIR_END),
-            ]
-        )
-        return StarFormat(content=free_pair)
-    assert isinstance(schema, Mapping)
-    pairs: list[Any] = [
-        TagFormat(
-            begin=f"{T.ARG_KEY_OPEN}{key}{_KEY_TO_VALUE}",
-            content=_kv_value(_with_definitions(sub, schema)),
-            end=_PAIR_END,
-        )
-        for key, sub in properties.items()
-    ]
-    return StarFormat(content=OrFormat(elements=pairs))
+        key = RegexFormat(pattern=_XML_FREE_NAME) if xml else AnyTextFormat(excludes=[T.ARG_KEY_CLOSE, *excludes])
+        free = [ConstStringFormat(value=before_key), key, ConstStringFormat(value=key_to_value)]
+        return StarFormat(content=SequenceFormat(
+            elements=[*free, AnyTextFormat(excludes=excludes), ConstStringFormat(value=after_value)]
+        ))  # fmt: skip
+    assert node is not None
+    required = node.get("required")
+    required = set(required) if isinstance(required, list) else set()
+    raw_properties = root.get("properties")
+    raw_properties = raw_properties if isinstance(raw_properties, Mapping) else {}
+    elements: list[Any] = []
+    for name in properties:
+        sub = properties.get(name)
+        value = _markup_value(excludes, sub if isinstance(sub, SchemaNode) else None, raw_properties.get(name), root)
+        pair = TagFormat(begin=f"{before_key}{name}{key_to_value}", content=value, end=after_value)
+        elements.append(pair if name in required else OptionalFormat(content=pair))
+    return SequenceFormat(elements=elements) if len(elements) > 1 else elements[0]
 
 
 def call_body(dialect: Dialect, schema: dict[str, Any] | bool) -> Any:
     """The format of one call's arguments in ``dialect`` (between ``begin(name)`` and ``end``)."""
-    if dialect.body == "kv":
-        return _kv_body(dialect, schema)
-    return JSONSchemaFormat(json_schema=schema, style=dialect.body)
+    if dialect.body == "json":
+        return JSONSchemaFormat(json_schema=schema, style="json")
+    return _markup_body(dialect, schema)
 
 
 def call_tag(dialect: Dialect, name: str, schema: dict[str, Any] | bool) -> TagFormat:
-    """One call of tool ``name`` with arguments held to ``schema``, as ``dialect`` writes it."""
+    """One call of tool ``name`` with arguments held to ``schema``, as ``dialect`` writes it. A schema the grammar
+    engine cannot compile gives any arguments of the dialect's shape (logged once per tool and schema)."""
+    if schema is True:
+        return _tag(dialect, name, True)
+    key = json.dumps(schema, default=repr)  # (key order kept: it is the order of the parameters)
+    try:
+        if (dialect.name, name, key) not in _uncompilable:
+            return _compiled_tag(dialect, name, key)
+    except Exception as exc:
+        if len(_uncompilable) >= _MAX_REMEMBERED:
+            _uncompilable.clear()
+        _uncompilable.add((dialect.name, name, key))
+        first_line = next(iter(str(exc).splitlines()), "")
+        logger.warning(
+            "longcat: the parameters of tool %r cannot be compiled into a grammar (%s: %s); its calls are held to "
+            "the %s dialect's shape only",
+            name,
+            type(exc).__name__,
+            first_line,
+            dialect.name,
+        )
+    return _tag(dialect, name, True)
+
+
+#: (dialect, tool, schema) that the grammar engine could not compile: logged once, then not tried again
+_uncompilable: set[tuple[str, str, str]] = set()
+_MAX_REMEMBERED: Final = 1024
+
+
+def _tag(dialect: Dialect, name: str, schema: dict[str, Any] | bool) -> TagFormat:
     return TagFormat(begin=dialect.begin(name), content=call_body(dialect, schema), end=dialect.end)
 
 
-def call_tags(dialect: Dialect, functions: Iterable[Any]) -> list[TagFormat]:
-    """One tag per function (anything with ``name``, ``parameters`` and optionally ``strict``)."""
-    return [call_tag(dialect, function.name, function_schema(function)) for function in functions]
+@lru_cache(maxsize=_MAX_REMEMBERED)
+def _compiled_tag(dialect: Dialect, name: str, schema_json: str) -> TagFormat:
+    """The tag for a schema, once the grammar engine compiled it (raises what it raises; failures are not cached)."""
+    tag = _tag(dialect, name, json.loads(schema_json))
+    xgrammar.Grammar.from_structural_tag(StructuralTag(format=tag).model_dump_json())
+    return tag
+
+
+def call_tags(dialect: Dialect, functions: Iterable[Any], *, forced: bool) -> list[TagFormat]:
+    """One tag per function (anything with ``name``, ``parameters`` and optionally ``strict``); ``forced``: the
+    request asks for a call (``tool_choice`` required or named), see :func:`function_schema`."""
+    return [call_tag(dialect, function.name, function_schema(function, forced)) for function in functions]
 
 
 def triggered_calls(

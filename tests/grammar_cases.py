@@ -23,7 +23,13 @@ SHAPES: list[tuple[str, dict[str, Any] | None, dict[str, Any], dict[str, Any] | 
     ("integer", {"days": {"type": "integer"}}, {"days": 3}, {"days": "three"}),
     ("number", {"temp": {"type": "number"}}, {"temp": 21.5}, {"temp": "warm"}),
     ("boolean", {"metric": {"type": "boolean"}}, {"metric": True}, {"metric": "yes"}),
-    ("enum", {"unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}}, {"unit": "celsius"}, None),
+    ("enum", {"unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}}, {"unit": "celsius"}, {"unit": "kelvin"}),
+    # whitespace of a string value is the value's: the markup dialects' one newline either side is not
+    ("string-with-whitespace", {"code": {"type": "string"}}, {"code": "\n  if x:\n    y()\n\n"}, None),
+    ("string-bounds", {"code": {"type": "string", "minLength": 2, "maxLength": 4}}, {"code": "ab c"}, {"code": "a"}),
+    ("string-pattern", {"code": {"type": "string", "pattern": "^[A-Z]{3}$"}}, {"code": "CDG"}, {"code": "cdg"}),
+    ("optional", {"city": {"type": "string"}, "days": {"type": "integer"}, "$required": ["city"]}, {"city": "Paris"},
+     {"days": 3}),
     ("object", {"place": PLACE}, {"place": {"city": "Paris", "zip": 75001}}, {"place": "Paris"}),
     (
         "array-of-objects",
@@ -40,16 +46,53 @@ SHAPES: list[tuple[str, dict[str, Any] | None, dict[str, Any], dict[str, Any] | 
 ]  # fmt: skip
 
 
-def strict_tool(properties: dict[str, Any] | None) -> dict[str, Any]:
-    """A strict tool with these parameters (a ``$defs`` entry among them goes to the root of the schema)."""
+UNIT = {"type": "string", "enum": ["celsius", "fahrenheit"]}
+FORECAST = {"city": {"type": "string"}, "days": {"type": "integer"}, "unit": UNIT}
+#: calls that break their tool's schema, which every grammar must refuse, with or without ``strict``:
+#: (id, parameters -- all required --, extra keys of the parameters schema, the arguments as written, in order)
+BROKEN: list[tuple[str, dict[str, Any], dict[str, Any], list[tuple[str, Any]]]] = [
+    ("missing-required", FORECAST, {}, [("city", "Paris"), ("days", 3)]),
+    ("none-of-the-required", FORECAST, {}, []),
+    ("outside-enum", FORECAST, {}, [("city", "Paris"), ("days", 3), ("unit", "kelvin")]),
+    ("wrong-type", FORECAST, {}, [("city", "Paris"), ("days", "three"), ("unit", "celsius")]),
+    ("repeated-key", FORECAST, {}, [("city", "Paris"), ("city", "Lyon"), ("days", 3), ("unit", "celsius")]),
+    ("unknown-key", FORECAST, {"additionalProperties": False},
+     [("city", "Paris"), ("days", 3), ("unit", "celsius"), ("country", "FR")]),
+    ("space-around-enum", {"unit": UNIT}, {}, [("unit", " celsius  ")]),
+    ("newline-around-enum", {"unit": UNIT}, {}, [("unit", "\ncelsius")]),
+    ("past-max-length", {"code": {"type": "string", "maxLength": 4}}, {}, [("code", "ABCDE")]),
+    ("space-past-max-length", {"code": {"type": "string", "maxLength": 4}}, {}, [("code", " ABCD")]),
+    ("below-min-length", {"code": {"type": "string", "minLength": 2}}, {}, [("code", "A")]),
+    ("pattern", {"code": {"type": "string", "pattern": "^[A-Z]{3}$"}}, {}, [("code", "abc")]),
+    ("nested-missing-required", {"place": PLACE}, {}, [("place", {"city": "Paris"})]),
+    ("ref-wrong-type", {"place": {"$ref": "#/$defs/Place"}, "$defs": {"Place": PLACE}}, {},
+     [("place", {"city": "Paris", "zip": "75001"})]),
+    ("ref-enum", {"unit": {"$ref": "#/$defs/Unit"}, "$defs": {"Unit": UNIT}}, {}, [("unit", "kelvin")]),
+]  # fmt: skip
+
+
+def broken_tool(properties: dict[str, Any], extra: dict[str, Any], strict: bool | None) -> dict[str, Any]:
+    """The tool of a :data:`BROKEN` case."""
+    tool = strict_tool(properties, strict)
+    tool["function"]["parameters"].update(extra)
+    return tool
+
+
+def strict_tool(properties: dict[str, Any] | None, strict: bool | None = True) -> dict[str, Any]:
+    """A tool with these parameters, all required (a ``$defs`` entry among them goes to the root of the schema, a
+    ``$required`` entry lists the required ones instead); ``strict`` as given (None: the tool does not say)."""
     properties = dict(properties or {})
     definitions = properties.pop("$defs", None)
+    required = properties.pop("$required", None)
     parameters: dict[str, Any] = {"type": "object", "properties": properties}
     if properties:
-        parameters["required"] = list(properties)
+        parameters["required"] = list(properties) if required is None else required
     if definitions is not None:
         parameters["$defs"] = definitions
-    return {"type": "function", "function": {"name": "lookup", "parameters": parameters, "strict": True}}
+    function: dict[str, Any] = {"name": "lookup", "parameters": parameters}
+    if strict is not None:
+        function["strict"] = strict
+    return {"type": "function", "function": function}
 
 
 def raw_value(value: Any) -> str:
@@ -57,17 +100,19 @@ def raw_value(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value)
 
 
-def written(dialect: Dialect, name: str, arguments: dict[str, Any]) -> str:
-    """The call the model writes in ``dialect``: the dialect's begin and end around the arguments in its style."""
+def written(dialect: Dialect, name: str, arguments: dict[str, Any] | list[tuple[str, Any]]) -> str:
+    """The call the model writes in ``dialect``: the dialect's begin and end around the arguments in its style, as
+    its chat template writes them. Arguments given as a list of pairs may repeat a key."""
+    pairs = list(arguments.items()) if isinstance(arguments, dict) else arguments
     if dialect.body == "json":
-        body = json.dumps(arguments)
+        body = "{" + ", ".join(f"{json.dumps(k)}: {json.dumps(v)}" for k, v in pairs) + "}"
     elif dialect.body == "kv":
         body = "".join(
             f"{T.ARG_KEY_OPEN}{k}{T.ARG_KEY_CLOSE}\n{T.ARG_VALUE_OPEN}{raw_value(v)}{T.ARG_VALUE_CLOSE}\n"
-            for k, v in arguments.items()
+            for k, v in pairs
         )
     else:
-        body = "\n".join(f"<parameter={k}>\n{raw_value(v)}\n</parameter>" for k, v in arguments.items())
+        body = "".join(f"<parameter={k}>\n{raw_value(v)}\n</parameter>\n" for k, v in pairs)
     return dialect.begin(name) + body + dialect.end
 
 

@@ -63,7 +63,7 @@ DIALECTS: Final[dict[str, Dialect]] = {
         trigger=f"{T.HERMES_CALL_OPEN}\n{T.FUNCTION_OPEN}",
         prefix=f"{T.HERMES_CALL_OPEN}\n{T.FUNCTION_OPEN}",
         name_suffix=">\n",
-        end=f"\n{T.FUNCTION_CLOSE}\n{T.HERMES_CALL_CLOSE}",
+        end=f"{T.FUNCTION_CLOSE}\n{T.HERMES_CALL_CLOSE}",
         body="qwen_xml",
     ),
     # Hermes / Qwen3: JSON in <tool_call>

@@ -33,7 +33,7 @@ def build_structural_tag(
     choice as a pydantic model or dict). ``thinking_mode``: the output first finishes a reasoning block the prompt
     opened. Raises ``ValueError`` for a choice the tools cannot satisfy (e.g. a named tool that is not declared)."""
     functions, _builtins, choice = normalize_tool_choice([_dump(t) for t in tools or ()], _dump(tool_choice))
-    tags = call_tags(dialect, (tool.function for tool in functions))
+    tags = call_tags(dialect, (tool.function for tool in functions), forced=choice in ("forced", "required"))
     suffix: Any
     if choice == "forced":
         suffix = tags[0]

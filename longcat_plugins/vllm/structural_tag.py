@@ -26,7 +26,7 @@ _CALL_SEPARATOR: Final = "\n"
 def build_structural_tag(dialect: str, tools: list[FunctionToolParam], tool_choice: str) -> StructuralTag:
     """The structural tag for ``tools`` in ``dialect``; ``tool_choice`` is ``auto``, ``required`` or ``forced``."""
     table = DIALECTS[dialect]
-    tags = call_tags(table, (tool.function for tool in tools))
+    tags = call_tags(table, (tool.function for tool in tools), forced=tool_choice != "auto")
     fmt: Any
     if tool_choice == "auto":
         fmt = triggered_calls(table, tags)

@@ -9,21 +9,28 @@ from typing import Any
 
 import pytest
 import xgrammar
-from sglang.srt.entrypoints.openai.protocol import Tool
+from sglang.srt.entrypoints.openai.protocol import Tool, ToolChoice
 from sglang.srt.function_call.function_call_parser import FunctionCallParser
 from xgrammar.testing import _is_grammar_accept_string
 
 from longcat_plugins.core import tags as T
 from longcat_plugins.core.dialects import DIALECTS
-from tests.grammar_cases import SHAPES, read_back, strict_tool, written
+from tests.grammar_cases import BROKEN, SHAPES, broken_tool, read_back, strict_tool, written
 
 pytestmark = pytest.mark.sglang
 
 
-def _grammar(dialect_env: Any, dialect: str, tool: dict[str, Any]) -> xgrammar.Grammar:
+STRICTNESS = [True, None, False]
+STRICTNESS_IDS = ["strict", "strict-unsaid", "not-strict"]
+NAMED = {"type": "function", "function": {"name": "lookup"}}
+
+
+def _grammar(dialect_env: Any, dialect: str, tool: dict[str, Any], tool_choice: Any = "required") -> xgrammar.Grammar:
     dialect_env(dialect)
     parser = FunctionCallParser([Tool.model_validate(tool)], "longcat")
-    constraint = parser.get_structure_constraint("required")
+    if isinstance(tool_choice, dict):
+        tool_choice = ToolChoice.model_validate(tool_choice)
+    constraint = parser.get_structure_constraint(tool_choice)
     assert constraint is not None and constraint[0] == "structural_tag", constraint
     return xgrammar.Grammar.from_structural_tag(constraint[1])
 
@@ -32,11 +39,15 @@ def _accepts(grammar: xgrammar.Grammar, text: str) -> bool:
     return bool(_is_grammar_accept_string(grammar, text))
 
 
+@pytest.mark.parametrize("strict", STRICTNESS, ids=STRICTNESS_IDS)
 @pytest.mark.parametrize("case", SHAPES, ids=[s[0] for s in SHAPES])
 @pytest.mark.parametrize("dialect", sorted(DIALECTS))
-def test_what_the_grammar_accepts_the_parser_reads_back(dialect_env: Any, dialect: str, case: Any) -> None:
+def test_what_the_grammar_accepts_the_parser_reads_back(
+    dialect_env: Any, dialect: str, case: Any, strict: bool | None
+) -> None:
+    """A forced call is held to the tool's parameters whether or not the tool is strict."""
     _, properties, arguments, wrong = case
-    tool = strict_tool(properties)
+    tool = strict_tool(properties, strict)
     tag = _grammar(dialect_env, dialect, tool)
     text = written(DIALECTS[dialect], "lookup", arguments)
     assert _accepts(tag, text), text
@@ -53,3 +64,24 @@ def test_kv_nullable_string_is_free_text(dialect_env: Any) -> None:
     assert f"{T.ARG_VALUE_OPEN}Paris{T.ARG_VALUE_CLOSE}" in text
     assert _accepts(tag, text)
     assert read_back(text, tool) == [("lookup", {"city": "Paris"})]
+
+
+@pytest.mark.parametrize("strict", STRICTNESS, ids=STRICTNESS_IDS)
+@pytest.mark.parametrize("tool_choice", ["required", NAMED], ids=["required", "named"])
+@pytest.mark.parametrize(("case", "properties", "extra", "arguments"), BROKEN, ids=[c[0] for c in BROKEN])
+@pytest.mark.parametrize("dialect", sorted(DIALECTS))
+def test_a_forced_call_that_breaks_the_schema_is_refused(
+    dialect_env: Any,
+    dialect: str,
+    case: str,
+    properties: dict[str, Any],
+    extra: dict[str, Any],
+    arguments: list[tuple[str, Any]],
+    tool_choice: Any,
+    strict: bool | None,
+) -> None:
+    """Missing required keys, values outside ``enum``, wrong types, repeated or unknown keys, whitespace a string
+    value would keep, strings out of their bounds: refused in every dialect, strict or not."""
+    tool = broken_tool(properties, extra, strict)
+    grammar = _grammar(dialect_env, dialect, tool, tool_choice)
+    assert not _accepts(grammar, written(DIALECTS[dialect], "lookup", arguments))

@@ -38,7 +38,8 @@ OTHER_CALLS = {
     "json": '<longcat_tool_call>\n{"name": "write_file", "arguments": {"path": "a", "content": "b"}}'
     "\n</longcat_tool_call>",
     "kv": "<longcat_tool_call>write_file\n<longcat_arg_key>path</longcat_arg_key>\n"
-    "<longcat_arg_value>a</longcat_arg_value>\n</longcat_tool_call>",
+    "<longcat_arg_value>a</longcat_arg_value>\n<longcat_arg_key>content</longcat_arg_key>\n"
+    "<longcat_arg_value>b</longcat_arg_value>\n</longcat_tool_call>",
     "xml": "<tool_call>\n<function=write_file>\n<parameter=path>\na\n</parameter>\n<parameter=content>\nb\n"
     "</parameter>\n</function>\n</tool_call>",
     "hermes": '<tool_call>\n{"name": "write_file", "arguments": {"path": "a", "content": "b"}}\n</tool_call>',
@@ -159,8 +160,12 @@ def test_kv_values_are_typed_by_the_schema(dialect_env) -> None:
     grammar = compiled(FunctionCallParser(SGLANG_TOOLS, "longcat"), "required")
     pair = "<longcat_arg_key>{}</longcat_arg_key>\n<longcat_arg_value>{}</longcat_arg_value>\n"
     call = "<longcat_tool_call>{}\n{}</longcat_tool_call>"
-    assert grammar_accepts(grammar, call.format("get_weather", pair.format("days", "3") + pair.format("city", "Paris")))
-    assert not grammar_accepts(grammar, call.format("get_weather", pair.format("days", "three")))
+    assert grammar_accepts(grammar, call.format("get_weather", pair.format("city", "Paris") + pair.format("days", "3")))
+    # the parameters in their declared order, each once, the required ones always (as the JSON grammar holds them)
+    assert not grammar_accepts(grammar, call.format("get_weather", pair.format("days", "3") + pair.format("city", "P")))
+    assert not grammar_accepts(grammar, call.format("get_weather", pair.format("city", "P") + pair.format("city", "Q")))
+    assert not grammar_accepts(grammar, call.format("get_weather", pair.format("days", "3")))
+    assert not grammar_accepts(grammar, call.format("get_weather", pair.format("city", "P") + pair.format("days", "x")))
     assert not grammar_accepts(grammar, call.format("get_weather", pair.format("country", "FR")))
     multi_line = pair.format("path", "a.md") + pair.format("content", "# Title\n\n<b>x</b> 1 < 2\n")
     assert grammar_accepts(grammar, call.format("write_file", multi_line))

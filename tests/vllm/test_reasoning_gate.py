@@ -33,6 +33,7 @@ from vllm_support import (
 from longcat_plugins.core import ParserOptions, parse
 from longcat_plugins.core.dialects import DIALECTS
 from longcat_plugins.templates import template_path
+from tests.grammar_cases import written
 
 pytestmark = pytest.mark.vllm
 
@@ -53,10 +54,7 @@ CITY = '{"city": "Paris"}'
 
 def _call(dialect: str) -> str:
     """A get_weather call as the dialect's grammar generates it."""
-    d = DIALECTS[dialect]
-    if d.body == "qwen_xml":
-        return d.begin("get_weather") + "<parameter=city>\nParis\n</parameter>" + d.end
-    return d.begin("get_weather") + CITY + d.end
+    return written(DIALECTS[dialect], "get_weather", {"city": "Paris"})
 
 
 @pytest.fixture(scope="module")

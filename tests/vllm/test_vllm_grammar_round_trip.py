@@ -5,6 +5,7 @@ structural-tag registry); xgrammar compiles it and matches the text byte by byte
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import pytest
@@ -13,7 +14,7 @@ from vllm_support import build_tokenizer, chat_request
 from longcat_plugins.core import tags as T
 from longcat_plugins.core.dialects import DIALECTS
 from longcat_plugins.vllm.tokenizer_facts import DIALECT_ENV
-from tests.grammar_cases import SHAPES, read_back, strict_tool, written
+from tests.grammar_cases import BROKEN, SHAPES, broken_tool, read_back, strict_tool, written
 
 pytestmark = pytest.mark.vllm
 
@@ -24,7 +25,12 @@ def tokenizer() -> Any:
 
 
 def _structural_tag(
-    monkeypatch: pytest.MonkeyPatch, tokenizer: Any, dialect: str, tool: dict[str, Any], parallel: bool = True
+    monkeypatch: pytest.MonkeyPatch,
+    tokenizer: Any,
+    dialect: str,
+    tool: dict[str, Any],
+    parallel: bool = True,
+    tool_choice: Any = "required",
 ) -> str:
     from vllm.parser.parser_manager import ParserManager
 
@@ -32,7 +38,7 @@ def _structural_tag(
     parser_cls = ParserManager.get_parser(
         tool_parser_name="longcat", reasoning_parser_name="longcat", enable_auto_tools=True, tokenizer=tokenizer
     )
-    request = chat_request(tools=[tool], tool_choice="required", parallel_tool_calls=parallel)
+    request = chat_request(tools=[tool], tool_choice=tool_choice, parallel_tool_calls=parallel)
     tag = parser_cls(tokenizer, request.tools, chat_template_kwargs={}).adjust_request(request)
     structural_tag = tag.structured_outputs.structural_tag
     assert structural_tag is not None
@@ -46,6 +52,12 @@ def _accepts(structural_tag: str, text: str) -> bool:
     return bool(_is_grammar_accept_string(xgrammar.Grammar.from_structural_tag(structural_tag), text))
 
 
+STRICTNESS = [True, None, False]
+STRICTNESS_IDS = ["strict", "strict-unsaid", "not-strict"]
+NAMED = {"type": "function", "function": {"name": "lookup"}}
+
+
+@pytest.mark.parametrize("strict", STRICTNESS, ids=STRICTNESS_IDS)
 @pytest.mark.parametrize("parallel", [True, False], ids=["parallel", "single-call"])
 @pytest.mark.parametrize(("shape", "properties", "arguments", "wrong"), SHAPES, ids=[s[0] for s in SHAPES])
 @pytest.mark.parametrize("dialect", sorted(DIALECTS))
@@ -58,10 +70,11 @@ def test_what_the_grammar_accepts_the_parser_reads_back(
     arguments: dict[str, Any],
     wrong: dict[str, Any] | None,
     parallel: bool,
+    strict: bool | None,
 ) -> None:
     """``parallel_tool_calls=false`` limits the calls (vLLM stops the list of calls after the first), never the
-    arguments of the one call."""
-    tool = strict_tool(properties)
+    arguments of the one call. A forced call is held to the tool's parameters whether or not the tool is strict."""
+    tool = strict_tool(properties, strict)
     tag = _structural_tag(monkeypatch, tokenizer, dialect, tool, parallel)
     text = written(DIALECTS[dialect], "lookup", arguments)
     assert _accepts(tag, text), text
@@ -78,3 +91,66 @@ def test_kv_nullable_string_is_free_text(monkeypatch: pytest.MonkeyPatch, tokeni
     assert f"{T.ARG_VALUE_OPEN}Paris{T.ARG_VALUE_CLOSE}" in text
     assert _accepts(tag, text)
     assert read_back(text, tool) == [("lookup", {"city": "Paris"})]
+
+
+@pytest.mark.parametrize("strict", STRICTNESS, ids=STRICTNESS_IDS)
+@pytest.mark.parametrize("tool_choice", ["required", NAMED], ids=["required", "named"])
+@pytest.mark.parametrize(("case", "properties", "extra", "arguments"), BROKEN, ids=[c[0] for c in BROKEN])
+@pytest.mark.parametrize("dialect", sorted(DIALECTS))
+def test_a_forced_call_that_breaks_the_schema_is_refused(
+    monkeypatch: pytest.MonkeyPatch,
+    tokenizer: Any,
+    dialect: str,
+    case: str,
+    properties: dict[str, Any],
+    extra: dict[str, Any],
+    arguments: list[tuple[str, Any]],
+    tool_choice: Any,
+    strict: bool | None,
+) -> None:
+    """Missing required keys, values outside ``enum``, wrong types, repeated or unknown keys, whitespace a string
+    value would keep, strings out of their bounds: refused in every dialect, strict or not."""
+    tool = broken_tool(properties, extra, strict)
+    tag = _structural_tag(monkeypatch, tokenizer, dialect, tool, tool_choice=tool_choice)
+    assert not _accepts(tag, written(DIALECTS[dialect], "lookup", arguments))
+
+
+def test_auto_holds_only_strict_tools(monkeypatch: pytest.MonkeyPatch, tokenizer: Any) -> None:
+    """Under ``tool_choice="auto"`` a strict tool brings the grammar in; a tool declared ``strict: false`` beside it
+    keeps free arguments, as vLLM's own builders do."""
+    strict = broken_tool({"city": {"type": "string"}}, {}, True)
+    loose = broken_tool({"days": {"type": "integer"}}, {}, False)
+    loose["function"]["name"] = "loose"
+    for dialect in sorted(DIALECTS):
+        monkeypatch.setenv(DIALECT_ENV, dialect)
+        from vllm.parser.parser_manager import ParserManager
+
+        parser_cls = ParserManager.get_parser(
+            tool_parser_name="longcat", reasoning_parser_name="longcat", enable_auto_tools=True, tokenizer=tokenizer
+        )
+        request = chat_request(tools=[strict, loose], tool_choice="auto")
+        adjusted = parser_cls(tokenizer, request.tools, chat_template_kwargs={}).adjust_request(request)
+        tag = str(adjusted.structured_outputs.structural_tag)
+        table = DIALECTS[dialect]
+        assert _accepts(tag, written(table, "loose", {"days": "three"})), dialect
+        assert not _accepts(tag, written(table, "lookup", {"city": 3} if table.body == "json" else {})), dialect
+
+
+def test_a_schema_the_grammar_engine_cannot_compile_falls_back_to_the_shape(
+    monkeypatch: pytest.MonkeyPatch, tokenizer: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A pattern xgrammar cannot compile (a lookbehind): the call is still forced, its arguments any of the dialect's
+    shape, and one log line names the tool."""
+    tool = strict_tool({"code": {"type": "string", "pattern": "(?<=x)y"}}, None)
+    tool["function"]["name"] = "uncompilable"
+    caplog.set_level(logging.WARNING, logger="longcat_plugins")
+    for dialect in sorted(DIALECTS):
+        logged = []
+        for _ in range(2):
+            caplog.clear()
+            tag = _structural_tag(monkeypatch, tokenizer, dialect, tool)
+            logged.append([r.getMessage() for r in caplog.records if "'uncompilable'" in r.getMessage()])
+            table = DIALECTS[dialect]
+            assert _accepts(tag, written(table, "uncompilable", {"code": "anything"})), dialect
+            assert not _accepts(tag, "no call at all"), dialect
+        assert [len(lines) for lines in logged] == [1, 0], logged

@@ -25,7 +25,8 @@ from .values import KV_BODY_TAGS, LineValue, line_key
 _KV_NAME_END: Final = re.compile(r"[\s<>{(]")
 _MAX_WHITESPACE_AFTER_CLOSE: Final = 256
 
-_KV_VALUE_END: Final = T.TagSet(T.ARG_VALUE_CLOSE, T.ARG_KEY_OPEN, T.LONGCAT_CALL_CLOSE)
+#: what ends a ``<longcat_arg_value>`` value
+KV_VALUE_END: Final = T.TagSet(T.ARG_VALUE_CLOSE, T.ARG_KEY_OPEN, T.LONGCAT_CALL_CLOSE)
 _KV_VALUE_OPEN: Final = T.TagSet(T.ARG_VALUE_OPEN)
 #: what may close the markup right after an arguments object written as JSON
 _KV_AFTER_JSON: Final = T.TagSet(T.ARG_KEY_CLOSE, T.ARG_VALUE_CLOSE)
@@ -162,7 +163,7 @@ class KvCallReader(MarkupCall):
                 return pos, False
             if not isinstance(key, tuple) or not self._start(self._name):
                 return self._fail(pos), False
-            self._begin_param(key[0], _KV_VALUE_END, False, buf[pos : key[1]], line=True)
+            self._begin_param(key[0], KV_VALUE_END, False, buf[pos : key[1]], line=True)
             self._state = _State.VALUE
             pos = key[1]
             return pos, True
@@ -312,7 +313,7 @@ class KvCallReader(MarkupCall):
                 self._begin_json()
                 pos = after
                 return pos, True
-        self._begin_param(self._name, _KV_VALUE_END, False, self._key_markup + T.ARG_VALUE_OPEN)
+        self._begin_param(self._name, KV_VALUE_END, False, self._key_markup + T.ARG_VALUE_OPEN)
         self._state = _State.VALUE
         pos += len(T.ARG_VALUE_OPEN)
         return pos, True
@@ -398,7 +399,7 @@ class KvCallReader(MarkupCall):
             return pos, False
         if isinstance(key, tuple):
             self._whitespace.drop()
-            self._begin_param(key[0], _KV_VALUE_END, False, buf[pos : key[1]], line=True)
+            self._begin_param(key[0], KV_VALUE_END, False, buf[pos : key[1]], line=True)
             self._state = _State.VALUE
             pos = key[1]
             return pos, True
@@ -431,7 +432,7 @@ class KvCallReader(MarkupCall):
             self._json.close()
             self._sink.content(self._json.take_unread())  # an unfinished member, cut off by the end of the output
         elif self._state is _State.AFTER_KEY:  # the call ends after a key: its value is empty (as in XML)
-            self._begin_param(self._name, _KV_VALUE_END, False, self._key_markup)
+            self._begin_param(self._name, KV_VALUE_END, False, self._key_markup)
             self._state = _State.VALUE
 
 

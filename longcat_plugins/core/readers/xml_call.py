@@ -26,7 +26,8 @@ from .values import CALL_CLOSERS
 _HEADER_END: Final = re.compile(r"[<>\n]")
 _MAX_WHITESPACE_AFTER_CLOSE: Final = 256
 
-_XML_VALUE_END: Final = T.TagSet(T.PARAMETER_CLOSE, T.PARAMETER_OPEN, *CALL_CLOSERS)
+#: what ends a ``<parameter=...>`` value (the call closers only where what follows decides so)
+XML_VALUE_END: Final = T.TagSet(T.PARAMETER_CLOSE, T.PARAMETER_OPEN, *CALL_CLOSERS)
 # Besides its own tags, a function body ends where its block closes, where the next call or block opens (a model
 # that forgot a closing tag) or at an end-of-sequence marker; those tags are left for the parser.
 _XML_BODY_TAGS: Final = T.TagSet(
@@ -126,7 +127,7 @@ class XmlCallReader(MarkupCall):
                     self._state = _BODY
                     continue
                 self._whitespace.drop()
-                self._begin_param(name.strip(), _XML_VALUE_END, True, buf[pos:end])
+                self._begin_param(name.strip(), XML_VALUE_END, True, buf[pos:end])
                 self._state = _VALUE
                 pos = end
         if cur.ended and not self.done and self._announced and self._state is _VALUE:
