@@ -10,7 +10,7 @@ from .cells import Cell
 from .fold import FOLDS
 from .oracle import Served, engine_fault, expected, refusal
 from .requests import request_body, stop_string
-from .texts import Text
+from .texts import Text, broken_variant
 
 
 class Driver(Protocol):
@@ -23,6 +23,9 @@ class Driver(Protocol):
     def decode(self, cell: Cell, token_ids: Sequence[int]) -> str: ...
 
     def grammar_refusals(self, cell: Cell, output: str) -> list[int] | None: ...
+
+    # optional: ``schema_refused(cell, output) -> bool | None``, whether the engine's grammar refuses a token of
+    # ``output`` (None: it applies to none); without it, calls that break the schema are not checked here
 
     # optional: ``max_tokens_to_ask(cell, tokens) -> int``, the limit to send for the engine to generate ``tokens``;
     # ``engine_warnings() -> list[str]``, what the engine logged while serving the last request (an answer that
@@ -111,6 +114,10 @@ def run_cell(driver: Driver, cell: Cell, text: Text) -> Outcome:
             outcome.problems.append("the request was not constrained")
         elif refused:
             outcome.problems.append(f"the grammar refuses tokens of the intended output: {refused[:8]}")
+        schema_refused = getattr(driver, "schema_refused", None)
+        broken = broken_variant(text, output) if refused == [] and schema_refused is not None else None
+        if broken is not None and schema_refused(cell, broken) is False:
+            outcome.problems.append("the grammar accepts a call that lacks a required key")
     return outcome
 
 

@@ -105,6 +105,18 @@ def generated_texts() -> tuple[Text, ...]:
     return tuple(out)
 
 
+def broken_variant(text: Text, output: str) -> str | None:
+    """``output`` with its first get_weather call written without its required ``city`` (which every grammar of a
+    forced call must refuse), None when ``text`` was not generated in a dialect."""
+    if text.dialect is None:
+        return None
+    dialect = DIALECTS[text.dialect]
+    call = written(dialect, "get_weather", PARIS)
+    if call not in output:
+        return None
+    return output.replace(call, written(dialect, "get_weather", {"days": PARIS["days"]}), 1)
+
+
 def all_texts() -> tuple[Text, ...]:
     return generated_texts() + real_texts() + corpus_texts()
 

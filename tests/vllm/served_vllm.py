@@ -154,6 +154,13 @@ def output_token_ids(server: Server, output: str) -> list[int]:
 def grammar_refusals(server: Server, output: str, group: int) -> list[int] | None:
     """The tokens of ``output`` the engine core's gate refuses under the last request's grammar (None: the request
     was not constrained)."""
+    checked = grammar_check(server, output, group)
+    return None if checked is None else checked[0]
+
+
+def grammar_check(server: Server, output: str, group: int) -> tuple[list[int], int] | None:
+    """The tokens of ``output`` the engine core's gate refuses under the last request's grammar, and how many tokens
+    the grammar was applied to (None: the request was not constrained)."""
     from vllm.v1.request import Request
     from vllm.v1.structured_output import StructuredOutputManager
 
@@ -186,12 +193,14 @@ def grammar_refusals(server: Server, output: str, group: int) -> list[int] | Non
 
     grammar.fill_bitmask = fill_bitmask  # type: ignore[method-assign]
     refused: list[int] = []
+    constrained = 0
     ids = [*output_token_ids(server, output), server.tokenizer.eos_token_id]
     for start in range(0, len(ids), group):
         step = ids[start : start + group]
         drafts = step[:-1]
         rows.clear()
         manager.grammar_bitmask({"r": request}, ["r"], {"r": drafts} if drafts else {})
+        constrained += len(rows)
         bitmask = manager._grammar_bitmask.numpy()
         for row, token in enumerate(step):
             if row in rows and not (int(bitmask[row][token >> 5]) >> (token & 31)) & 1:
@@ -201,7 +210,7 @@ def grammar_refusals(server: Server, output: str, group: int) -> list[int] | Non
         if not manager.accept_tokens(request, list(step)):
             refused.extend(step)
             break
-    return refused
+    return refused, constrained
 
 
 class VllmDriver:
@@ -244,3 +253,11 @@ class VllmDriver:
 
     def grammar_refusals(self, cell: Cell, output: str) -> list[int] | None:
         return grammar_refusals(self._server(cell), output, cell.group)
+
+    def schema_refused(self, cell: Cell, output: str) -> bool | None:
+        """Whether the gate refuses a token of ``output`` (None: the grammar applies to none of its tokens, as when
+        a call tag split into several tokens ends the reasoning the prompt opened)."""
+        checked = grammar_check(self._server(cell), output, cell.group)
+        if checked is None or checked[1] == 0:
+            return None
+        return bool(checked[0])
