@@ -26,7 +26,7 @@ from .verdicts import all_verdicts
 __all__ = ["Index", "plot", "targets", "timing_table", "write_markdown"]
 
 DEFAULT_PARTS = [
-    OUT / f"{name}.json" for name in ("vllm", "sglang", "core", "vllm_request", "sglang_request", "server")
+    OUT / f"{name}.json" for name in ("vllm", "sglang", "core", "vllm_request", "sglang_request", "server", "serving")
 ]
 
 ENGINE_TITLES = {
@@ -171,6 +171,46 @@ def per_request_section(payloads: list[dict[str, Any]]) -> list[str]:
     return _section("Per-request cost with a large tool list", PER_REQUEST_INTRO, body)
 
 
+SERVING_INTRO = (
+    "`benchmarks/serving_cost.py`: vLLM's own engine (its CPU build) serving a tiny Qwen3 with random weights, the"
+    " same server twice, differing only in its parsers: ours (`longcat` tool and reasoning parsers) and vLLM's"
+    ' (`hermes` + `qwen3`). The same seed and requests: `tool_choice="auto"` with two tools (no grammar, so the'
+    " tokens do not depend on the parser), greedy, `ignore_eos`, N concurrent streams per round. *API-server CPU*:"
+    " user + system seconds of the API-server process (vLLM's serving code, the detokenized text and the parsers;"
+    " the engine core is another process) per 1,000 output tokens; *tokens/s*: output tokens over the round's wall"
+    " time. Medians of the rounds; *ratio*: ours over vLLM's."
+)
+
+
+def serving_section(payloads: list[dict[str, Any]]) -> list[str]:
+    body: list[str] = []
+    for payload in payloads:
+        body += [
+            f"Run {payload['run']}, {payload['vllm']}, {payload['cpus']} CPUs: {payload['streams']} streams of"
+            f" {payload['tokens_per_stream']} tokens, {payload['rounds']} rounds per configuration.",
+            "",
+            "| parsers | API-server CPU (s) per 1k tokens | tokens/s | engine-core CPU (s) per 1k tokens |"
+            " served per round (content / reasoning characters, tool-call deltas) |",
+            "|---|---:|---:|---:|---|",
+        ]
+        for name, result in payload["configurations"].items():
+            first = result["rounds"][0]
+            served = first.get("served", {})
+            engine = sorted(r["engine_cpu_s"] / r["completion_tokens"] * 1000 for r in result["rounds"])
+            body.append(
+                f"| {name}: `{result['parsers']}` | {result['api_cpu_s_per_1k_tokens']:.3f} |"
+                f" {result['tokens_per_s']:,.0f} | {engine[len(engine) // 2]:.3f} |"
+                f" {served.get('content_chars', 0):,} / {served.get('reasoning_chars', 0):,},"
+                f" {served.get('tool_call_deltas', 0)} |"
+            )
+        body += [
+            "",
+            f"Ours over vLLM's: **{payload['cpu_ratio']:.2f}x** the API-server CPU per token,"
+            f" **{payload['throughput_ratio']:.2f}x** the tokens per second.",
+        ]
+    return _section("Real engine: the parsers' cost in vLLM's token loop", SERVING_INTRO, body)
+
+
 def server_section(payloads: list[dict[str, Any]]) -> list[str]:
     body = [line for payload in payloads for line in server_tables(payload)]
     return _section("Server level: our share of the replay server's CPU", SERVER_INTRO, body)
@@ -313,6 +353,7 @@ def write_markdown(
             lines += [f"## {ENGINE_TITLES[engine]}", "", *timing_table(index, engine), ""]
     lines += per_request_section([e for e in extras if e.get("kind") == "per_request"])
     lines += server_section([e for e in extras if e.get("kind") == "server"])
+    lines += serving_section([e for e in extras if e.get("kind") == "serving"])
     lines += [
         "## Peak memory (tracemalloc) on the huge-argument workload",
         "",
