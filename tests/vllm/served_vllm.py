@@ -37,14 +37,21 @@ def _model_dir(root: Path, tokens: str) -> Path:
 
 
 def _serve_args(model_dir: Path, parsers: str) -> Any:
+    """``parsers``: a matrix cell's (``both``, ``tool``, ``reasoning``: ours) or a mix, ``TOOL+REASONING`` (the
+    parsers' names, either one empty for none)."""
     from vllm.entrypoints.common.cli_args import make_arg_parser, validate_parsed_serve_args
     from vllm.utils.argparse_utils import FlexibleArgumentParser
 
     argv = ["--model", str(model_dir), "--served-model-name", MODEL, "--generation-config", "vllm"]
-    if parsers in ("both", "tool"):
-        argv += ["--enable-auto-tool-choice", "--tool-call-parser", "longcat"]
-    if parsers in ("both", "reasoning"):
-        argv += ["--reasoning-parser", "longcat"]
+    if "+" in parsers:
+        tool, _, reasoning = parsers.partition("+")
+    else:
+        tool = "longcat" if parsers in ("both", "tool") else ""
+        reasoning = "longcat" if parsers in ("both", "reasoning") else ""
+    if tool:
+        argv += ["--enable-auto-tool-choice", "--tool-call-parser", tool]
+    if reasoning:
+        argv += ["--reasoning-parser", reasoning]
     parser = make_arg_parser(FlexibleArgumentParser(prog="vllm serve"))
     args = parser.parse_args(argv)
     validate_parsed_serve_args(args)
