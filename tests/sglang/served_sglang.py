@@ -105,6 +105,18 @@ class GeneratingTokenizerManager(TokenizerManagerStandIn):
         return None
 
 
+def parser_names(parsers: str) -> tuple[str | None, str | None]:
+    """The tool and reasoning parsers of a matrix cell's ``parsers`` (``both``, ``tool``, ``reasoning``: ours) or of
+    a mix, ``TOOL+REASONING`` (the parsers' names, either one empty for none)."""
+    if "+" in parsers:
+        tool, _, reasoning = parsers.partition("+")
+        return tool or None, reasoning or None
+    return (
+        "longcat" if parsers in ("both", "tool") else None,
+        "longcat" if parsers in ("both", "reasoning") else None,
+    )
+
+
 class SglangDriver:
     """The matrix's driver for SGLang's Chat Completions, Responses and Messages (see :mod:`tests.served.run`)."""
 
@@ -153,12 +165,8 @@ class SglangDriver:
             config.architectures = ["Qwen3ForCausalLM"]
             config.save_pretrained(root)
             self.tokenizer(cell.tokens).save_pretrained(root)
-            args = ServerArgs(
-                model_path=str(root),
-                device="cpu",
-                tool_call_parser="longcat" if cell.tool_parser else None,
-                reasoning_parser="longcat" if cell.reasoning_parser else None,
-            )
+            tool, reasoning = parser_names(cell.parsers)
+            args = ServerArgs(model_path=str(root), device="cpu", tool_call_parser=tool, reasoning_parser=reasoning)
             publish(args, role="test")
             manager = GeneratingTokenizerManager(args, self.tokenizer(cell.tokens))
             templates = TemplateManager()
