@@ -21,39 +21,27 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import os
 import platform
-import signal
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
+from longcat_plugins.templates import template_path
+
+from .cpu_server import Server, write_model_dir
 from .paths import OUT, REPO
 
 DEFAULT_OUT = OUT / "serving.json"
-START_TIMEOUT = 240.0
 TEMPLATE = "qwen3-tools-first"
 #: the parsers of each configuration, as server flags
 CONFIGURATIONS: dict[str, list[str]] = {
     "ours": ["--tool-call-parser", "longcat", "--reasoning-parser", "longcat"],
     "vllm": ["--tool-call-parser", "hermes", "--reasoning-parser", "qwen3"],
-}
-#: a Qwen3 that vLLM's CPU build constructs and runs (random weights)
-QWEN3_CONFIG = {
-    "hidden_size": 128,
-    "num_hidden_layers": 2,
-    "num_attention_heads": 2,
-    "num_key_value_heads": 1,
-    "head_dim": 64,
-    "intermediate_size": 256,
-    "torch_dtype": "bfloat16",
 }
 TOOLS = [
     {
@@ -82,92 +70,6 @@ TOOLS = [
     },
 ]
 CITIES = ("Paris", "Oslo", "Lima", "Rome", "Tokyo", "Quito", "Accra", "Hanoi")
-
-
-def write_model_dir(root: Path) -> Path:
-    """A Qwen3 model directory with no weights: our tokenizer and template, a config vLLM's CPU build runs."""
-    from longcat_plugins.replay.model_dir import build_model_dir
-
-    corpus = [f"What is the weather in {city}? Write it to notes/{city}.md." for city in CITIES]
-    build_model_dir(root, corpus, TEMPLATE)
-    config_path = root / "config.json"
-    config = json.loads(config_path.read_text(encoding="utf-8"))
-    config.update(QWEN3_CONFIG)
-    config_path.write_text(json.dumps(config, indent=2), encoding="utf-8")
-    return root
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class Server:
-    """``python -m vllm.entrypoints.openai.api_server`` on the CPU, in its own process group, always stopped."""
-
-    def __init__(self, model: Path, parser_flags: list[str], seed: int, log: Path) -> None:
-        from longcat_plugins.templates import template_path
-
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log = log
-        env = {**os.environ, "VLLM_TARGET_DEVICE": "cpu", "VLLM_CPU_KVCACHE_SPACE": "1"}
-        command = [
-            sys.executable, "-m", "vllm.entrypoints.openai.api_server",
-            "--model", str(model), "--served-model-name", "tiny",
-            "--host", "127.0.0.1", "--port", str(self.port),
-            "--load-format", "dummy", "--seed", str(seed), "--enforce-eager", "--max-model-len", "4096",
-            "--chat-template", str(template_path(TEMPLATE)), "--enable-auto-tool-choice", *parser_flags,
-        ]  # fmt: skip
-        self._log_file = log.open("w", encoding="utf-8")
-        self.process = subprocess.Popen(
-            command, env=env, stdout=self._log_file, stderr=subprocess.STDOUT, start_new_session=True
-        )
-
-    def wait_ready(self) -> None:
-        import httpx
-
-        deadline = time.monotonic() + START_TIMEOUT
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"the server exited ({self.process.returncode}):\n{self.log_tail()}")
-            try:
-                if httpx.get(f"{self.url}/health", timeout=2).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            time.sleep(1)
-        raise RuntimeError(f"the server did not come up in {START_TIMEOUT:.0f} s:\n{self.log_tail()}")
-
-    def log_tail(self, lines: int = 40) -> str:
-        return "\n".join(self.log.read_text(encoding="utf-8", errors="replace").splitlines()[-lines:])
-
-    def cpu_seconds(self) -> tuple[float, float]:
-        """CPU seconds (user + system) of the API-server process and of its child processes (the engine core)."""
-        import psutil
-
-        server = psutil.Process(self.process.pid)
-        own = server.cpu_times()
-        children = 0.0
-        for child in server.children(recursive=True):
-            try:
-                times = child.cpu_times()
-                children += times.user + times.system
-            except psutil.NoSuchProcess:
-                continue
-        return own.user + own.system, children
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            try:
-                os.killpg(self.process.pid, signal.SIGTERM)
-                self.process.wait(timeout=30)
-            except (ProcessLookupError, subprocess.TimeoutExpired):
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait(timeout=30)
-        self._log_file.close()
 
 
 def request_body(index: int, tokens: int) -> dict[str, Any]:
@@ -241,7 +143,8 @@ def measure(model: Path, args: argparse.Namespace, logs: Path) -> dict[str, dict
     rounds: dict[str, list[dict[str, Any]]] = {name: [] for name in CONFIGURATIONS}
     try:
         for name, flags in CONFIGURATIONS.items():
-            servers[name] = Server(model, flags, args.seed, logs / f"{name}.log")
+            template = ["--chat-template", str(template_path(TEMPLATE)), "--enable-auto-tool-choice"]
+            servers[name] = Server(model, [*template, *flags], logs / f"{name}.log", seed=args.seed)
         for server in servers.values():
             server.wait_ready()
             asyncio.run(_round(server.url, min(4, args.streams), 16, 10_000))  # warm-up (compiles, caches)
@@ -279,7 +182,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.smoke:
         args.streams, args.tokens, args.rounds = 4, 16, 1
     with tempfile.TemporaryDirectory(prefix="longcat-serving-") as tmp:
-        model = write_model_dir(Path(tmp) / "model")
+        corpus = [f"What is the weather in {city}? Write it to notes/{city}.md." for city in CITIES]
+        model = write_model_dir(Path(tmp) / "model", TEMPLATE, corpus)
         results = measure(model, args, Path(tmp))
     ours, theirs = results["ours"], results["vllm"]
     payload = {

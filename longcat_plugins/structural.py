@@ -96,12 +96,13 @@ def _plain_text(excludes: list[str], node: SchemaNode | None) -> Any:
     low, high = node.get("minLength"), node.get("maxLength")
     low = low if isinstance(low, int) and not isinstance(low, bool) and low > 0 else 0
     high = high if isinstance(high, int) and not isinstance(high, bool) and high >= low else None
+    # Counted characters are whole code points that are not '<' (every tag that ends a value starts with it): free
+    # text may hold bytes that are no UTF-8, which the detokenizer turns into characters the count did not see.
+    if high is not None:
+        return RegexFormat(pattern=f"[^<]{{{low},{high}}}")
     if low:
-        # the first characters are not '<' (every tag that ends a value starts with it), the rest is free text
-        head = RegexFormat(pattern=f"[^<]{{{low}}}")
-        rest = AnyTextFormat(excludes=excludes, max_chars=None if high is None else high - low)
-        return SequenceFormat(elements=[head, rest])
-    return AnyTextFormat(excludes=excludes, max_chars=high)
+        return SequenceFormat(elements=[RegexFormat(pattern=f"[^<]{{{low}}}"), AnyTextFormat(excludes=excludes)])
+    return AnyTextFormat(excludes=excludes)
 
 
 def _markup_value(excludes: list[str], node: SchemaNode | None, raw: Any, root: Mapping[str, Any]) -> Any:
