@@ -1,7 +1,11 @@
-"""What the end of a rendered prompt says about the output: does the model start inside reasoning?
+"""What the end of a rendered prompt says about the output: does the model start inside reasoning, and may it open
+reasoning itself?
 
 Templates pre-fill ``<think>`` (or ``<think></think>`` to switch thinking off) after the assistant header; the output
-then starts inside (or after) a reasoning block the parser never sees open.
+then starts inside (or after) a reasoning block the parser never sees open. Where the current turn holds no think tag,
+the turn's format tells whether the model may open one itself: Qwen3's ChatML turn (``<|im_start|>assistant``) is
+written by thinking models, which open ``<think>`` themselves when thinking is on (the template's default); LongCat's
+``ASSISTANT:`` turn is not (a LongCat model that reasons is served with a template that pre-fills its think tag).
 """
 
 from __future__ import annotations
@@ -25,3 +29,14 @@ def prompt_opens_reasoning(prompt_tail: str) -> bool | None:
     if opened == closed:  # both absent
         return None
     return opened > closed
+
+
+#: assistant headers after which the model itself may open reasoning (the prompt holding no think tag)
+SELF_OPENING_TURNS: Final = ("<|im_start|>assistant",)
+
+
+def model_may_open_reasoning(prompt_tail: str) -> bool:
+    """Whether the prompt ends in an assistant header after which the model itself may open reasoning (see the
+    module's docstring). ``prompt_tail`` is the end of the rendered prompt (any length)."""
+    tail = prompt_tail.rstrip()
+    return any(tail.endswith(header) for header in SELF_OPENING_TURNS)

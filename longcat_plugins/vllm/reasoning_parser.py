@@ -41,7 +41,7 @@ from vllm.reasoning.abs_reasoning_parsers import ReasoningParser
 
 from longcat_plugins.core import Content, Event, ParserOptions, Reasoning, StreamParser, parse
 from longcat_plugins.core import tags as T
-from longcat_plugins.core.prompt import TURN_BOUNDARIES, prompt_opens_reasoning
+from longcat_plugins.core.prompt import TURN_BOUNDARIES, model_may_open_reasoning, prompt_opens_reasoning
 from longcat_plugins.core.reasoning_tokens import ReasoningTokenCounter
 
 from .pairing import reasoning_parser_built
@@ -110,9 +110,7 @@ class LongcatReasoningParser(_GateBase):  # type: ignore[valid-type,misc]
         self._counter: ReasoningTokenCounter | None = None
         self._token_texts: dict[int, str] = {}
         # closing think tags that are not one token: found in the text
-        self._split_closes = tuple(
-            tag for tag in T.THINK_CLOSES if not _single_token_ids(tokenizer, (tag,))
-        )
+        self._split_closes = tuple(tag for tag in T.THINK_CLOSES if not _single_token_ids(tokenizer, (tag,)))
         reasoning_parser_built(self)
 
     @property
@@ -159,6 +157,15 @@ class LongcatReasoningParser(_GateBase):  # type: ignore[valid-type,misc]
         # a think token may still belong to the user's text: not every turn boundary is one token (ASSISTANT:)
         return self._turn_state(prompt_token_ids, start)
 
+    def _prompt_tail(self, prompt_token_ids: Sequence[int]) -> str:
+        """The text of the prompt's last tokens ('' when it cannot be decoded)."""
+        if self.model_tokenizer is None:
+            return ""
+        try:
+            return str(self.model_tokenizer.decode(list(prompt_token_ids[-_PROMPT_TAIL_TOKENS:])))
+        except Exception:
+            return ""
+
     def _turn_state(self, prompt_token_ids: Sequence[int], start: int) -> bool | None:
         """``prompt_opens_reasoning`` of the prompt's text from token ``start`` on. The text is decoded from the end
         in growing windows, as only what follows its last turn boundary counts."""
@@ -189,15 +196,23 @@ class LongcatReasoningParser(_GateBase):  # type: ignore[valid-type,misc]
     def is_reasoning_end(self, input_ids: Sequence[int]) -> bool:
         """Whether a prompt leaves the output outside reasoning (the grammar then applies from the first token).
 
+        Asked for the structured-output gate (by the API server, whose answer the engine core takes, or by the engine
+        core): what the prompt's current turn says (a think tag the template wrote), else the request's
+        ``enable_thinking``, else whether the model may open reasoning itself after the prompt's assistant header
+        (:func:`longcat_plugins.core.prompt.model_may_open_reasoning`, for a tokenizer that has a think tag as a
+        token): then the gate waits for the end of reasoning or a call tag, and the grammar applies from there.
+
         Asked by the serving layer of a stream (this instance was given the prompt): with a tool parser, yes, and
         the tool parser reads the whole output in one pass, from where the prompt left it; alone, no, and the whole
         output streams through this parser, which reads reasoning wherever it opens."""
         if self._parsing_stream:
             return self.tool_stage is not None
         state = self.prompt_state(input_ids)
-        if state is None:
-            return self._thinking is not True
-        return not state
+        if state is not None:
+            return not state
+        if self._thinking is not None:
+            return not self._thinking
+        return not (self._facts.think_start_ids and model_may_open_reasoning(self._prompt_tail(input_ids)))
 
     @property
     def reasoning_end_token_ids(self) -> frozenset[int]:

@@ -147,8 +147,12 @@ def test_enable_thinking_false_closes_reasoning(tokenizer: Any) -> None:
         tool_parser_name="longcat", reasoning_parser_name="longcat", enable_auto_tools=True, tokenizer=tokenizer
     )
     plain_prompt = tokenizer.encode(CASES[0].prompt)
-    # a prompt that opens no reasoning means reasoning has ended (vLLM's default; constrained decoding relies on it)
-    assert parser_cls(tokenizer, TOOLS, chat_template_kwargs={}).is_reasoning_end(plain_prompt)
+    # a ChatML turn with no think tag: a Qwen3-style model may open reasoning itself (thinking is on by default), so
+    # the gate waits for the end of reasoning (or a call tag) before the grammar applies
+    assert not parser_cls(tokenizer, TOOLS, chat_template_kwargs={}).is_reasoning_end(plain_prompt)
+    # LongCat's turn with no think tag: the model does not open reasoning, the grammar applies from the first token
+    longcat_prompt = tokenizer.encode("[Round 0] USER:What is the weather? ASSISTANT:")
+    assert parser_cls(tokenizer, TOOLS, chat_template_kwargs={}).is_reasoning_end(longcat_prompt)
     closed = parser_cls(tokenizer, TOOLS, chat_template_kwargs={"enable_thinking": False})
     assert closed.is_reasoning_end(plain_prompt)
     opened = tokenizer.encode(CASES[0].prompt + "<think>\n")

@@ -1,0 +1,22 @@
+"""The token-loop suite runs in the vLLM CPU environment (scripts/env_vllm_cpu.sh): vLLM's real engine, with tiny
+random models, on this machine's CPU.
+
+Without vLLM's CPU build the directory is skipped, unless ``LONGCAT_REQUIRE_ENGINE=vllm-cpu`` (CI) makes that an
+error."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import os
+
+_REQUIRED = os.environ.get("LONGCAT_REQUIRE_ENGINE", "").strip().lower() == "vllm-cpu"
+
+try:
+    importlib.metadata.version("vllm-cpu")
+except importlib.metadata.PackageNotFoundError:
+    if _REQUIRED:
+        raise ImportError(
+            "LONGCAT_REQUIRE_ENGINE=vllm-cpu but vLLM's CPU build is not installed: run the suite with "
+            ".venvs/vllm-cpu/bin/python (made by scripts/env_vllm_cpu.sh)"
+        ) from None
+    collect_ignore_glob = ["test_*.py"]

@@ -1,0 +1,346 @@
+"""vLLM's real token loop with our plugin: the engine core compiles our structural tags, applies them to real sampling
+from tiny random models, and starts them where our reasoning parser, in the engine-core process, says reasoning ends.
+
+A model with random weights under a grammar samples the grammar's language, so every call it writes is a draw from
+what the grammar allows: a hole in a grammar shows up as a call the tool cannot accept. The properties, checked on
+structure, never on text:
+
+* under ``tool_choice`` required or named, strict or not, every call of a finished choice names a declared tool and
+  its arguments are one JSON object (no key twice) that validates against the tool's schema (required keys, enum,
+  types, ``additionalProperties: false``, ``$ref``);
+* a request of a thinking model may reason before the forced call; the grammar applies from the end of reasoning;
+* streamed, the same request (same seed) serves what it serves whole;
+* one batch holds requests with different grammars; ``n=2`` gives two valid choices.
+
+The models (``benchmarks/cpu_server.py``: a Qwen3 config with random weights, our tokenizer and template):
+``qwen3`` (``qwen3-tools-first``, Hermes JSON, with ``--api-server-count 2``: the plugin in both API-server processes
+and the engine core), ``xml`` (``xml-function-thinking``), ``longcat-json`` and ``longcat-kv``
+(``longcat-flash-chat`` in its two dialects; the JSON one with n-gram speculative decoding, which feeds the grammar
+several tokens per step).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+from benchmarks.cpu_server import Server, write_model_dir
+from longcat_plugins.templates import template_path
+
+NGRAM = json.dumps({"method": "ngram", "num_speculative_tokens": 3, "prompt_lookup_max": 3, "prompt_lookup_min": 1})
+PARSERS = ["--enable-auto-tool-choice", "--tool-call-parser", "longcat", "--reasoning-parser", "longcat"]
+#: name -> (template, environment, more server flags)
+MODELS: dict[str, tuple[str, dict[str, str], list[str]]] = {
+    "qwen3": ("qwen3-tools-first", {}, ["--api-server-count", "2"]),
+    "xml": ("xml-function-thinking", {}, []),
+    # (vLLM refuses logit_bias with speculative decoding; LongCat-Flash-Chat does not reason, nothing needs steering)
+    "longcat-json": ("longcat-flash-chat", {"LONGCAT_TOOL_DIALECT": "json"}, ["--speculative-config", NGRAM]),
+    "longcat-kv": ("longcat-flash-chat", {"LONGCAT_TOOL_DIALECT": "kv"}, []),
+}
+SEEDS = 6  # requests per cell, each a different question
+MAX_TOKENS = 400
+
+PERSON = {
+    "type": "object",
+    "properties": {"name": {"type": "string", "maxLength": 10}, "age": {"type": "integer"}},
+    "required": ["name"],
+    "additionalProperties": False,
+}
+WEATHER = {
+    "name": "get_weather",
+    "description": "Weather for a city",
+    "parameters": {
+        "type": "object",
+        "properties": {
+            "city": {"type": "string", "maxLength": 12},
+            "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]},
+            "days": {"type": "integer"},
+        },
+        "required": ["city", "unit"],
+        "additionalProperties": False,
+    },
+}
+BOOK = {
+    "name": "book_trip",
+    "description": "Book a trip",
+    "parameters": {
+        "type": "object",
+        "properties": {
+            "traveller": {"$ref": "#/$defs/Person"},
+            "stops": {"type": "array", "items": {"type": "string", "maxLength": 8}, "maxItems": 3},
+            "refundable": {"type": "boolean"},
+        },
+        "required": ["traveller", "refundable"],
+        "additionalProperties": False,
+        "$defs": {"Person": PERSON},
+    },
+}
+FUNCTIONS = {f["name"]: f for f in (WEATHER, BOOK)}
+CITIES = ("Paris", "Oslo", "Lima", "Rome", "Tokyo", "Quito", "Accra", "Hanoi")
+
+
+def tools(strict: bool) -> list[dict[str, Any]]:
+    return [{"type": "function", "function": {**f, "strict": True} if strict else f} for f in FUNCTIONS.values()]
+
+
+# -- the servers ------------------------------------------------------------------------------------------------
+
+
+class Models:
+    """The servers, all started at once (their start-ups overlap), always stopped."""
+
+    def __init__(self, root: Path) -> None:
+        self.dirs: dict[str, Path] = {}
+        self.servers: dict[str, Server] = {}
+        corpus = [f"What is the weather in {c}? Book a trip to {c}." for c in CITIES]
+        for name, (template, env, flags) in MODELS.items():
+            self.dirs[name] = write_model_dir(root / name, template, corpus)
+            args = ["--chat-template", str(template_path(template)), *PARSERS, *flags]
+            self.servers[name] = Server(self.dirs[name], args, root / f"{name}.log", seed=0, env=env)
+
+    def ready(self, name: str) -> Server:
+        server = self.servers[name]
+        server.wait_ready()
+        return server
+
+    def tokenizer(self, name: str) -> Any:
+        from transformers import AutoTokenizer
+
+        return AutoTokenizer.from_pretrained(self.dirs[name])
+
+    def token_id(self, name: str, token: str) -> int | None:
+        tokenizer = self.tokenizer(name)
+        token_id = tokenizer.convert_tokens_to_ids(token)
+        return token_id if isinstance(token_id, int) and tokenizer.convert_ids_to_tokens(token_id) == token else None
+
+    def byte_tokens(self, name: str) -> list[int]:
+        """Tokens that are no whole UTF-8 text, or a control character other than a line break or a tab."""
+        tokenizer = self.tokenizer(name)
+        out = []
+        for token_id in range(len(tokenizer)):
+            text = tokenizer.decode([token_id])
+            if "\ufffd" in text or any(ord(c) < 0x20 and c not in "\n\t" for c in text):
+                out.append(token_id)
+        return out
+
+    def stop(self) -> None:
+        for server in self.servers.values():
+            server.stop()
+
+
+@pytest.fixture(scope="session")
+def models() -> Iterator[Models]:
+    with tempfile.TemporaryDirectory(prefix="longcat-token-loop-") as tmp:
+        started = Models(Path(tmp))
+        try:
+            yield started
+        finally:
+            started.stop()
+
+
+# -- requests ---------------------------------------------------------------------------------------------------
+
+
+def body(index: int, tool_choice: Any, strict: bool, **more: Any) -> dict[str, Any]:
+    city = CITIES[index % len(CITIES)]
+    request = {
+        "model": "tiny",
+        "messages": [{"role": "user", "content": f"Question {index}: the weather in {city}, or book a trip there?"}],
+        "tools": tools(strict),
+        "tool_choice": tool_choice,
+        "parallel_tool_calls": False,
+        "max_tokens": MAX_TOKENS,
+        "temperature": 1.0,
+    }
+    request.update(more)
+    return request
+
+
+async def _post(url: str, request: dict[str, Any]) -> dict[str, Any]:
+    import httpx
+
+    async with httpx.AsyncClient(timeout=600) as client:
+        response = await client.post(f"{url}/v1/chat/completions", json=request)
+        assert response.status_code == 200, response.text[:500]
+        return dict(response.json())
+
+
+def post_all(server: Server, requests: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The requests sent at once (the engine batches them)."""
+
+    async def run() -> list[dict[str, Any]]:
+        return list(await asyncio.gather(*(_post(server.url, r) for r in requests)))
+
+    try:
+        return asyncio.run(run())
+    except AssertionError as e:
+        raise AssertionError(f"{e}\nserver log:\n{server.log_tail()}") from None
+
+
+def stream(server: Server, request: dict[str, Any]) -> dict[str, Any]:
+    """A streamed request folded into a message: content, reasoning, calls (arguments joined), finish reason."""
+    import httpx
+
+    content, reasoning, calls, finish = "", "", {}, None
+    with httpx.stream(
+        "POST", f"{server.url}/v1/chat/completions", json={**request, "stream": True}, timeout=600
+    ) as response:
+        assert response.status_code == 200, response.read()[:500]
+        for line in response.iter_lines():
+            if not line.startswith("data: ") or line == "data: [DONE]":
+                continue
+            for choice in json.loads(line[6:]).get("choices") or ():
+                delta = choice.get("delta") or {}
+                content += delta.get("content") or ""
+                reasoning += delta.get("reasoning") or delta.get("reasoning_content") or ""
+                for call in delta.get("tool_calls") or ():
+                    entry = calls.setdefault(call["index"], {"name": "", "arguments": ""})
+                    function = call.get("function") or {}
+                    entry["name"] += function.get("name") or ""
+                    entry["arguments"] += function.get("arguments") or ""
+                finish = choice.get("finish_reason") or finish
+    return {
+        "content": content,
+        "reasoning": reasoning,
+        "calls": [(c["name"], json.loads(c["arguments"])) for _, c in sorted(calls.items())],
+        "finish": finish,
+    }
+
+
+def whole(message_choice: dict[str, Any]) -> dict[str, Any]:
+    message = message_choice["message"]
+    return {
+        "content": message.get("content") or "",
+        "reasoning": message.get("reasoning") or message.get("reasoning_content") or "",
+        "calls": [
+            (c["function"]["name"], json.loads(c["function"]["arguments"])) for c in message.get("tool_calls") or ()
+        ],
+        "finish": message_choice["finish_reason"],
+    }
+
+
+# -- the properties ---------------------------------------------------------------------------------------------
+
+
+def _no_repeated_key(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    keys = [k for k, _ in pairs]
+    if len(set(keys)) != len(keys):
+        raise ValueError(f"a key given twice: {keys}")
+    return dict(pairs)
+
+
+def call_problems(choice: dict[str, Any], named: str | None) -> list[str]:
+    """What is wrong with the calls of a finished choice of a forced request."""
+    calls = choice["message"].get("tool_calls") or []
+    if not calls:
+        return [f"no call (finish {choice['finish_reason']}, content {choice['message'].get('content')!r:.200})"]
+    problems = []
+    for call in calls:
+        name, text = call["function"]["name"], call["function"]["arguments"]
+        if name not in FUNCTIONS or (named is not None and name != named):
+            problems.append(f"call of {name!r}")
+            continue
+        try:
+            arguments = json.loads(text, object_pairs_hook=_no_repeated_key)
+            jsonschema.validate(arguments, FUNCTIONS[name]["parameters"])
+        except (ValueError, jsonschema.ValidationError) as e:
+            problems.append(f"{name}({text}): {str(e).splitlines()[0]}")
+    return problems
+
+
+CHOICES = {"required": "required", "named": {"type": "function", "function": {"name": "book_trip"}}}
+
+
+def steering(models: Models, name: str) -> dict[str, Any]:
+    """What the random model is steered with:
+
+    * reasoning ends at once (a random model would not close it): a bias on the closing think tag(s);
+    * no byte that is not whole UTF-8 text and no control character: XGrammar's JSON strings let a random model write
+      such bytes (a real model does not), which the detokenizer then serves as U+FFFD or a raw control character: a
+      string longer than its ``maxLength`` counted, or an object that is no JSON.
+
+    The model served with speculative decoding takes no ``logit_bias`` (vLLM refuses it there) and does not reason.
+    (Greedy, a random model under a grammar may repeat whitespace or digits up to ``max_tokens``: it samples.)"""
+    if "--speculative-config" in MODELS[name][2]:
+        return {}
+    bias = {str(i): -100 for i in models.byte_tokens(name)}
+    bias.update({str(i): 100 for t in ("</think>", "</longcat_think>") if (i := models.token_id(name, t)) is not None})
+    return {"logit_bias": bias}
+
+
+@pytest.mark.parametrize("name", list(MODELS))
+def test_forced_calls_hold_to_the_schema(models: Models, name: str) -> None:
+    """One batch per model: required and named, strict and not, SEEDS questions each, all at once (different
+    grammars side by side in the engine's batch)."""
+    server = models.ready(name)
+    extra = steering(models, name)
+    cells = [(choice, strict) for choice in CHOICES for strict in (True, False)]
+    requests = [body(i, CHOICES[choice], strict, **extra) for choice, strict in cells for i in range(SEEDS)]
+    answers = post_all(server, requests)
+    problems, finished = [], {cell: 0 for cell in cells}
+    for (cell, request), answer in zip(((c, r) for c in cells for r in range(SEEDS)), answers, strict=True):
+        choice = answer["choices"][0]
+        if choice["finish_reason"] == "length":
+            continue
+        finished[cell] += 1
+        named = "book_trip" if cell[0] == "named" else None
+        problems += [f"{name} {cell} question {request}: {p}" for p in call_problems(choice, named)]
+    assert not problems, "\n".join(problems)
+    assert all(n >= SEEDS // 2 for n in finished.values()), f"too few finished choices: {finished}"
+
+
+@pytest.mark.parametrize("name", ["qwen3", "longcat-kv"])
+def test_two_choices_are_both_valid(models: Models, name: str) -> None:
+    server = models.ready(name)
+    (answer,) = post_all(server, [body(0, "required", False, n=2, **steering(models, name))])
+    assert len(answer["choices"]) == 2
+    problems = [p for c in answer["choices"] if c["finish_reason"] != "length" for p in call_problems(c, None)]
+    assert not problems, "\n".join(problems)
+
+
+#: the models whose sampling a request's seed reproduces (with speculative decoding the CPU build's draws differ from
+#: run to run, seed or not)
+SEEDED = [name for name, (_, _, flags) in MODELS.items() if "--speculative-config" not in flags]
+
+
+@pytest.mark.parametrize("name", SEEDED)
+def test_streaming_serves_what_the_whole_answer_serves(models: Models, name: str) -> None:
+    """The same request with the same seed, sent one after the other (a per-request seed is safe only then on the
+    CPU build), streamed and not."""
+    server = models.ready(name)
+    for seed in range(2):
+        request = body(seed, "required", True, seed=seed, **steering(models, name))
+        (answer,) = post_all(server, [request])
+        assert stream(server, request) == whole(answer["choices"][0]), f"seed {seed}"
+
+
+def test_a_thinking_model_may_reason_before_a_forced_call(models: Models) -> None:
+    """Qwen3 writes ``<think>`` itself (``qwen3-tools-first`` does not pre-fill it): under ``tool_choice="required"``
+    the grammar must let it open reasoning at the first token. The bias makes ``<think>`` the model's first choice;
+    a grammar applied from the first token would refuse it."""
+    server = models.ready("qwen3")
+    think = models.token_id("qwen3", "<think>")
+    assert think is not None
+    extra = {"logit_bias": {str(think): 100}, "max_tokens": 8, "return_token_ids": True}
+    for answer in post_all(server, [body(i, "required", True, **extra) for i in range(3)]):
+        assert answer["choices"][0]["token_ids"][0] == think, answer["choices"][0]
+
+
+@pytest.mark.parametrize("name", ["qwen3", "xml"])
+def test_the_grammar_applies_from_the_end_of_reasoning(models: Models, name: str) -> None:
+    """Thinking on (``xml-function-thinking`` pre-fills ``<think>``; Qwen3 may open it): the model closes reasoning
+    (steered), then writes a call the grammar holds to the schema."""
+    server = models.ready(name)
+    extra = {**steering(models, name), "chat_template_kwargs": {"enable_thinking": True}}
+    answers = post_all(server, [body(i, "required", True, **extra) for i in range(SEEDS)])
+    problems = [
+        p for a in answers if a["choices"][0]["finish_reason"] != "length" for p in call_problems(a["choices"][0], None)
+    ]
+    assert not problems, "\n".join(problems)
