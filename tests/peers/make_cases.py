@@ -1,0 +1,923 @@
+"""The peers' test cases, ported as data (issue 29; see README.md).
+
+    python tests/peers/make_cases.py tests/peers/cases.jsonl
+
+Each case is the input and the expected output of one test of another project that parses these dialects, copied
+verbatim (the test's string literals have the same value here), with its origin: repository, path, commit and test
+name. Only inputs and expectations are ported, never code. Where the peer's test declares no tools, the case declares
+the tools its calls name with no parameters (``tools_from_source`` false), since a request with no tools gets the
+model's text as content. ``declined`` holds the reason when the peer's expectation is a convention of its own that
+this project does not follow (the guide lists these).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+VLLM = "vllm-project/vllm"
+SGLANG = "sgl-project/sglang"
+OLLAMA = "ollama/ollama"
+
+#: Each source file: repository, path and the commit the cases were read at.
+SOURCES: dict[str, dict[str, str]] = {
+    "vllm_hermes": {
+        "repo": VLLM,
+        "path": "tests/tool_parsers/test_hermes_tool_parser.py",
+        "commit": "0eb73d6a09be117cdd0d4da4d6239321001c0d0c",
+    },
+    "vllm_longcat": {
+        "repo": VLLM,
+        "path": "tests/tool_parsers/test_longcat_tool_parser.py",
+        "commit": "41c5903d049b80b83a6e570f52f0f55e31316e49",
+    },
+    "vllm_qwen3_reasoning": {
+        "repo": VLLM,
+        "path": "tests/reasoning/test_qwen3_reasoning_parser.py",
+        "commit": "049d8df27dda4fd0caffa289ea12bfe5a47ac794",
+    },
+    "vllm_deepseek_r1_reasoning": {
+        "repo": VLLM,
+        "path": "tests/reasoning/test_deepseekr1_reasoning_parser.py",
+        "commit": "04dbd8f32c4dc8ef1254eeaabd154a225948cf57",
+    },
+    "sglang_qwen25": {
+        "repo": SGLANG,
+        "path": "test/registered/unit/function_call/test_qwen25_detector.py",
+        "commit": "1259ec5e5db0b5cdf11a1b081aa4bd9e0d24611a",
+    },
+    "sglang_qwen3_coder_numeric": {
+        "repo": SGLANG,
+        "path": "test/registered/unit/function_call/test_qwen3_coder_numeric_precision.py",
+        "commit": "0dd05db4c29134b82cd4a39ff2bb86f334b272e5",
+    },
+    "sglang_qwen3_coder": {
+        "repo": SGLANG,
+        "path": "test/srt/function_call/test_qwen3_coder_detector.py",
+        "commit": "c3df60d2a0c2aad61e87e1c4071fd36d859e0be7",
+    },
+    "ollama_qwen3coder": {
+        "repo": OLLAMA,
+        "path": "model/parsers/qwen3coder_test.go",
+        "commit": "fb30760996871fa9460115c753afd2c60d4ab0f7",
+    },
+    "ollama_qwen3": {
+        "repo": OLLAMA,
+        "path": "model/parsers/qwen3_test.go",
+        "commit": "fb30760996871fa9460115c753afd2c60d4ab0f7",
+    },
+}
+
+CASES: list[dict[str, Any]] = []
+
+
+def tool(name: str, properties: dict[str, Any] | None = None) -> dict[str, Any]:
+    """An OpenAI tool; ``properties`` maps a parameter to its JSON schema."""
+    return {
+        "type": "function",
+        "function": {"name": name, "parameters": {"type": "object", "properties": dict(properties or {})}},
+    }
+
+
+def call(name: str, arguments: Any) -> dict[str, Any]:
+    return {"name": name, "arguments": arguments}
+
+
+def case(
+    source: str,
+    test: str,
+    text: str,
+    *,
+    content: str | None = "",
+    reasoning: str | None = "",
+    calls: list[dict[str, Any]] | None = None,
+    tools: list[dict[str, Any]] | None = None,
+    tools_from_source: bool = False,
+    reasoning_open: bool = False,
+    dialect: str,
+    declined: str | None = None,
+    note: str | None = None,
+    suffix: str = "",
+    checks: tuple[str, ...] = ("content", "reasoning", "tool_calls"),
+) -> None:
+    """One case. ``content``/``reasoning`` ``None`` (a peer's "no content") counts as empty. Without ``tools`` the
+    case declares the tools its expected calls name, with no parameters. ``checks`` names the parts the peer's test
+    asserts (a test that asserts only the calls is scored on the calls alone)."""
+    calls = calls or []
+    if tools is None:
+        names = list(dict.fromkeys(c["name"] for c in calls))
+        tools = [tool(n) for n in names]
+    origin = dict(SOURCES[source], test=test)
+    entry: dict[str, Any] = {
+        "id": f"{source}__{test}{suffix}",
+        "peer": source.split("_", 1)[0],
+        "source": source,
+        "origin": origin,
+        "dialect": dialect,
+        "tags": ["reasoning"] if dialect == "reasoning" else [],
+        "text": text,
+        "tools": tools,
+        "tools_from_source": tools_from_source,
+        "reasoning_open": reasoning_open,
+        "expected": {"content": content or "", "reasoning": reasoning or "", "tool_calls": calls},
+    }
+    if tuple(checks) != ("content", "reasoning", "tool_calls"):
+        entry["checks"] = list(checks)
+    if declined:
+        entry["declined"] = declined
+    if note:
+        entry["note"] = note
+    CASES.append(entry)
+
+
+# ----------------------------------------------------------------------------------------------------------------------
+# vLLM: tests/tool_parsers/test_hermes_tool_parser.py (the parser is built with no tools in the request)
+# ----------------------------------------------------------------------------------------------------------------------
+
+S = "vllm_hermes"
+case(
+    S,
+    "test_hermes_parser_streaming_just_forward_text",
+    """This is some prior text that has nothing to do with tool calling.""",
+    content="""This is some prior text that has nothing to do with tool calling.""",
+    dialect="hermes",
+)
+case(
+    S,
+    "test_hermes_parser_streaming_failure_case_bug_19056",
+    """<tool_call>
+{"name": "final_answer", "arguments": {"trigger": true}}
+</tool_call>""",
+    calls=[call("final_answer", {"trigger": True})],
+    dialect="hermes",
+)
+case(
+    S,
+    "test_hermes_parser_streaming",
+    '<tool_call>\
+{"name": "get_current_temperature",\
+"arguments": {"location":\
+"San Francisco, California, United States", "unit": "celsius"}}\
+</tool_call>',
+    calls=[
+        call("get_current_temperature", {"location": "San Francisco, California, United States", "unit": "celsius"})
+    ],
+    dialect="hermes",
+)
+case(
+    S,
+    "test_hermes_streaming_tool_call_with_stream_interval",
+    (
+        '<tool_call>{"name": "get_current_temperature", '
+        '"arguments": {"location": "San Francisco", "unit": "celsius"}}'
+        "</tool_call>"
+    ),
+    calls=[call("get_current_temperature", {"location": "San Francisco", "unit": "celsius"})],
+    dialect="hermes",
+)
+case(
+    S,
+    "test_hermes_streaming_content_then_tool_call_with_stream_interval",
+    ('Sure, let me check the weather.<tool_call>{"name": "get_weather", "arguments": {"city": "NYC"}}</tool_call>'),
+    content="Sure, let me check the weather.",
+    calls=[call("get_weather", {"city": "NYC"})],
+    dialect="hermes",
+)
+case(
+    S,
+    "test_hermes_streaming_multiple_tool_calls_with_stream_interval",
+    (
+        '<tool_call>{"name": "search", "arguments": {"q": "cats"}}</tool_call>'
+        '<tool_call>{"name": "search", "arguments": {"q": "dogs"}}</tool_call>'
+    ),
+    calls=[call("search", {"q": "cats"}), call("search", {"q": "dogs"})],
+    dialect="hermes",
+)
+case(
+    S,
+    "test_hermes_streaming_just_forward_text_with_stream_interval",
+    "This is plain text with no tool calling involved.",
+    content="This is plain text with no tool calling involved.",
+    dialect="hermes",
+)
+case(
+    S,
+    "test_hermes_parser_non_streaming_no_tool_call",
+    """This is not a tool call.""",
+    content="""This is not a tool call.""",
+    dialect="hermes",
+)
+case(
+    S,
+    "test_hermes_parser_non_streaming_tool_call_until_eos",
+    """<tool_call>
+{"name": "final_answer", "arguments": {"trigger": true}}""",
+    calls=[call("final_answer", {"trigger": True})],
+    dialect="hermes",
+)
+case(
+    S,
+    "test_hermes_parser_non_streaming_tool_call_invalid_json",
+    """<tool_call>
+{"name": "final_answer", "arguments": {"trigger": true}""",
+    content="""<tool_call>
+{"name": "final_answer", "arguments": {"trigger": true}""",
+    tools=[tool("final_answer")],
+    dialect="hermes",
+    declined=(
+        "a call cut off at the end of the output is a call with the arguments read so far (DESIGN invariant 2: "
+        "arguments are valid JSON also for truncated output); the peer gives up when the outer brace is missing"
+    ),
+    note="The peer asserts only that no call is made; its parser then returns the text as content.",
+)
+case(
+    S,
+    "test_hermes_parser_non_streaming_serialized_arguments",
+    '<tool_call>\n{"name": "get_db_config", "arguments": "{\\"param\\": \\"max_connections\\"}"}\n</tool_call>',
+    calls=[call("get_db_config", {"param": "max_connections"})],
+    dialect="hermes",
+)
+case(
+    S,
+    "test_hermes_parser_non_streaming_bare_string_arguments",
+    '<tool_call>\n{"name": "do_thing", "arguments": "hello"}\n</tool_call>',
+    calls=[call("do_thing", "hello")],
+    dialect="hermes",
+    declined=(
+        "a call's arguments are always a JSON object (the OpenAI API's arguments decode to an object, and tools read "
+        "named parameters); the peer returns the JSON string \"hello\""
+    ),
+)
+case(
+    S,
+    "test_hermes_streaming_serialized_arguments_with_stream_interval",
+    '<tool_call>{"name": "get_db_config", "arguments": "{\\"param\\": \\"max_connections\\"}"}</tool_call>',
+    calls=[call("get_db_config", {"param": "max_connections"})],
+    dialect="hermes",
+)
+case(
+    S,
+    "test_hermes_streaming_content_and_tool_call_in_single_chunk",
+    'Hi!<tool_call>{"name": "f", "arguments": {"x": 1}}</tool_call>',
+    content="Hi!",
+    calls=[call("f", {"x": 1})],
+    dialect="hermes",
+)
+
+# ----------------------------------------------------------------------------------------------------------------------
+# vLLM: tests/tool_parsers/test_longcat_tool_parser.py (the shared ToolParserTests with LongCat's outputs)
+# ----------------------------------------------------------------------------------------------------------------------
+
+S = "vllm_longcat"
+case(
+    S,
+    "no_tool_calls_output",
+    "This is a regular response without any tool calls.",
+    content="This is a regular response without any tool calls.",
+    dialect="longcat_json",
+)
+case(
+    S,
+    "single_tool_call_output",
+    '<longcat_tool_call>{"name": "get_weather", "arguments": {"city": "Tokyo"}}</longcat_tool_call>',
+    calls=[call("get_weather", {"city": "Tokyo"})],
+    dialect="longcat_json",
+)
+case(
+    S,
+    "parallel_tool_calls_output",
+    (
+        '<longcat_tool_call>{"name": "get_weather", '
+        '"arguments": {"city": "Tokyo"}}</longcat_tool_call>\n'
+        '<longcat_tool_call>{"name": "get_time", '
+        '"arguments": {"timezone": "Asia/Tokyo"}}</longcat_tool_call>'
+    ),
+    calls=[call("get_weather", {"city": "Tokyo"}), call("get_time", {"timezone": "Asia/Tokyo"})],
+    dialect="longcat_json",
+    note="The peer checks the count and the names; the arguments are the ones the output spells.",
+)
+case(
+    S,
+    "various_data_types_output",
+    """<longcat_tool_call>{
+  "name": "test_function",
+  "arguments": {
+    "string_field": "hello",
+    "int_field": 42,
+    "float_field": 3.14,
+    "bool_field": true,
+    "null_field": null,
+    "array_field": ["a", "b", "c"],
+    "object_field": {"nested": "value"},
+    "empty_array": [],
+    "empty_object": {}
+  }
+}</longcat_tool_call>""",
+    calls=[
+        call(
+            "test_function",
+            {
+                "string_field": "hello",
+                "int_field": 42,
+                "float_field": 3.14,
+                "bool_field": True,
+                "null_field": None,
+                "array_field": ["a", "b", "c"],
+                "object_field": {"nested": "value"},
+                "empty_array": [],
+                "empty_object": {},
+            },
+        )
+    ],
+    dialect="longcat_json",
+)
+case(
+    S,
+    "empty_arguments_output",
+    '<longcat_tool_call>{"name": "refresh", "arguments": {}}</longcat_tool_call>',
+    calls=[call("refresh", {})],
+    dialect="longcat_json",
+)
+case(
+    S,
+    "surrounding_text_output",
+    (
+        "Let me check the weather for you.\n"
+        '<longcat_tool_call>{"name": "get_weather", '
+        '"arguments": {"city": "Tokyo"}}</longcat_tool_call>\n'
+        "Here is the result."
+    ),
+    content="Let me check the weather for you.\n\nHere is the result.",
+    calls=[call("get_weather", {"city": "Tokyo"})],
+    dialect="longcat_json",
+    note="The peer checks that the call is found; the content is the text outside the call's markup.",
+)
+case(
+    S,
+    "escaped_strings_output",
+    """<longcat_tool_call>{
+  "name": "test_function",
+  "arguments": {
+    "quoted": "He said \\"hello\\"",
+    "path": "C:\\\\Users\\\\file.txt",
+    "newline": "line1\\nline2",
+    "unicode": "emoji: 🎉"
+  }
+}</longcat_tool_call>""",
+    calls=[
+        call(
+            "test_function",
+            {"quoted": 'He said "hello"', "path": "C:\\Users\\file.txt", "newline": "line1\nline2", "unicode": "emoji: 🎉"},
+        )
+    ],
+    dialect="longcat_json",
+)
+
+# ----------------------------------------------------------------------------------------------------------------------
+# vLLM: tests/reasoning/test_qwen3_reasoning_parser.py. "<think> in prompt" outputs start inside reasoning; the
+# reasoning parser runs alone there, so a tool call's markup is content (the cases declare no tools).
+# ----------------------------------------------------------------------------------------------------------------------
+
+S = "vllm_qwen3_reasoning"
+TOOL_CALL_BODY = "<tool_call>\n<function=bash>\n<parameter=command>\ncat /etc/hosts\n</parameter>\n</function>\n</tool_call>"
+for test, text, reasoning, content, prefilled in [
+    (
+        "WITHOUT_START_TOKEN",
+        "This is a reasoning section</think>This is the rest",
+        "This is a reasoning section",
+        "This is the rest",
+        True,
+    ),
+    (
+        "WITHOUT_START_TOKEN_COMPLETE_REASONING",
+        "This is a reasoning section</think>",
+        "This is a reasoning section",
+        None,
+        True,
+    ),
+    (
+        "WITH_THINK",
+        "<think>This is a reasoning section</think>This is the rest",
+        "This is a reasoning section",
+        "This is the rest",
+        False,
+    ),
+    ("WITHOUT_THINK", "This is the rest", "This is the rest", None, True),
+    ("COMPLETE_REASONING", "<think>This is a reasoning section</think>", "This is a reasoning section", None, False),
+    (
+        "MULTILINE_REASONING",
+        "<think>This is a reasoning\nsection</think>This is the rest\nThat",
+        "This is a reasoning\nsection",
+        "This is the rest\nThat",
+        False,
+    ),
+    ("ONLY_OPEN_TAG", "<think>This is a reasoning section", "This is a reasoning section", None, False),
+    ("TRUNCATED_NO_START_TOKEN", "This is a reasoning section", "This is a reasoning section", None, True),
+    (
+        "TOOL_CALL_NO_THINK_END",
+        "I need to read the file.\n\n" + TOOL_CALL_BODY,
+        "I need to read the file.\n\n",
+        TOOL_CALL_BODY,
+        True,
+    ),
+    (
+        "TOOL_CALL_WITH_THINK_NO_END",
+        "<think>I need to read the file.\n\n" + TOOL_CALL_BODY,
+        "I need to read the file.\n\n",
+        TOOL_CALL_BODY,
+        False,
+    ),
+    # MULTI_TOKEN_DELTA_CASES: the deltas joined (the corpus streams every case at many splits anyway)
+    (
+        "end_token_grouped_with_content",
+        "reasoning section" + "</think>This is the rest",
+        "reasoning section",
+        "This is the rest",
+        True,
+    ),
+    ("start_and_end_in_one_delta_no_content", "<think>reasoning</think>", "reasoning", None, False),
+    ("no_start_end_grouped_with_content", "reasoning section" + "</think>content", "reasoning section", "content", True),
+    (
+        "tool_call_implicit_reasoning_end",
+        "I need to read the file.\n\n" + "<tool_call>\n<function=bash>",
+        "I need to read the file.\n\n",
+        "<tool_call>\n<function=bash>",
+        True,
+    ),
+    # THINKING_DISABLED_CASES: enable_thinking=False, nothing pre-filled
+    ("thinking_disabled_plain_content", "This is plain content", None, "This is plain content", False),
+    (
+        "thinking_disabled_no_think_tokens",
+        "Some output without think tokens",
+        None,
+        "Some output without think tokens",
+        False,
+    ),
+    (
+        "thinking_disabled_with_tool_call",
+        "I need to read the file.\n\n" + TOOL_CALL_BODY,
+        None,
+        "I need to read the file.\n\n" + TOOL_CALL_BODY,
+        False,
+    ),
+]:
+    case(
+        S,
+        test,
+        text,
+        reasoning=reasoning,
+        content=content,
+        tools=[],
+        reasoning_open=prefilled,
+        dialect="reasoning",
+    )
+
+# ----------------------------------------------------------------------------------------------------------------------
+# vLLM: tests/reasoning/test_deepseekr1_reasoning_parser.py (DeepSeek-R1's template pre-fills <think>)
+# ----------------------------------------------------------------------------------------------------------------------
+
+S = "vllm_deepseek_r1_reasoning"
+for test, text, reasoning, content, declined in [
+    (
+        "SIMPLE_REASONING",
+        "This is a reasoning section</think>This is the rest",
+        "This is a reasoning section",
+        "This is the rest",
+        None,
+    ),
+    ("COMPLETE_REASONING", "This is a reasoning section</think>", "This is a reasoning section", None, None),
+    ("NO_CONTENT", "This is content", "This is content", None, None),
+    ("MULTIPLE_LINES", "This\nThat</think>This is the rest\nThat", "This\nThat", "This is the rest\nThat", None),
+    ("SHORTEST_REASONING", "</think>This is the rest", None, "This is the rest", None),
+    (
+        "REASONING_WITH_THINK",
+        "<think>This is a reasoning section</think>This is the rest",
+        "This is a reasoning section",
+        "This is the rest",
+        None,
+    ),
+    (
+        "COMPLETE_REASONING_WITH_THINK",
+        "<think>This is a reasoning section</think>",
+        "This is a reasoning section",
+        None,
+        None,
+    ),
+    (
+        "MULTIPLE_LINES_WITH_THINK",
+        "<think>This\nThat</think>This is the rest\nThat",
+        "This\nThat",
+        "This is the rest\nThat",
+        None,
+    ),
+    ("THINK_NO_END", "<think>This is a reasoning section", "This is a reasoning section", None, None),
+    (
+        "NEW_LINE",
+        "\n<think>This is a reasoning section</think>\nThis is the rest",
+        "This is a reasoning section",
+        "\nThis is the rest",
+        "nothing of the output is lost (DESIGN invariant 3): the newline before <think> stays in the reasoning; the "
+        "peer drops it in one pass and keeps it when streamed (NEW_LINE_STREAMING, which ours passes)",
+    ),
+    (
+        "NEW_LINE_STREAMING",
+        "\n<think>This is a reasoning section</think>\nThis is the rest",
+        "\nThis is a reasoning section",
+        "\nThis is the rest",
+        None,
+    ),
+]:
+    case(
+        S,
+        test,
+        text,
+        reasoning=reasoning,
+        content=content,
+        tools=[],
+        reasoning_open=True,
+        dialect="reasoning",
+        declined=declined,
+    )
+
+# ----------------------------------------------------------------------------------------------------------------------
+# SGLang: test/registered/unit/function_call/test_qwen25_detector.py
+# ----------------------------------------------------------------------------------------------------------------------
+
+S = "sglang_qwen25"
+QWEN25_TOOLS = [
+    tool(
+        "get_weather",
+        {"city": {"type": "string", "description": "City name"}, "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}},
+    ),
+    tool("search", {"query": {"type": "string", "description": "Search query"}}),
+]
+QWEN25_TOOLS[0]["function"]["parameters"]["required"] = ["city"]
+QWEN25_TOOLS[1]["function"]["parameters"]["required"] = ["query"]
+case(
+    S,
+    "test_single_tool_call",
+    '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Beijing"}}\n</tool_call>',
+    calls=[call("get_weather", {"city": "Beijing"})],
+    tools=QWEN25_TOOLS,
+    tools_from_source=True,
+    dialect="hermes",
+)
+case(
+    S,
+    "test_multiple_tool_calls",
+    (
+        '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Beijing"}}\n</tool_call>\n'
+        '<tool_call>\n{"name": "search", "arguments": {"query": "restaurants"}}\n</tool_call>'
+    ),
+    calls=[call("get_weather", {"city": "Beijing"}), call("search", {"query": "restaurants"})],
+    tools=QWEN25_TOOLS,
+    tools_from_source=True,
+    dialect="hermes",
+    checks=("tool_calls",),
+)
+case(
+    S,
+    "test_tool_call_with_preceding_text",
+    'Let me check the weather.\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Shanghai"}}\n</tool_call>',
+    content="Let me check the weather.\n",
+    calls=[call("get_weather", {"city": "Shanghai"})],
+    tools=QWEN25_TOOLS,
+    tools_from_source=True,
+    dialect="hermes",
+    checks=("tool_calls",),
+    note="The peer asserts that the content holds 'check the weather'; the calls are scored.",
+)
+case(
+    S,
+    "test_no_tool_call",
+    "Hello, how can I help you today?",
+    content="Hello, how can I help you today?",
+    tools=QWEN25_TOOLS,
+    tools_from_source=True,
+    dialect="hermes",
+)
+case(
+    S,
+    "test_malformed_json",
+    "<tool_call>\n{invalid json}\n</tool_call>",
+    content="<tool_call>\n{invalid json}\n</tool_call>",
+    tools=QWEN25_TOOLS,
+    tools_from_source=True,
+    dialect="hermes",
+    checks=("tool_calls",),
+    note="The peer asserts that no call is made.",
+)
+case(
+    S,
+    "test_tool_call_with_extra_whitespace",
+    '<tool_call>\n  {"name": "get_weather", "arguments": {"city": "Tokyo"}}  \n</tool_call>',
+    calls=[call("get_weather", {"city": "Tokyo"})],
+    tools=QWEN25_TOOLS,
+    tools_from_source=True,
+    dialect="hermes",
+    checks=("tool_calls",),
+)
+case(
+    S,
+    "test_streaming_single_call",
+    "<tool_call>\n" + '{"name": "get_weather",' + ' "arguments": {"city": "Beijing"}}' + "\n</tool_call>",
+    calls=[call("get_weather", {"city": "Beijing"})],
+    tools=QWEN25_TOOLS,
+    tools_from_source=True,
+    dialect="hermes",
+    checks=("tool_calls",),
+)
+case(
+    S,
+    "test_streaming_normal_text_before_call",
+    "Hello there! ",
+    content="Hello there! ",
+    tools=QWEN25_TOOLS,
+    tools_from_source=True,
+    dialect="hermes",
+)
+
+# ----------------------------------------------------------------------------------------------------------------------
+# SGLang: test/registered/unit/function_call/test_qwen3_coder_numeric_precision.py (check_value's text and schemas)
+# ----------------------------------------------------------------------------------------------------------------------
+
+S = "sglang_qwen3_coder_numeric"
+NUMERIC = [
+    ("test_number_schema_preserves_large_integer_literals", {"type": "number"}, str(v), v)
+    for v in (9007199254740993, -9007199254740993, 18446744073709551615, 1790892345000000001)
+] + [
+    ("test_number_schema_preserves_large_integer_literals", {"type": "number"}, " 9007199254740993 ", 9007199254740993),
+    (
+        "test_nullable_number_schema_preserves_large_integer_literals",
+        {"anyOf": [{"type": "number"}, {"type": "null"}]},
+        "9007199254740993",
+        9007199254740993,
+    ),
+    ("test_other_numeric_forms_are_unchanged", {"type": "number"}, "42", 42),
+    ("test_other_numeric_forms_are_unchanged", {"type": "number"}, "-12.5", -12.5),
+    ("test_other_numeric_forms_are_unchanged", {"type": "number"}, "1.25e3", 1250.0),
+    ("test_other_numeric_forms_are_unchanged", {"type": "number"}, "not-a-number", "not-a-number"),
+    ("test_other_numeric_forms_are_unchanged", {"type": "number"}, "null", None),
+    ("test_integer_and_string_schemas_are_unchanged", {"type": "integer"}, "9007199254740993", 9007199254740993),
+    ("test_integer_and_string_schemas_are_unchanged", {"type": "string"}, "9007199254740993", "9007199254740993"),
+]
+for n, (test, schema, raw, expected) in enumerate(NUMERIC):
+    case(
+        S,
+        test,
+        f"<tool_call><function=lookup><parameter=value>{raw}</parameter></function></tool_call>",
+        calls=[call("lookup", {"value": expected})],
+        tools=[tool("lookup", {"value": schema})],
+        tools_from_source=True,
+        dialect="xml",
+        suffix=f"__{n}",
+    )
+
+# ----------------------------------------------------------------------------------------------------------------------
+# SGLang: test/srt/function_call/test_qwen3_coder_detector.py
+# ----------------------------------------------------------------------------------------------------------------------
+
+S = "sglang_qwen3_coder"
+QWEN3_CODER_TOOLS = [
+    tool("get_weather", {"city": {"type": "string"}, "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}})
+]
+case(
+    S,
+    "test_full_parse",
+    "<tool_call><function=get_weather><parameter=city>Shanghai</parameter><parameter=unit>celsius</parameter></tool_call>",
+    calls=[call("get_weather", {"city": "Shanghai", "unit": "celsius"})],
+    tools=QWEN3_CODER_TOOLS,
+    tools_from_source=True,
+    dialect="xml",
+)
+case(
+    S,
+    "test_streaming_parse",
+    "Thought: calling weather. "
+    + "<tool_call>"
+    + "<function=get_weather>"
+    + "<parameter=city>Shanghai</parameter>"
+    + "</tool_call>",
+    content="Thought: calling weather. ",
+    calls=[call("get_weather", {"city": "Shanghai"})],
+    tools=QWEN3_CODER_TOOLS,
+    tools_from_source=True,
+    dialect="xml",
+)
+
+# ----------------------------------------------------------------------------------------------------------------------
+# Ollama: model/parsers/qwen3coder_test.go, TestQwenToolParser (the raw call the parser is handed; no tools unless
+# the step declares them)
+# ----------------------------------------------------------------------------------------------------------------------
+
+S = "ollama_qwen3coder"
+case(
+    S,
+    "TestQwenToolParser/simple tool call",
+    """<function=get_current_temperature>
+<parameter=location>
+San Francisco
+</parameter>
+<parameter=unit>
+celsius
+</parameter>
+</function>""",
+    calls=[call("get_current_temperature", {"location": "San Francisco", "unit": "celsius"})],
+    dialect="xml",
+)
+case(
+    S,
+    "TestQwenToolParser/names with spaces",
+    """<function=get current temperature>
+<parameter=location with spaces>
+San Francisco
+</parameter>
+<parameter=unit with spaces>
+celsius
+</parameter>
+</function>""",
+    calls=[
+        call("get current temperature", {"location with spaces": "San Francisco", "unit with spaces": "celsius"})
+    ],
+    dialect="xml",
+)
+case(
+    S,
+    "TestQwenToolParser/names with quotes",
+    """<function="get current temperature">
+<parameter="location with spaces">
+San Francisco
+</parameter>
+<parameter="unit with spaces">
+"celsius"
+</parameter>
+</function>""",
+    calls=[
+        call(
+            '"get current temperature"',
+            {'"location with spaces"': "San Francisco", '"unit with spaces"': '"celsius"'},
+        )
+    ],
+    dialect="xml",
+)
+case(
+    S,
+    "TestQwenToolParser/tool call with typed parameters",
+    """<function=calculate>
+<parameter=x>
+3.14
+</parameter>
+<parameter=y>
+42
+</parameter>
+<parameter=enabled>
+true
+</parameter>
+<parameter=items>
+["a", "b", "c"]
+</parameter>
+</function>""",
+    calls=[call("calculate", {"x": 3.14, "y": 42, "enabled": True, "items": ["a", "b", "c"]})],
+    tools=[
+        tool(
+            "calculate",
+            {"x": {"type": "number"}, "y": {"type": "integer"}, "enabled": {"type": "boolean"}, "items": {"type": "array"}},
+        )
+    ],
+    tools_from_source=True,
+    dialect="xml",
+)
+case(
+    S,
+    "TestQwenToolParser/ampersands in parameter values",
+    """<function=exec>
+<parameter=command>
+ls && echo "done"
+</parameter>
+</function>""",
+    calls=[call("exec", {"command": 'ls && echo "done"'})],
+    dialect="xml",
+)
+case(
+    S,
+    "TestQwenToolParser/angle brackets in parameter values",
+    """<function=exec>
+<parameter=command>
+ls && echo "a > b and a < b"
+</parameter>
+</function>""",
+    calls=[call("exec", {"command": 'ls && echo "a > b and a < b"'})],
+    dialect="xml",
+)
+case(
+    S,
+    "TestQwenToolParser/unicode in function names and parameters",
+    """<function=获取天气>
+<parameter=城市>
+北京
+</parameter>
+<parameter=message>
+Hello! 你好! 🌟 مرحبا
+</parameter>
+</function>""",
+    calls=[call("获取天气", {"城市": "北京", "message": "Hello! 你好! 🌟 مرحبا"})],
+    dialect="xml",
+)
+
+# ----------------------------------------------------------------------------------------------------------------------
+# Ollama: model/parsers/qwen3_test.go (thinking enabled: the template opens <think>)
+# ----------------------------------------------------------------------------------------------------------------------
+
+S = "ollama_qwen3"
+case(
+    S,
+    "TestQwen3ParserThinkingEnabled",
+    "Let me think...</think>Answer.",
+    reasoning="Let me think...",
+    content="Answer.",
+    tools=[],
+    reasoning_open=True,
+    dialect="reasoning",
+)
+case(
+    S,
+    "TestQwen3ParserThinkingEnabledWithExplicitOpeningTag",
+    "<think>\nLet me think...</think>Answer.",
+    reasoning="Let me think...",
+    content="Answer.",
+    tools=[],
+    reasoning_open=True,
+    dialect="reasoning",
+    declined=(
+        "reasoning is the exact text between the think tags, whitespace included (nothing is trimmed, so streamed "
+        "reasoning never has to hold whitespace back); the peer trims the newline after <think>"
+    ),
+)
+case(
+    S,
+    "TestQwen3ParserThinkingEnabledWithSplitOpeningTag",
+    "<thi" + "nk>Let me think...</think>Answer.",
+    reasoning="Let me think...",
+    content="Answer.",
+    tools=[],
+    reasoning_open=True,
+    dialect="reasoning",
+)
+case(S, "TestQwen3ParserThinkingDisabled", "Direct answer", content="Direct answer", tools=[], dialect="reasoning")
+case(
+    S,
+    "TestQwen3ParserToolCall",
+    '<tool_call>{"name":"get_weather","arguments":{"location":"San Francisco","unit":"celsius"}}</tool_call>',
+    calls=[call("get_weather", {"location": "San Francisco", "unit": "celsius"})],
+    dialect="hermes",
+)
+case(
+    S,
+    "TestQwen3ParserThinkingWithToolCallBeforeThinkingClose",
+    'Let me think<tool_call>{"name":"get_weather","arguments":{"location":"San Francisco","unit":"celsius"}}</tool_call>',
+    reasoning="Let me think",
+    calls=[call("get_weather", {"location": "San Francisco", "unit": "celsius"})],
+    reasoning_open=True,
+    dialect="hermes",
+    note="The peer checks the content, the reasoning and the call's name; the arguments are the ones the output spells.",
+)
+case(
+    S,
+    "TestQwen3ParserThinkingWithSplitToolOpenTag",
+    "Let me think<tool_ca" + 'll>{"name":"get_weather","arguments":{"location":"SF"}}</tool_call>',
+    reasoning="Let me think",
+    calls=[call("get_weather", {"location": "SF"})],
+    reasoning_open=True,
+    dialect="hermes",
+)
+case(
+    S,
+    "TestQwen35ParserRespectsNoThink",
+    "Hello! How can I help you today?",
+    content="Hello! How can I help you today?",
+    tools=[],
+    dialect="reasoning",
+)
+case(
+    S,
+    "TestQwen3ParserToolCallIndexing",
+    """<tool_call>{"name":"first","arguments":{"a":"1"}}</tool_call>
+<tool_call>{"name":"second","arguments":{"b":"2"}}</tool_call>
+<tool_call>{"name":"third","arguments":{"c":"3"}}</tool_call>""",
+    calls=[call("first", {"a": "1"}), call("second", {"b": "2"}), call("third", {"c": "3"})],
+    dialect="hermes",
+    checks=("tool_calls",),
+)
+
+
+def main(argv: list[str]) -> int:
+    out = Path(argv[1]) if len(argv) > 1 else Path(__file__).with_name("cases.jsonl")
+    out.write_text("".join(json.dumps(c, ensure_ascii=False) + "\n" for c in CASES), encoding="utf-8")
+    print(f"{len(CASES)} cases -> {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv))
