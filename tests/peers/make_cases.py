@@ -247,7 +247,7 @@ case(
     dialect="hermes",
     declined=(
         "a call's arguments are always a JSON object (the OpenAI API's arguments decode to an object, and tools read "
-        "named parameters); the peer returns the JSON string \"hello\""
+        'named parameters); the peer returns the JSON string "hello"'
     ),
 )
 case(
@@ -369,7 +369,12 @@ case(
     calls=[
         call(
             "test_function",
-            {"quoted": 'He said "hello"', "path": "C:\\Users\\file.txt", "newline": "line1\nline2", "unicode": "emoji: 🎉"},
+            {
+                "quoted": 'He said "hello"',
+                "path": "C:\\Users\\file.txt",
+                "newline": "line1\nline2",
+                "unicode": "emoji: 🎉",
+            },
         )
     ],
     dialect="longcat_json",
@@ -381,7 +386,9 @@ case(
 # ----------------------------------------------------------------------------------------------------------------------
 
 S = "vllm_qwen3_reasoning"
-TOOL_CALL_BODY = "<tool_call>\n<function=bash>\n<parameter=command>\ncat /etc/hosts\n</parameter>\n</function>\n</tool_call>"
+TOOL_CALL_BODY = (
+    "<tool_call>\n<function=bash>\n<parameter=command>\ncat /etc/hosts\n</parameter>\n</function>\n</tool_call>"
+)
 for test, text, reasoning, content, prefilled in [
     (
         "WITHOUT_START_TOKEN",
@@ -438,7 +445,13 @@ for test, text, reasoning, content, prefilled in [
         True,
     ),
     ("start_and_end_in_one_delta_no_content", "<think>reasoning</think>", "reasoning", None, False),
-    ("no_start_end_grouped_with_content", "reasoning section" + "</think>content", "reasoning section", "content", True),
+    (
+        "no_start_end_grouped_with_content",
+        "reasoning section" + "</think>content",
+        "reasoning section",
+        "content",
+        True,
+    ),
     (
         "tool_call_implicit_reasoning_end",
         "I need to read the file.\n\n" + "<tool_call>\n<function=bash>",
@@ -549,7 +562,10 @@ S = "sglang_qwen25"
 QWEN25_TOOLS = [
     tool(
         "get_weather",
-        {"city": {"type": "string", "description": "City name"}, "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}},
+        {
+            "city": {"type": "string", "description": "City name"},
+            "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]},
+        },
     ),
     tool("search", {"query": {"type": "string", "description": "Search query"}}),
 ]
@@ -738,9 +754,7 @@ San Francisco
 celsius
 </parameter>
 </function>""",
-    calls=[
-        call("get current temperature", {"location with spaces": "San Francisco", "unit with spaces": "celsius"})
-    ],
+    calls=[call("get current temperature", {"location with spaces": "San Francisco", "unit with spaces": "celsius"})],
     dialect="xml",
 )
 case(
@@ -783,7 +797,12 @@ true
     tools=[
         tool(
             "calculate",
-            {"x": {"type": "number"}, "y": {"type": "integer"}, "enabled": {"type": "boolean"}, "items": {"type": "array"}},
+            {
+                "x": {"type": "number"},
+                "y": {"type": "integer"},
+                "enabled": {"type": "boolean"},
+                "items": {"type": "array"},
+            },
         )
     ],
     tools_from_source=True,
@@ -876,12 +895,12 @@ case(
 case(
     S,
     "TestQwen3ParserThinkingWithToolCallBeforeThinkingClose",
-    'Let me think<tool_call>{"name":"get_weather","arguments":{"location":"San Francisco","unit":"celsius"}}</tool_call>',
+    'Let me think<tool_call>{"name":"get_weather","arguments":{"location":"San Francisco","unit":"celsius"}}</tool_call>',  # noqa: E501 (verbatim)
     reasoning="Let me think",
     calls=[call("get_weather", {"location": "San Francisco", "unit": "celsius"})],
     reasoning_open=True,
     dialect="hermes",
-    note="The peer checks the content, the reasoning and the call's name; the arguments are the ones the output spells.",
+    note="The peer checks the content, the reasoning and the call's name; the arguments are what the output spells.",
 )
 case(
     S,
