@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
-from tests.peers.score import CASES_PATH, cases, core_runs, describe, load_known, right
+from tests.peers.score import CASES_PATH, SCOPES, cases, core_runs, describe, load_known, right
 from tests.real.score import compare, normalize
 
 CASES = cases()
-KNOWN = load_known()
+KNOWN = load_known("core")
 
 
 def _params(declined: bool) -> list[Any]:
@@ -47,7 +47,9 @@ def test_declined_convention_still_differs(case: dict[str, Any]) -> None:
 
 def test_known_failures_name_existing_undeclined_cases() -> None:
     ids = {c["id"] for c in CASES if not c.get("declined")}
-    assert set(KNOWN) <= ids, f"known_failures.txt names unknown or declined cases: {sorted(set(KNOWN) - ids)}"
+    for scope in SCOPES:
+        known = load_known(scope)
+        assert set(known) <= ids, f"known_failures.txt names unknown or declined cases: {sorted(set(known) - ids)}"
 
 
 def test_cases_file_matches_generator() -> None:
