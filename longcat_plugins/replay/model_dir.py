@@ -142,3 +142,58 @@ def build_model_dir(root: Path, corpus: Iterable[str], template: str = TEMPLATE_
     }
     (root / "config.json").write_text(json.dumps(config, indent=2), encoding="utf-8")
     return root
+
+
+#: config.json fields of a model vLLM constructs and runs (random weights, ``--load-format dummy``) on its CPU build,
+#: per template: a small Qwen3 (2 layers, hidden 128), and for LongCat-Flash one layer of its real architecture
+#: (hidden 128, 4 experts + 2 zero experts; CPU attention needs ``kv_lora_rank=512`` and ``qk_rope_head_dim=64``).
+_QWEN3_RUNNABLE: Mapping[str, Any] = {
+    "model_type": "qwen3",
+    "architectures": ["Qwen3ForCausalLM"],
+    "hidden_size": 128,
+    "num_hidden_layers": 2,
+    "num_attention_heads": 2,
+    "num_key_value_heads": 1,
+    "head_dim": 64,
+    "intermediate_size": 256,
+    "tie_word_embeddings": True,
+    "torch_dtype": "bfloat16",
+}
+_LONGCAT_RUNNABLE: Mapping[str, Any] = {
+    "model_type": "longcat_flash",
+    "architectures": ["LongcatFlashForCausalLM"],
+    "hidden_size": 128,
+    "num_layers": 1,
+    "num_attention_heads": 2,
+    "ffn_hidden_size": 256,
+    "expert_ffn_hidden_size": 64,
+    "n_routed_experts": 4,
+    "zero_expert_num": 2,
+    "zero_expert_type": "identity",
+    "moe_topk": 2,
+    "routed_scaling_factor": 1.0,
+    "q_lora_rank": 64,
+    "kv_lora_rank": 512,
+    "qk_nope_head_dim": 64,
+    "qk_rope_head_dim": 64,
+    "head_dim": 64,
+    "v_head_dim": 64,
+    "torch_dtype": "bfloat16",
+}
+RUNNABLE: Mapping[str, Mapping[str, Any]] = {
+    "longcat-flash-chat": _LONGCAT_RUNNABLE,
+    "qwen3-tools-first": _QWEN3_RUNNABLE,
+    "xml-function-thinking": _QWEN3_RUNNABLE,
+}
+
+
+def build_runnable_model_dir(root: Path, corpus: Iterable[str], template: str = TEMPLATE_NAME) -> Path:
+    """:func:`build_model_dir` with a config vLLM's CPU build constructs and runs (:data:`RUNNABLE`): the template's
+    tokenizer and template, no weights."""
+    build_model_dir(root, corpus, template)
+    path = root / "config.json"
+    base = json.loads(path.read_text(encoding="utf-8"))
+    keep = ("vocab_size", "max_position_embeddings", "bos_token_id", "eos_token_id")
+    config = {**{k: base[k] for k in keep if k in base}, **RUNNABLE[template]}
+    path.write_text(json.dumps(config, indent=2), encoding="utf-8")
+    return root

@@ -12,10 +12,12 @@ platform first (:mod:`.platform`: without its model-runner set-up, which needs T
 from __future__ import annotations
 
 import asyncio
+import importlib
 import tempfile
 from argparse import Namespace
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from longcat_plugins.templates import template_path
@@ -32,6 +34,15 @@ TOOL_PARSER = "longcat"
 REASONING_PARSER = "longcat"
 
 
+def _cli_args() -> ModuleType:
+    """vLLM's ``vllm serve`` argument module, wherever this vLLM has it (``vllm.entrypoints.common.cli_args``;
+    ``vllm.entrypoints.launchers.cli_args`` in 0.32)."""
+    try:
+        return importlib.import_module("vllm.entrypoints.common.cli_args")
+    except ImportError:
+        return importlib.import_module("vllm.entrypoints.launchers.cli_args")
+
+
 def serve_args(
     model_dir: Path,
     host: str,
@@ -42,8 +53,10 @@ def serve_args(
 ) -> Namespace:
     """The ``vllm serve`` command line of the replay, parsed and checked by vLLM's own parser. ``extra`` are more
     ``vllm serve`` flags (they come last, so they win over the replay's own)."""
-    from vllm.entrypoints.common.cli_args import make_arg_parser, validate_parsed_serve_args
     from vllm.utils.argparse_utils import FlexibleArgumentParser
+
+    cli_args = _cli_args()
+    make_arg_parser, validate_parsed_serve_args = cli_args.make_arg_parser, cli_args.validate_parsed_serve_args
 
     argv = [
         "--model", str(model_dir),
@@ -103,7 +116,9 @@ async def serve_replay(
 ) -> None:
     """Serve until SIGINT/SIGTERM: vLLM's ``run_server_worker`` and ``build_and_serve``, with the replay."""
     import vllm.envs as envs
-    from vllm.entrypoints.common.cli_args import init_parser_plugin
+
+    # (0.32 has none: its setup_server imports the parser plugins itself)
+    init_parser_plugin = getattr(_cli_args(), "init_parser_plugin", None)
     from vllm.entrypoints.launchers.api_server.app_state import init_app_state
     from vllm.entrypoints.launchers.app import build_app
     from vllm.entrypoints.launchers.launcher import serve_http, setup_server
@@ -111,7 +126,8 @@ async def serve_replay(
     from vllm.logger import init_logger
 
     logger = init_logger("vllm.longcat_replay.server")
-    init_parser_plugin(args)
+    if init_parser_plugin is not None:
+        init_parser_plugin(args)
     listen_address, sock = setup_server(args, reuse_port=False)
     host, port = sock.getsockname()[:2]
     engine = build_engine(args, script, token_delay=token_delay)

