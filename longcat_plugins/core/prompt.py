@@ -6,6 +6,10 @@ then starts inside (or after) a reasoning block the parser never sees open. Wher
 the turn's format tells whether the model may open one itself: Qwen3's ChatML turn (``<|im_start|>assistant``) is
 written by thinking models, which open ``<think>`` themselves when thinking is on (the template's default); LongCat's
 ``ASSISTANT:`` turn is not (a LongCat model that reasons is served with a template that pre-fills its think tag).
+
+Whether such a model reasons is also a property of the model: a ChatML model whose template never speaks of reasoning
+(Qwen2.5, Qwen3-Coder) does not open ``<think>``; :func:`template_may_think` reads that from a chat
+template's source (the model's own, or the one served).
 """
 
 from __future__ import annotations
@@ -40,3 +44,34 @@ def model_may_open_reasoning(prompt_tail: str) -> bool:
     module's docstring). ``prompt_tail`` is the end of the rendered prompt (any length)."""
     tail = prompt_tail.rstrip()
     return any(tail.endswith(header) for header in SELF_OPENING_TURNS)
+
+
+#: words in a chat template's source that say the model it serves may reason (a thinking switch, a think tag)
+THINKING_TEMPLATE_MARKS: Final = ("enable_thinking", "<think>", "<longcat_think>")
+
+
+def template_may_think(template_source: str) -> bool:
+    """Whether a chat template's source says its model may reason: it knows a thinking switch or a think tag (it
+    writes one, or strips reasoning from earlier turns). An unknown template ('') says nothing against it."""
+    if not template_source:
+        return True
+    return any(mark in template_source for mark in THINKING_TEMPLATE_MARKS)
+
+
+def output_may_start_reasoning(prompt_tail: str, thinking: bool | None, template_source: str) -> bool | None:
+    """Whether the output of a prompt ending in ``prompt_tail`` may start inside reasoning: True if the prompt opened
+    it or the model may open it itself, False if it cannot.
+
+    In order: the prompt's current turn (a think tag the template wrote: open, or closed as Qwen3's template closes
+    an empty block when thinking is off); then the request's thinking switch (``enable_thinking``), ``thinking``;
+    then whether the prompt ends at an assistant header after which the model may open reasoning itself
+    (:func:`model_may_open_reasoning`) and its template says it may reason (:func:`template_may_think`). None only
+    when nothing is known (an empty tail and no switch)."""
+    state = prompt_opens_reasoning(prompt_tail)
+    if state is not None:
+        return state
+    if thinking is not None:
+        return thinking
+    if not prompt_tail:
+        return None
+    return model_may_open_reasoning(prompt_tail) and template_may_think(template_source)

@@ -200,7 +200,9 @@ class LongcatReasoningParser(_GateBase):  # type: ignore[valid-type,misc]
         core): what the prompt's current turn says (a think tag the template wrote), else the request's
         ``enable_thinking``, else whether the model may open reasoning itself after the prompt's assistant header
         (:func:`longcat_plugins.core.prompt.model_may_open_reasoning`, for a tokenizer that has a think tag as a
-        token): then the gate waits for the end of reasoning or a call tag, and the grammar applies from there.
+        token and whose own chat template says the model may reason, :func:`~longcat_plugins.core.prompt.
+        template_may_think`: Qwen3 with ``qwen3-tools-first``, not Qwen3-Coder): then the gate waits for the end of
+        reasoning or a call tag, and the grammar applies from there.
 
         Asked by the serving layer of a stream (this instance was given the prompt): with a tool parser, yes, and
         the tool parser reads the whole output in one pass, from where the prompt left it; alone, no, and the whole
@@ -212,7 +214,12 @@ class LongcatReasoningParser(_GateBase):  # type: ignore[valid-type,misc]
             return not state
         if self._thinking is not None:
             return not self._thinking
-        return not (self._facts.think_start_ids and model_may_open_reasoning(self._prompt_tail(input_ids)))
+        facts = self._facts
+        return not (
+            facts.think_start_ids
+            and facts.template_may_think
+            and model_may_open_reasoning(self._prompt_tail(input_ids))
+        )
 
     @property
     def reasoning_end_token_ids(self) -> frozenset[int]:

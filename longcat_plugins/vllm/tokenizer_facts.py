@@ -13,7 +13,7 @@ from typing import Any, Final
 
 from longcat_plugins.core import dialects
 from longcat_plugins.core import tags as T
-from longcat_plugins.core.prompt import TURN_BOUNDARIES
+from longcat_plugins.core.prompt import TURN_BOUNDARIES, template_may_think
 
 DIALECT_ENV: Final = dialects.ENV_VAR
 DIALECTS: Final = tuple(dialects.DIALECTS)
@@ -30,6 +30,9 @@ class TokenizerFacts:
     boundary_ids: frozenset[int]
     think_start: str
     think_end: str
+    #: the tokenizer's own chat template (the model's, not a ``--chat-template`` the API server applies) says the model
+    #: may reason (:func:`longcat_plugins.core.prompt.template_may_think`)
+    template_may_think: bool = True
 
 
 _cache: dict[tuple[int, str], tuple[Any, TokenizerFacts]] = {}
@@ -63,6 +66,7 @@ def _read_facts(tokenizer: Any, override: str) -> TokenizerFacts:
         boundary_ids=ids(TURN_BOUNDARIES),
         think_start="<longcat_think>" if "<longcat_think>" in vocab else "<think>",
         think_end="</longcat_think>" if "</longcat_think>" in vocab else "</think>",
+        template_may_think=template_may_think(template),
     )
 
 

@@ -1,0 +1,138 @@
+"""Which templates and requests leave the structured-output gate waiting for the end of reasoning, both ways.
+
+A model that may open reasoning itself -- the prompt ends at a ChatML assistant header with no think tag, the
+vocabulary has ``<think>`` and the template speaks of reasoning (Qwen3 with ``qwen3-tools-first``) -- is not told that
+reasoning ended at the prompt unless the request switched thinking off: under ``tool_choice="required"`` its
+``<think>...</think><tool_call>...`` is accepted, and a call at the first token still is. LongCat-Flash-Chat
+(``longcat-flash-chat``), a ChatML model whose template never speaks of reasoning, and a request with
+``enable_thinking: false`` get the grammar from the first token: a think tag or prose there is refused.
+
+Each request goes through vLLM's ``OpenAIServingChat`` with our parsers; the engine core's ``StructuredOutputManager``
+then runs over the output (the API server deciding ``reasoning_ended``, or the engine core from the prompt).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from vllm_support import WEATHER, Serving, build_tokenizer, chat_completion, make_serving, save_model_dir
+
+from longcat_plugins.core.dialects import DIALECTS
+from longcat_plugins.templates import template_path
+from longcat_plugins.vllm.tokenizer_facts import tokenizer_facts
+from tests.grammar_cases import written
+from tests.vllm.test_reasoning_gate import LONGCAT_TAGS, QWEN_TAGS, run_gate
+
+pytestmark = pytest.mark.vllm
+
+#: a ChatML template that never speaks of reasoning (Qwen2.5 / Qwen3-Coder style)
+PLAIN_CHATML = (
+    "{%- for m in messages %}{{- '<|im_start|>' ~ m['role'] ~ '\n' ~ m['content'] ~ '<|im_end|>\n' }}{%- endfor %}"
+    "{%- if add_generation_prompt %}{{- '<|im_start|>assistant\n' }}{%- endif %}"
+)
+PLAN = "The user wants the weather in Paris, so I call the tool."
+
+
+@pytest.fixture(scope="module")
+def models(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Serving]:
+    specs = {
+        "qwen3": (QWEN_TAGS, Path(template_path("qwen3-tools-first")).read_text(encoding="utf-8"), "qwen3"),
+        "plain_chatml": (QWEN_TAGS, PLAIN_CHATML, "qwen3"),
+        "longcat_chat": (
+            LONGCAT_TAGS,
+            Path(template_path("longcat-flash-chat")).read_text(encoding="utf-8"),
+            "longcat_flash",
+        ),
+    }
+    out = {}
+    for name, (tags, template, model_type) in specs.items():
+        root = tmp_path_factory.mktemp(name)
+        save_model_dir(root, build_tokenizer(tags, chat_template=template), model_type=model_type)
+        out[name] = make_serving(root)
+    return out
+
+
+def _call(serving: Serving) -> str:
+    dialect = DIALECTS[tokenizer_facts(serving.tokenizer).dialect]
+    return written(dialect, "get_weather", {"city": "Paris"})
+
+
+def _gate(serving: Serving, output: str, thinking: bool | None, decided_by: str) -> tuple[Any, Any, list[int]]:
+    """Serve a ``tool_choice="required"`` request, then run the engine core's gate over ``output``."""
+    from vllm.entrypoints.openai.chat_completion.protocol import ChatCompletionRequest
+
+    extra: dict[str, Any] = {} if thinking is None else {"chat_template_kwargs": {"enable_thinking": thinking}}
+    request = ChatCompletionRequest(
+        model="m",
+        messages=[{"role": "user", "content": "Weather in Paris?"}],
+        tools=[WEATHER],
+        tool_choice="required",
+        **extra,
+    )
+    engine = serving.engine
+    engine.output, engine.finish_reason = output, "stop"
+    chat_completion(serving.chat, request)
+    call = engine.calls[-1]
+    assert call.sampling_params.structured_outputs is not None, "the request is constrained"
+    ids = serving.tokenizer.encode(output, add_special_tokens=False)
+    return call, run_gate(serving, call, ids, 1, server_decides=decided_by == "server"), ids
+
+
+DECIDERS = ["server", "engine"]
+
+
+@pytest.mark.parametrize("decided_by", DECIDERS)
+@pytest.mark.parametrize("thinking", [None, True])
+def test_qwen3_reasons_before_a_forced_call(models: dict[str, Serving], thinking: bool | None, decided_by: str) -> None:
+    serving = models["qwen3"]
+    call_text = _call(serving)
+    output = f"<think>\n{PLAN}\n</think>{call_text}"
+    call, count, ids = _gate(serving, output, thinking, decided_by)
+    assert call.kwargs["reasoning_ended"] is False
+    assert count.refused == []
+    # the grammar starts after </think>: what follows it is all constrained
+    think_end = ids.index(serving.tokenizer.convert_tokens_to_ids("</think>"))
+    assert count.constrained == len(ids) - think_end - 1
+
+
+@pytest.mark.parametrize("decided_by", DECIDERS)
+@pytest.mark.parametrize("thinking", [None, True])
+def test_qwen3_that_does_not_reason_calls_at_the_first_token(
+    models: dict[str, Serving], thinking: bool | None, decided_by: str
+) -> None:
+    """A call tag at the first token ends the reasoning that never opened and is the grammar's first token."""
+    serving = models["qwen3"]
+    output = _call(serving)
+    _, count, ids = _gate(serving, output, thinking, decided_by)
+    assert count.refused == []
+    assert count.fed == len(ids)
+
+
+@pytest.mark.parametrize("decided_by", DECIDERS)
+def test_qwen3_with_thinking_off_is_constrained_from_the_first_token(
+    models: dict[str, Serving], decided_by: str
+) -> None:
+    serving = models["qwen3"]
+    call, count, ids = _gate(serving, f"<think>\n{PLAN}\n</think>\n\n{_call(serving)}", False, decided_by)
+    assert call.kwargs["reasoning_ended"] is True
+    assert count.refused and count.refused[0] == ids[0]
+    _, count, ids = _gate(serving, _call(serving), False, decided_by)
+    assert count.refused == [] and count.constrained == len(ids)
+
+
+@pytest.mark.parametrize("decided_by", DECIDERS)
+@pytest.mark.parametrize("model", ["longcat_chat", "plain_chatml"])
+@pytest.mark.parametrize("opening", ["think", "prose"])
+def test_a_model_that_does_not_reason_is_constrained_from_the_first_token(
+    models: dict[str, Serving], model: str, opening: str, decided_by: str
+) -> None:
+    serving = models[model]
+    think = tokenizer_facts(serving.tokenizer).think_start
+    start = f"{think}\n{PLAN}\n" if opening == "think" else "Sure, "
+    call, count, ids = _gate(serving, start + _call(serving), None, decided_by)
+    assert call.kwargs["reasoning_ended"] is True
+    assert count.refused and count.refused[0] == ids[0]
+    _, count, ids = _gate(serving, _call(serving), None, decided_by)
+    assert count.refused == [] and count.constrained == len(ids)
