@@ -33,6 +33,11 @@ SOURCES: dict[str, dict[str, str]] = {
         "path": "tests/tool_parsers/test_longcat_tool_parser.py",
         "commit": "41c5903d049b80b83a6e570f52f0f55e31316e49",
     },
+    "vllm_qwen3coder": {
+        "repo": VLLM,
+        "path": "tests/tool_parsers/test_qwen3coder_tool_parser.py",
+        "commit": "049d8df27dda4fd0caffa289ea12bfe5a47ac794",
+    },
     "vllm_qwen3_reasoning": {
         "repo": VLLM,
         "path": "tests/reasoning/test_qwen3_reasoning_parser.py",
@@ -61,6 +66,11 @@ SOURCES: dict[str, dict[str, str]] = {
     "ollama_qwen3coder": {
         "repo": OLLAMA,
         "path": "model/parsers/qwen3coder_test.go",
+        "commit": "fb30760996871fa9460115c753afd2c60d4ab0f7",
+    },
+    "ollama_qwen35": {
+        "repo": OLLAMA,
+        "path": "model/parsers/qwen35_test.go",
         "commit": "fb30760996871fa9460115c753afd2c60d4ab0f7",
     },
     "ollama_qwen3": {
@@ -378,6 +388,346 @@ case(
         )
     ],
     dialect="longcat_json",
+)
+
+# ----------------------------------------------------------------------------------------------------------------------
+# vLLM: tests/tool_parsers/test_qwen3coder_tool_parser.py (sample_tools: get_current_weather, calculate_area)
+# ----------------------------------------------------------------------------------------------------------------------
+
+S = "vllm_qwen3coder"
+WEATHER_PARAMS = {
+    "type": "object",
+    "properties": {
+        "city": {"type": "string", "description": "The city name"},
+        "state": {"type": "string", "description": "The state code"},
+        "unit": {"type": "string", "enum": ["fahrenheit", "celsius"]},
+    },
+    "required": ["city", "state"],
+}
+AREA_PARAMS = {
+    "type": "object",
+    "properties": {"shape": {"type": "string"}, "dimensions": {"type": "object"}, "precision": {"type": "integer"}},
+}
+SAMPLE_TOOLS = [
+    {
+        "type": "function",
+        "function": {
+            "name": "get_current_weather",
+            "description": "Get the current weather",
+            "parameters": WEATHER_PARAMS,
+        },
+    },
+    {
+        "type": "function",
+        "function": {"name": "calculate_area", "description": "Calculate area of a shape", "parameters": AREA_PARAMS},
+    },
+]
+DALLAS = """<tool_call>
+<function=get_current_weather>
+<parameter=city>
+Dallas
+</parameter>
+<parameter=state>
+TX
+</parameter>
+<parameter=unit>
+fahrenheit
+</parameter>
+</function>
+</tool_call>"""
+DALLAS_ARGS = {"city": "Dallas", "state": "TX", "unit": "fahrenheit"}
+case(
+    S,
+    "test_extract_tool_calls_no_tools",
+    "This is a test response without any tool calls",
+    content="This is a test response without any tool calls",
+    tools=SAMPLE_TOOLS,
+    tools_from_source=True,
+    dialect="xml",
+)
+for test, text, calls, content in [
+    ("single_tool", DALLAS, [call("get_current_weather", DALLAS_ARGS)], None),
+    (
+        "single_tool_with_content",
+        "Sure! Let me check the weather for you." + DALLAS,
+        [call("get_current_weather", DALLAS_ARGS)],
+        "Sure! Let me check the weather for you.",
+    ),
+    (
+        "single_tool_multiline_param",
+        """<tool_call>
+<function=calculate_area>
+<parameter=shape>
+rectangle
+</parameter>
+<parameter=dimensions>
+{"width": 10,\x20
+ "height": 20}
+</parameter>
+<parameter=precision>
+2
+</parameter>
+</function>
+</tool_call>""",
+        [call("calculate_area", {"shape": "rectangle", "dimensions": {"width": 10, "height": 20}, "precision": 2})],
+        None,
+    ),
+    (
+        "parallel_tools",
+        DALLAS
+        + """
+<tool_call>
+<function=get_current_weather>
+<parameter=city>
+Orlando
+</parameter>
+<parameter=state>
+FL
+</parameter>
+<parameter=unit>
+fahrenheit
+</parameter>
+</function>
+</tool_call>""",
+        [
+            call("get_current_weather", DALLAS_ARGS),
+            call("get_current_weather", {"city": "Orlando", "state": "FL", "unit": "fahrenheit"}),
+        ],
+        None,
+    ),
+    (
+        "tool_with_typed_params",
+        """Let me calculate that area for you.<tool_call>
+<function=calculate_area>
+<parameter=shape>
+circle
+</parameter>
+<parameter=dimensions>
+{"radius": 15.5}
+</parameter>
+<parameter=precision>
+3
+</parameter>
+</function>
+</tool_call>""",
+        [call("calculate_area", {"shape": "circle", "dimensions": {"radius": 15.5}, "precision": 3})],
+        "Let me calculate that area for you.",
+    ),
+]:
+    case(
+        S,
+        f"test_extract_tool_calls[{test}]",
+        text,
+        content=content,
+        calls=calls,
+        tools=SAMPLE_TOOLS,
+        tools_from_source=True,
+        dialect="xml",
+    )
+case(
+    S,
+    "test_extract_tool_calls_streaming[parallel_tools]",
+    DALLAS
+    + """
+<tool_call>
+<function=get_current_weather>
+<parameter=city>
+Orlando
+</parameter>
+<parameter=state>
+FL
+</parameter>
+<parameter=unit>
+celsius
+</parameter>
+</function>
+</tool_call>""",
+    calls=[
+        call("get_current_weather", DALLAS_ARGS),
+        call("get_current_weather", {"city": "Orlando", "state": "FL", "unit": "celsius"}),
+    ],
+    tools=SAMPLE_TOOLS,
+    tools_from_source=True,
+    dialect="xml",
+    note="The streaming test's parallel case differs from the one-pass one (celsius); the others are the same.",
+)
+case(
+    S,
+    "test_extract_tool_calls_fallback_no_tags",
+    """<function=get_current_weather>
+<parameter=city>
+Dallas
+</parameter>
+<parameter=state>
+TX
+</parameter>
+</function>""",
+    calls=[call("get_current_weather", {"city": "Dallas", "state": "TX"})],
+    tools=SAMPLE_TOOLS,
+    tools_from_source=True,
+    dialect="xml",
+    checks=("tool_calls",),
+    note="The peer checks the call's name; the arguments are what the output spells.",
+)
+case(
+    S,
+    "test_extract_tool_calls_type_conversion",
+    """<tool_call>
+<function=test_types>
+<parameter=int_param>
+42
+</parameter>
+<parameter=float_param>
+3.14
+</parameter>
+<parameter=bool_param>
+true
+</parameter>
+<parameter=str_param>
+hello world
+</parameter>
+<parameter=obj_param>
+{"key": "value"}
+</parameter>
+</function>
+</tool_call>""",
+    calls=[
+        call(
+            "test_types",
+            {
+                "int_param": 42,
+                "float_param": 3.14,
+                "bool_param": True,
+                "str_param": "hello world",
+                "obj_param": {"key": "value"},
+            },
+        )
+    ],
+    tools=[
+        tool(
+            "test_types",
+            {
+                "int_param": {"type": "integer"},
+                "float_param": {"type": "float"},
+                "bool_param": {"type": "boolean"},
+                "str_param": {"type": "string"},
+                "obj_param": {"type": "object"},
+            },
+        )
+    ],
+    tools_from_source=True,
+    dialect="xml",
+    checks=("tool_calls",),
+)
+case(
+    S,
+    "test_extract_tool_calls_anyof_type_conversion",
+    """<tool_call>
+<function=test_anyof>
+<parameter=anyof_int>
+5
+</parameter>
+<parameter=anyof_str>
+hello
+</parameter>
+<parameter=anyof_array>
+["a", "b", "c"]
+</parameter>
+<parameter=anyof_obj>
+{"key": "value"}
+</parameter>
+<parameter=type_as_array>
+42
+</parameter>
+<parameter=multi_non_null>
+some text
+</parameter>
+</function>
+</tool_call>""",
+    calls=[
+        call(
+            "test_anyof",
+            {
+                "anyof_int": 5,
+                "anyof_str": "hello",
+                "anyof_array": ["a", "b", "c"],
+                "anyof_obj": {"key": "value"},
+                "type_as_array": 42,
+                "multi_non_null": "some text",
+            },
+        )
+    ],
+    tools=[
+        tool(
+            "test_anyof",
+            {
+                "anyof_int": {"anyOf": [{"type": "integer"}, {"type": "null"}], "default": 5},
+                "anyof_str": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+                "anyof_array": {"anyOf": [{"type": "array", "items": {"type": "string"}}, {"type": "null"}]},
+                "anyof_obj": {"anyOf": [{"type": "object"}, {"type": "null"}]},
+                "type_as_array": {"type": ["integer", "null"]},
+                "multi_non_null": {"anyOf": [{"type": "string"}, {"type": "integer"}, {"type": "null"}]},
+            },
+        )
+    ],
+    tools_from_source=True,
+    dialect="xml",
+    checks=("tool_calls",),
+)
+case(
+    S,
+    "test_extract_tool_calls_anyof_type_conversion_streaming",
+    """<tool_call>
+<function=search_web>
+<parameter=query>
+vllm tool parser
+</parameter>
+<parameter=count>
+10
+</parameter>
+<parameter=verbose>
+true
+</parameter>
+</function>
+</tool_call>""",
+    calls=[call("search_web", {"query": "vllm tool parser", "count": 10, "verbose": True})],
+    tools=[
+        tool(
+            "search_web",
+            {
+                "query": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+                "count": {"anyOf": [{"type": "integer"}, {"type": "null"}], "default": 5},
+                "verbose": {"anyOf": [{"type": "boolean"}, {"type": "null"}]},
+            },
+        )
+    ],
+    tools_from_source=True,
+    dialect="xml",
+    checks=("tool_calls",),
+)
+case(
+    S,
+    "test_extract_tool_calls_missing_closing_parameter_tag",
+    """Let me check the weather for you:
+<tool_call>
+<function=get_current_weather>
+<parameter=city>
+Dallas
+<parameter=state>
+TX
+</parameter>
+<parameter=unit>
+fahrenheit
+</parameter>
+</function>
+</tool_call>""",
+    content="Let me check the weather for you:\n",
+    calls=[call("get_current_weather", DALLAS_ARGS)],
+    tools=SAMPLE_TOOLS,
+    tools_from_source=True,
+    dialect="xml",
+    checks=("tool_calls",),
+    note="The peer asserts that the content holds 'Let me check the weather for you:'; the calls are scored.",
 )
 
 # ----------------------------------------------------------------------------------------------------------------------
@@ -928,6 +1278,140 @@ case(
     calls=[call("first", {"a": "1"}), call("second", {"b": "2"}), call("third", {"c": "3"})],
     dialect="hermes",
     checks=("tool_calls",),
+)
+
+
+# ----------------------------------------------------------------------------------------------------------------------
+# Ollama: model/parsers/qwen35_test.go (streamed chunks joined; thinking on: the template opens <think>)
+# ----------------------------------------------------------------------------------------------------------------------
+
+S = "ollama_qwen35"
+LOCATION_TOOL = [tool("get_weather", {"location": {"type": "string"}})]
+SF_CALL = "<tool_call><function=get_weather><parameter=location>\nSF\n</parameter></function></tool_call>"
+case(
+    S,
+    "TestQwen35ParserXMLToolCall",
+    "<tool_call><function=get_weather><parameter=location>\nSan Francisco\n</parameter><parameter=days>\n3\n</parameter></function></tool_call>",  # noqa: E501 (verbatim)
+    calls=[call("get_weather", {"location": "San Francisco", "days": 3})],
+    tools=[tool("get_weather", {"location": {"type": "string"}, "days": {"type": "integer"}})],
+    tools_from_source=True,
+    dialect="xml",
+)
+case(
+    S,
+    "TestQwen35ParserThinkingWithExplicitOpeningTag",
+    "<think>\nLet me think...</think>Answer.",
+    reasoning="Let me think...",
+    content="Answer.",
+    tools=[],
+    reasoning_open=True,
+    dialect="reasoning",
+    declined=(
+        "reasoning is the exact text between the think tags, whitespace included (nothing is trimmed, so streamed "
+        "reasoning never has to hold whitespace back); the peer trims the newline after <think>"
+    ),
+)
+case(
+    S,
+    "TestQwen35ParserAssistantPrefillStartsInContent",
+    " and continued",
+    content=" and continued",
+    tools=[],
+    dialect="reasoning",
+)
+case(
+    S,
+    "TestQwen35ParserToolCallEmittedInThinkingIsParsed",
+    "Need weather lookup" + SF_CALL,
+    reasoning="Need weather lookup",
+    calls=[call("get_weather", {"location": "SF"})],
+    tools=LOCATION_TOOL,
+    tools_from_source=True,
+    reasoning_open=True,
+    dialect="xml",
+)
+case(
+    S,
+    "TestQwen35ParserFakeoutPartialToolCallThenThinkCloseAcrossChunks",
+    "Need weather lookup<tool_c" + "</thi" + "nk>",
+    reasoning="Need weather lookup<tool_c",
+    tools=LOCATION_TOOL,
+    tools_from_source=True,
+    reasoning_open=True,
+    dialect="reasoning",
+)
+case(
+    S,
+    "TestQwen35ParserToolCallAfterThinkingCloseIsParsed",
+    "Need weather lookup</think>" + SF_CALL,
+    reasoning="Need weather lookup",
+    calls=[call("get_weather", {"location": "SF"})],
+    tools=LOCATION_TOOL,
+    tools_from_source=True,
+    reasoning_open=True,
+    dialect="xml",
+)
+case(
+    S,
+    "TestQwen35ParserThinkingDisabledPassesContentThrough",
+    "Plain answer without think close tag.",
+    content="Plain answer without think close tag.",
+    tools=[],
+    dialect="reasoning",
+)
+case(
+    S,
+    "TestQwen35ParserThinkingDisabledWithCloseTagTreatsAsContent",
+    "</think>Some content after spurious tag.",
+    content="</think>Some content after spurious tag.",
+    tools=[],
+    dialect="reasoning",
+    declined=(
+        "a think tag is markup, never content: with a reasoning parser on, a </think> with no opener closes the "
+        "reasoning the template or the model implied (issue 29 item 3); the peer keeps it as text when thinking is off"
+    ),
+)
+case(
+    S,
+    "TestQwen35ParserLeadingThinkCloseProducesContent",
+    "</think>The final answer.",
+    content="The final answer.",
+    tools=[],
+    reasoning_open=True,
+    dialect="reasoning",
+)
+case(
+    S,
+    "TestQwen35ParserStreamingSplitThinkCloseTag",
+    "Reasoning text</thi" + "nk>The final answer.",
+    reasoning="Reasoning text",
+    content="The final answer.",
+    tools=[],
+    reasoning_open=True,
+    dialect="reasoning",
+)
+case(
+    S,
+    "TestQwen35ParserStreamingEatsWhitespaceAfterThinkClose",
+    "Reasoning</think>" + "\n \t" + "The final answer.",
+    reasoning="Reasoning",
+    content="The final answer.",
+    tools=[],
+    reasoning_open=True,
+    dialect="reasoning",
+    declined=(
+        "content is the exact text after </think>, whitespace included (nothing of the output is lost, and nothing is "
+        "held back to see whether text follows); the peer drops the whitespace after </think>"
+    ),
+)
+case(
+    S,
+    "TestQwen35ParserThinkingTruncatedWithoutCloseTag",
+    "Reasoning that never closes",
+    reasoning="Reasoning that never closes",
+    tools=[],
+    reasoning_open=True,
+    dialect="reasoning",
 )
 
 
