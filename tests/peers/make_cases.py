@@ -38,6 +38,11 @@ SOURCES: dict[str, dict[str, str]] = {
         "path": "tests/tool_parsers/test_qwen3coder_tool_parser.py",
         "commit": "049d8df27dda4fd0caffa289ea12bfe5a47ac794",
     },
+    "vllm_qwen3xml": {
+        "repo": VLLM,
+        "path": "tests/tool_parsers/test_qwen3xml_tool_parser.py",
+        "commit": "1cbe721380ab9295854e4db1e819c40b14c54828",
+    },
     "vllm_qwen3_reasoning": {
         "repo": VLLM,
         "path": "tests/reasoning/test_qwen3_reasoning_parser.py",
@@ -728,6 +733,76 @@ fahrenheit
     dialect="xml",
     checks=("tool_calls",),
     note="The peer asserts that the content holds 'Let me check the weather for you:'; the calls are scored.",
+)
+
+# ----------------------------------------------------------------------------------------------------------------------
+# vLLM: tests/tool_parsers/test_qwen3xml_tool_parser.py (the shared ToolParserTests with Qwen3 XML outputs; the
+# config says supports_typed_arguments=False, so various_data_types_output, whose typing the test leaves open, is not
+# ported, nor the malformed inputs, which have no expected reading)
+# ----------------------------------------------------------------------------------------------------------------------
+
+S = "vllm_qwen3xml"
+case(
+    S,
+    "no_tool_calls_output",
+    "This is a regular response without any tool calls.",
+    content="This is a regular response without any tool calls.",
+    dialect="xml",
+)
+case(
+    S,
+    "single_tool_call_output",
+    "<tool_call>\n<function=get_weather>\n<parameter=city>Tokyo</parameter>\n</function>\n</tool_call>",
+    calls=[call("get_weather", {"city": "Tokyo"})],
+    dialect="xml",
+)
+case(
+    S,
+    "parallel_tool_calls_output",
+    "<tool_call>\n<function=get_weather>\n<parameter=city>Tokyo</parameter>\n</function>\n</tool_call><tool_call>\n<function=get_time>\n<parameter=timezone>Asia/Tokyo</parameter>\n</function>\n</tool_call>",
+    calls=[call("get_weather", {"city": "Tokyo"}), call("get_time", {"timezone": "Asia/Tokyo"})],
+    dialect="xml",
+    checks=("tool_calls",),
+    note="The peer checks the count and the names; the arguments are what the output spells.",
+)
+case(
+    S,
+    "empty_arguments_output",
+    "<tool_call>\n<function=refresh>\n</function>\n</tool_call>",
+    calls=[call("refresh", {})],
+    dialect="xml",
+)
+case(
+    S,
+    "surrounding_text_output",
+    (
+        "Let me check the weather for you.\n\n"
+        "<tool_call>\n<function=get_weather>\n"
+        "<parameter=city>Tokyo</parameter>\n"
+        "</function>\n</tool_call>\n\n"
+        "I will get that information."
+    ),
+    content="Let me check the weather for you.\n\n\n\nI will get that information.",
+    calls=[call("get_weather", {"city": "Tokyo"})],
+    dialect="xml",
+    checks=("tool_calls",),
+    note="The peer checks that the call is found.",
+)
+case(
+    S,
+    "escaped_strings_output",
+    (
+        "<tool_call>\n<function=test_function>\n"
+        '<parameter=quoted>He said "hello"</parameter>\n'
+        "<parameter=path>C:\\Users\\file.txt</parameter>\n"
+        "<parameter=newline>line1\nline2</parameter>\n"
+        "</function>\n</tool_call>"
+    ),
+    calls=[
+        call("test_function", {"quoted": 'He said "hello"', "path": "C:\\Users\\file.txt", "newline": "line1\nline2"})
+    ],
+    dialect="xml",
+    checks=("tool_calls",),
 )
 
 # ----------------------------------------------------------------------------------------------------------------------
