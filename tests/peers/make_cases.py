@@ -58,6 +58,11 @@ SOURCES: dict[str, dict[str, str]] = {
         "path": "test/registered/unit/function_call/test_qwen25_detector.py",
         "commit": "1259ec5e5db0b5cdf11a1b081aa4bd9e0d24611a",
     },
+    "sglang_hermes": {
+        "repo": SGLANG,
+        "path": "test/registered/unit/function_call/test_hermes_detector.py",
+        "commit": "08b62d5af91337eaee284ce14fb1ac284b0fa6ed",
+    },
     "sglang_qwen3_coder_numeric": {
         "repo": SGLANG,
         "path": "test/registered/unit/function_call/test_qwen3_coder_numeric_precision.py",
@@ -1075,6 +1080,98 @@ case(
     "test_streaming_normal_text_before_call",
     "Hello there! ",
     content="Hello there! ",
+    tools=QWEN25_TOOLS,
+    tools_from_source=True,
+    dialect="hermes",
+)
+
+# ----------------------------------------------------------------------------------------------------------------------
+# SGLang: test/registered/unit/function_call/test_hermes_detector.py (the same tools as the qwen25 tests)
+# ----------------------------------------------------------------------------------------------------------------------
+
+S = "sglang_hermes"
+case(
+    S,
+    "test_single_tool_call",
+    '<tool_call>{"name": "get_weather", "arguments": {"city": "Beijing"}}</tool_call>',
+    calls=[call("get_weather", {"city": "Beijing"})],
+    tools=QWEN25_TOOLS,
+    tools_from_source=True,
+    dialect="hermes",
+)
+case(
+    S,
+    "test_multiple_tool_calls",
+    (
+        '<tool_call>{"name": "get_weather", "arguments": {"city": "Beijing"}}</tool_call>'
+        '<tool_call>{"name": "search", "arguments": {"query": "restaurants"}}</tool_call>'
+    ),
+    calls=[call("get_weather", {"city": "Beijing"}), call("search", {"query": "restaurants"})],
+    tools=QWEN25_TOOLS,
+    tools_from_source=True,
+    dialect="hermes",
+    checks=("tool_calls",),
+)
+case(
+    S,
+    "test_tool_call_with_leading_text",
+    'I will check the weather for you. <tool_call>{"name": "get_weather", "arguments": {"city": "Tokyo"}}</tool_call>',
+    content="I will check the weather for you.",
+    calls=[call("get_weather", {"city": "Tokyo"})],
+    tools=QWEN25_TOOLS,
+    tools_from_source=True,
+    dialect="hermes",
+    declined=(
+        "content keeps the whitespace before a call (nothing of the text is lost, and streamed text is never held "
+        "back to see whether a call follows); the peer strips it in one pass"
+    ),
+)
+case(
+    S,
+    "test_no_tool_call",
+    "The weather is nice today.",
+    content="The weather is nice today.",
+    tools=QWEN25_TOOLS,
+    tools_from_source=True,
+    dialect="hermes",
+)
+case(
+    S,
+    "test_tool_call_with_multiple_arguments",
+    '<tool_call>{"name": "get_weather", "arguments": {"city": "London", "unit": "celsius"}}</tool_call>',
+    calls=[call("get_weather", {"city": "London", "unit": "celsius"})],
+    tools=QWEN25_TOOLS,
+    tools_from_source=True,
+    dialect="hermes",
+    checks=("tool_calls",),
+)
+case(
+    S,
+    "test_malformed_json_returns_original_text",
+    "<tool_call>not valid json</tool_call>",
+    content="<tool_call>not valid json</tool_call>",
+    tools=QWEN25_TOOLS,
+    tools_from_source=True,
+    dialect="hermes",
+    checks=("tool_calls",),
+    note="The peer asserts that no call is made.",
+)
+case(
+    S,
+    "test_streaming_single_tool_call",
+    "<tool_" + 'call>{"name": "get_weather",' + ' "arguments": {"city": "Beijing"' + "}}</tool_call>",
+    calls=[call("get_weather", {"city": "Beijing"})],
+    tools=QWEN25_TOOLS,
+    tools_from_source=True,
+    dialect="hermes",
+    checks=("tool_calls",),
+    note="The peer asserts that calls are streamed; the call is the one the output spells.",
+)
+case(
+    S,
+    "test_streaming_normal_text_before_tool",
+    "Hello! Let me help. ",
+    content="Hello! Let me help. ",
     tools=QWEN25_TOOLS,
     tools_from_source=True,
     dialect="hermes",

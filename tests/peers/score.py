@@ -81,14 +81,14 @@ def core_message(case: dict[str, Any]) -> Any:
 
 def contenders(engine: str) -> tuple[Any, ...]:
     """Ours and the built-in pairs of an engine: each built-in tool parser of the dialects we read with ``qwen3``,
-    and with ``deepseek_r1`` for the reasoning cases."""
+    and the first with ``deepseek_r1`` (vLLM) / ``deepseek-r1`` (SGLang)."""
     from tests.real.score_engines import Contender
 
     if engine == "vllm":
         tool_parsers = ("hermes", "qwen3_coder", "qwen3_xml")
         r1 = "deepseek_r1"
     else:
-        tool_parsers = ("qwen25", "qwen3_coder")
+        tool_parsers = ("qwen25", "qwen3_coder", "hermes")
         r1 = "deepseek-r1"
     pairs = [Contender(f"{t}+qwen3", t, "qwen3") for t in tool_parsers]
     pairs.append(Contender(f"{tool_parsers[0]}+{r1}", tool_parsers[0], r1))
