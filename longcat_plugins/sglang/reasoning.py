@@ -20,6 +20,7 @@ from sglang.srt.parser.reasoning_parser import BaseReasoningFormatDetector, Stre
 
 from longcat_plugins.core import Content, Event, ParserOptions, Reasoning, StreamParser, parse
 from longcat_plugins.core import tags as T
+from longcat_plugins.core.prompt import output_may_start_reasoning, prompt_opens_reasoning
 
 from .one_pass import OnePassReading
 from .request_context import tool_parser_tools
@@ -34,6 +35,7 @@ class LongcatReasoningDetector(BaseReasoningFormatDetector):
         previous_content: str | Sequence[Any] | None = "",
         force_nonempty_content: bool = False,
         tool_call_parser_active: bool = False,
+        tokenizer: Any = None,
     ) -> None:
         previous_content = _message_text(previous_content)
         super().__init__(
@@ -47,10 +49,11 @@ class LongcatReasoningDetector(BaseReasoningFormatDetector):
             continue_final_message=continue_final_message,
             previous_content=previous_content,
             force_nonempty_content=force_nonempty_content,
-            # The output says itself whether it reasons (it opens a think tag). SGLang forces reasoning only when
-            # the chat template is detected to pre-open it; never by default, or a model that does not reason
-            # (LongCat-Flash-Chat) would have all its answer in reasoning_content.
-            reasoning_default=None,
+            # SGLang asks this default when it finds no thinking switch in the served template: it decides whether a
+            # request reasons (require_reasoning: the grammar then waits for the end of reasoning). Read from the
+            # served template and the vocabulary (see thinking_default); never "always", or a model that does not
+            # reason (LongCat-Flash-Chat) would have all its answer in reasoning_content.
+            reasoning_default=thinking_default(tokenizer),
         )
         reasoning_open = force_reasoning
         if continue_final_message and previous_content:
@@ -138,6 +141,45 @@ class LongcatReasoningDetector(BaseReasoningFormatDetector):
         if self._force_nonempty_content and released:
             self._streamed.append(released)
         return StreamingParseResult(normal_text="".join(normal), reasoning_text=released)
+
+
+_defaults: dict[tuple[int, str], tuple[Any, str | None]] = {}
+
+
+def thinking_default(tokenizer: Any) -> str | None:
+    """The ``reasoning_default`` SGLang applies to a request when the served template shows no thinking switch it
+    knows: ``"enable_thinking"`` (the request reasons unless ``enable_thinking`` is false) when the model may open
+    reasoning itself -- the template, rendered for one user message, ends at an assistant header after which the
+    model may open a think tag (it pre-fills none), the vocabulary has ``<think>`` and the template says the model may
+    reason (:func:`longcat_plugins.core.prompt.output_may_start_reasoning`: Qwen3 with ``qwen3-tools-first``) --
+    else None (reasoning only where the output opens it: LongCat-Flash-Chat). SGLang loads the served template into
+    the tokenizer (``--chat-template``), so this reads the template in use. Computed once per tokenizer and template."""
+    if tokenizer is None:
+        return None
+    template = getattr(tokenizer, "chat_template", None)
+    if not isinstance(template, str) or not template:
+        return None
+    key = (id(tokenizer), template)
+    hit = _defaults.get(key)
+    if hit is not None and hit[0] is tokenizer:
+        return hit[1]
+    mode: str | None = None
+    try:
+        vocab = tokenizer.get_vocab()
+        rendered = tokenizer.apply_chat_template(
+            [{"role": "user", "content": "hi"}], add_generation_prompt=True, tokenize=False
+        )
+    except Exception:
+        rendered, vocab = None, {}
+    if (
+        isinstance(rendered, str)
+        and any(tag in vocab for tag in T.THINK_OPENS)
+        and prompt_opens_reasoning(rendered) is None  # (a template that writes a think tag is SGLang's to read)
+        and output_may_start_reasoning(rendered, None, template)
+    ):
+        mode = "enable_thinking"
+    _defaults[key] = (tokenizer, mode)  # the tokenizer is kept alive, so its id is never reused
+    return mode
 
 
 def _message_text(content: str | Sequence[Any] | None) -> str:
