@@ -174,6 +174,8 @@ _LONGCAT_RUNNABLE: Mapping[str, Any] = {
     "routed_scaling_factor": 1.0,
     "q_lora_rank": 64,
     "kv_lora_rank": 512,
+    "mla_scale_q_lora": True,
+    "mla_scale_kv_lora": True,
     "qk_nope_head_dim": 64,
     "qk_rope_head_dim": 64,
     "head_dim": 64,
