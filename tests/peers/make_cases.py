@@ -73,6 +73,11 @@ SOURCES: dict[str, dict[str, str]] = {
         "path": "test/srt/function_call/test_qwen3_coder_detector.py",
         "commit": "c3df60d2a0c2aad61e87e1c4071fd36d859e0be7",
     },
+    "sglang_qwen3_coder_unit": {
+        "repo": SGLANG,
+        "path": "test/registered/unit/function_call/test_qwen3_coder_detector.py",
+        "commit": "0bbe61a61a1964be3758c1672c5522aa3aafdd6b",
+    },
     "ollama_qwen3coder": {
         "repo": OLLAMA,
         "path": "model/parsers/qwen3coder_test.go",
@@ -1244,6 +1249,73 @@ case(
     tools_from_source=True,
     dialect="xml",
 )
+
+# ----------------------------------------------------------------------------------------------------------------------
+# SGLang: test/registered/unit/function_call/test_qwen3_coder_detector.py (the texts its _call(city_block) builds; the
+# 100,000-space value of the linear-time test is left out)
+# ----------------------------------------------------------------------------------------------------------------------
+
+S = "sglang_qwen3_coder_unit"
+CITY_DAYS_TOOLS = [tool("get_weather", {"city": {"type": "string"}, "days": {"type": "integer"}})]
+CITY_DAYS_TOOLS[0]["function"]["parameters"]["required"] = ["city"]
+
+
+def city_call(city_block: str) -> str:
+    """The peer's ``_call``: a get_weather call whose city parameter holds ``city_block``."""
+    return (
+        "<tool_call>\n<function=get_weather>\n"
+        f"<parameter=city>\n{city_block}\n"
+        "<parameter=days>\n3\n</parameter>\n"
+        "</function>\n</tool_call>"
+    )
+
+
+for n, marker in enumerate(("</parameter1>", "</parameter_function>", "</parameter")):
+    case(
+        S,
+        "TestQwen3CoderDetectorMalformedParameterEnd.test_non_streaming_strips_drifted_end_marker",
+        city_call(f"Shanghai\n{marker}"),
+        calls=[call("get_weather", {"city": "Shanghai", "days": 3})],
+        tools=CITY_DAYS_TOOLS,
+        tools_from_source=True,
+        dialect="xml",
+        checks=("tool_calls",),
+        suffix=f"__{n}",
+    )
+case(
+    S,
+    "TestQwen3CoderDetectorMalformedParameterEnd.test_well_formed_value_unchanged",
+    city_call("Shanghai\n</parameter>"),
+    calls=[call("get_weather", {"city": "Shanghai", "days": 3})],
+    tools=CITY_DAYS_TOOLS,
+    tools_from_source=True,
+    dialect="xml",
+    checks=("tool_calls",),
+)
+case(
+    S,
+    "TestQwen3CoderDetectorMalformedParameterEnd.test_angle_brackets_inside_value_are_kept",
+    city_call("a <b>tag</b> city\n</parameter>"),
+    calls=[call("get_weather", {"city": "a <b>tag</b> city", "days": 3})],
+    tools=CITY_DAYS_TOOLS,
+    tools_from_source=True,
+    dialect="xml",
+    checks=("tool_calls",),
+    note="The peer checks the city; days is what the output spells.",
+)
+for n, value in enumerate(("<config>\n  <p>1</p>\n</parameters>", "x </parameterList>")):
+    case(
+        S,
+        "TestQwen3CoderDetectorMalformedParameterEnd.test_closed_value_ending_like_a_marker_is_kept",
+        city_call(f"{value}\n</parameter>"),
+        calls=[call("get_weather", {"city": value, "days": 3})],
+        tools=CITY_DAYS_TOOLS,
+        tools_from_source=True,
+        dialect="xml",
+        checks=("tool_calls",),
+        suffix=f"__{n}",
+        note="The peer checks the city; days is what the output spells.",
+    )
 
 # ----------------------------------------------------------------------------------------------------------------------
 # Ollama: model/parsers/qwen3coder_test.go, TestQwenToolParser (the raw call the parser is handed; no tools unless
