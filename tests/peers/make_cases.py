@@ -745,6 +745,112 @@ fahrenheit
     note="The peer asserts that the content holds 'Let me check the weather for you:'; the calls are scored.",
 )
 
+case(
+    S,
+    "test_extract_tool_calls_streaming_incremental",
+    """I'll check the weather.<tool_call>
+<function=get_current_weather>
+<parameter=city>
+Dallas
+</parameter>
+<parameter=state>
+TX
+</parameter>
+</function>
+</tool_call>""",
+    content="I'll check the weather.",
+    calls=[call("get_current_weather", {"city": "Dallas", "state": "TX"})],
+    tools=SAMPLE_TOOLS,
+    tools_from_source=True,
+    dialect="xml",
+    checks=("tool_calls",),
+)
+case(
+    S,
+    "test_extract_tool_calls_streaming_missing_opening_tag",
+    """I'll check the weather for you.
+
+<function=get_current_weather>
+<parameter=city>
+Dallas
+</parameter>
+<parameter=state>
+TX
+</parameter>
+<parameter=unit>
+fahrenheit
+</parameter>
+</function>
+</tool_call>""",
+    content="I'll check the weather for you.\n\n",
+    calls=[call("get_current_weather", DALLAS_ARGS)],
+    tools=SAMPLE_TOOLS,
+    tools_from_source=True,
+    dialect="xml",
+    checks=("tool_calls",),
+    note='The peer asserts that the content holds "I\'ll check the weather for you."; the calls are scored.',
+)
+case(
+    S,
+    "test_none_tool_calls_filtered",
+    (
+        "<tool_call>\n"
+        "<function=bad_func_no_gt\n"
+        "</function>\n"
+        "</tool_call>\n"
+        "<tool_call>\n"
+        "<function=get_current_weather>\n"
+        "<parameter=city>Dallas</parameter>\n"
+        "<parameter=state>TX</parameter>\n"
+        "</function>\n"
+        "</tool_call>"
+    ),
+    calls=[call("get_current_weather", {"city": "Dallas", "state": "TX"})],
+    tools=SAMPLE_TOOLS,
+    tools_from_source=True,
+    dialect="xml",
+    checks=("tool_calls",),
+    note="The peer asserts exactly one call of get_current_weather (the broken block is no call).",
+)
+case(
+    S,
+    "test_anyof_parameter_not_double_encoded",
+    (
+        "<tool_call>\n"
+        "<function=update_record>\n"
+        '<parameter=data>{"key": "value", "count": 42}</parameter>\n'
+        "</function>\n"
+        "</tool_call>"
+    ),
+    calls=[call("update_record", {"data": {"key": "value", "count": 42}})],
+    tools=[tool("update_record", {"data": {"anyOf": [{"type": "object"}, {"type": "null"}]}})],
+    tools_from_source=True,
+    dialect="xml",
+    checks=("tool_calls",),
+)
+case(
+    S,
+    "test_streaming_multi_param_single_chunk",
+    "<tool_call>" + "\n<function=get_current_weather>" + "\n" + "<parameter=city>\nDallas\n</parameter>"
+    "\n<parameter=state>\nTX\n</parameter>"
+    "\n<parameter=unit>\nfahrenheit\n</parameter>" + "\n</function>" + "\n</tool_call>",
+    calls=[call("get_current_weather", DALLAS_ARGS)],
+    tools=SAMPLE_TOOLS,
+    tools_from_source=True,
+    dialect="xml",
+    checks=("tool_calls",),
+)
+case(
+    S,
+    "test_no_double_serialization_string_args",
+    "<tool_call>\n<function=greet>\n<parameter=message>hello world</parameter>\n</function>\n</tool_call>",
+    calls=[call("greet", {"message": "hello world"})],
+    tools=[tool("greet", {"message": {"type": "string"}})],
+    tools_from_source=True,
+    dialect="xml",
+    checks=("tool_calls",),
+)
+
 # ----------------------------------------------------------------------------------------------------------------------
 # vLLM: tests/tool_parsers/test_qwen3xml_tool_parser.py (the shared ToolParserTests with Qwen3 XML outputs; the
 # config says supports_typed_arguments=False, so various_data_types_output, whose typing the test leaves open, is not
