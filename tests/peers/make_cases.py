@@ -78,6 +78,11 @@ SOURCES: dict[str, dict[str, str]] = {
         "path": "test/registered/unit/function_call/test_qwen3_coder_detector.py",
         "commit": "0bbe61a61a1964be3758c1672c5522aa3aafdd6b",
     },
+    "sglang_qwen3_coder_streaming": {
+        "repo": SGLANG,
+        "path": "test/registered/function_call/test_qwen3_coder_detector/test_cases.py",
+        "commit": "2c5fa03198d0630444a1bfe74b4eaae310173eee",
+    },
     "ollama_qwen3coder": {
         "repo": OLLAMA,
         "path": "model/parsers/qwen3coder_test.go",
@@ -96,6 +101,7 @@ SOURCES: dict[str, dict[str, str]] = {
 }
 
 CASES: list[dict[str, Any]] = []
+ALL: tuple[str, ...] = ("content", "reasoning", "tool_calls")
 
 
 def tool(name: str, properties: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -125,7 +131,7 @@ def case(
     declined: str | None = None,
     note: str | None = None,
     suffix: str = "",
-    checks: tuple[str, ...] = ("content", "reasoning", "tool_calls"),
+    checks: tuple[str, ...] = ALL,
 ) -> None:
     """One case. ``content``/``reasoning`` ``None`` (a peer's "no content") counts as empty. Without ``tools`` the
     case declares the tools its expected calls name, with no parameters. ``checks`` names the parts the peer's test
@@ -148,7 +154,7 @@ def case(
         "reasoning_open": reasoning_open,
         "expected": {"content": content or "", "reasoning": reasoning or "", "tool_calls": calls},
     }
-    if tuple(checks) != ("content", "reasoning", "tool_calls"):
+    if tuple(checks) != ALL:
         entry["checks"] = list(checks)
     if declined:
         entry["declined"] = declined
@@ -1421,6 +1427,156 @@ for n, value in enumerate(("<config>\n  <p>1</p>\n</parameters>", "x </parameter
         checks=("tool_calls",),
         suffix=f"__{n}",
         note="The peer checks the city; days is what the output spells.",
+    )
+
+# ----------------------------------------------------------------------------------------------------------------------
+# SGLang: test/registered/function_call/test_qwen3_coder_detector/test_cases.py (tools: test_fixtures.py's
+# get_test_tools at 4e563f39802721177a146f26e266a7bca60ddcb5)
+# ----------------------------------------------------------------------------------------------------------------------
+
+S = "sglang_qwen3_coder_streaming"
+FIXTURE_TOOLS = [
+    tool(
+        "get_current_weather",
+        {
+            "location": {"type": "string"},
+            "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]},
+            "days": {"type": "integer"},
+        },
+    ),
+    tool("sql_interpreter", {"query": {"type": "string"}, "dry_run": {"type": "boolean"}}),
+    tool(
+        "TodoWrite",
+        {
+            "todos": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {"content": {"type": "string"}, "status": {"type": "string"}},
+                    "required": ["content", "status"],
+                },
+            }
+        },
+    ),
+]
+FIXTURE_TOOLS[0]["function"]["parameters"]["required"] = ["location"]
+BOSTON = {"location": "Boston", "unit": "celsius", "days": 3}
+for test, text, content, calls, checks, note in [
+    ("plain_text", """This is plain text test""", "This is plain text test", [], ALL, None),
+    (
+        "single_tool_call",
+        """<function=get_current_weather>
+<parameter=location>Boston</parameter>
+<parameter=unit>celsius</parameter>
+<parameter=days>3</parameter>
+</function>""",
+        "",
+        [call("get_current_weather", BOSTON)],
+        ALL,
+        None,
+    ),
+    (
+        "single_tool_call_with_text",
+        """Text prefix + tool call test
+
+<function=get_current_weather>
+<parameter=location>Boston</parameter>
+<parameter=unit>celsius</parameter>
+<parameter=days>3</parameter>
+</function>""",
+        "Text prefix + tool call test\n\n",
+        [call("get_current_weather", BOSTON)],
+        ("tool_calls",),
+        "The peer's expected text is 'Text prefix + tool call test\\n    \\n', four spaces the output does not hold; "
+        "the calls are scored.",
+    ),
+    (
+        "double_tool_call",
+        """Text prefix + double tool call test
+
+<function=get_current_weather>
+<parameter=location>New York</parameter>
+</function>
+<function=sql_interpreter>
+<parameter=query>SELECT * FROM users</parameter>
+<parameter=dry_run>True</parameter>
+</function>
+""",
+        "Text prefix + double tool call test\n\n",
+        [
+            call("get_current_weather", {"location": "New York"}),
+            call("sql_interpreter", {"query": "SELECT * FROM users", "dry_run": True}),
+        ],
+        ALL,
+        None,
+    ),
+    (
+        "random_fragmentation",
+        """Text prefix + random fragmentation stress test
+
+<function=get_current_weather>
+<parameter=location>San Francisco</parameter>
+</function>""",
+        "Text prefix + random fragmentation stress test\n\n",
+        [call("get_current_weather", {"location": "San Francisco"})],
+        ALL,
+        None,
+    ),
+    (
+        "implicit_parameter_close",
+        """Text prefix + implicit parameter close test
+
+<function=get_current_weather>
+<parameter=location>Paris
+<parameter=unit>celsius
+<parameter=days>3
+</function>""",
+        "Text prefix + implicit parameter close test\n\n",
+        [call("get_current_weather", {"location": "Paris", "unit": "celsius", "days": 3})],
+        ALL,
+        None,
+    ),
+    (
+        "complex_schema",
+        """Text prefix + complex schema tool call test
+
+<function=TodoWrite>
+<parameter=todos>
+[
+ {"content": "Buy a new car", "status": 'pending'},
+ {"content": "Buy a new house", "status": "completed"}
+]
+</parameter>
+</function>
+
+""",
+        "Text prefix + complex schema tool call test\n\n",
+        [
+            call(
+                "TodoWrite",
+                {
+                    "todos": [
+                        {"content": "Buy a new car", "status": "pending"},
+                        {"content": "Buy a new house", "status": "completed"},
+                    ]
+                },
+            )
+        ],
+        ALL,
+        None,
+    ),
+]:
+    case(
+        S,
+        test,
+        text,
+        content=content,
+        calls=calls,
+        tools=FIXTURE_TOOLS,
+        tools_from_source=True,
+        dialect="xml",
+        checks=checks,
+        note=note,
     )
 
 # ----------------------------------------------------------------------------------------------------------------------
