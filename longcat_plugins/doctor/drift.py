@@ -13,7 +13,6 @@ Engine-free: an adapter imports the engine classes and hands them in.
 
 from __future__ import annotations
 
-import importlib.metadata as md
 import inspect
 import logging
 import pkgutil
@@ -73,10 +72,7 @@ def _absent_keywords(target: Any, keywords: tuple[str, ...]) -> list[str]:
 
 
 def engine_version(engine: EngineSpec) -> str:
-    try:
-        return md.version(engine.key)
-    except md.PackageNotFoundError:
-        return "(version unknown)"
+    return engine.installed_version() or "(version unknown)"
 
 
 def tested(engine: EngineSpec, version: str) -> bool:

@@ -40,10 +40,7 @@ def package_check() -> Check:
 
 
 def installed_version(engine: EngineSpec) -> str | None:
-    try:
-        return md.version(engine.key)
-    except md.PackageNotFoundError:
-        return None
+    return engine.installed_version()
 
 
 def version_check(engine: EngineSpec, version: str) -> Check:

