@@ -123,6 +123,20 @@ VLLM_REASONING: Final = (
         checked_on=_V,
     ),
     Contract(
+        f"{_REASONING_BASE}.set_prompt_token_ids",
+        "the serving layer hands a request's parsers the prompt (DelegatingParser forwards it) before asking "
+        "is_reasoning_end; without it (0.32) the hook that arrives first decides: is_reasoning_end answers the gate "
+        "and keeps the prompt's state, adjust_initial_state_from_prompt hands the whole stream to the tool parser",
+        checked_on=_V,
+        since="0.33.0",
+    ),
+    Contract(
+        "vllm.entrypoints.openai.chat_completion.protocol:ChatCompletionRequest.resolve_reasoning_ended",
+        "the API server asks the request's parser is_reasoning_end(prompt) for the structured-output gate (0.32 then "
+        "parses the first choice's whole answer with that parser)",
+        checked_on=_V,
+    ),
+    Contract(
         f"{_REASONING_BASE}.is_reasoning_end_streaming",
         "constrained decoding starts where reasoning ends",
         checked_on=_V,

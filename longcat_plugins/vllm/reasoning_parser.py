@@ -25,6 +25,15 @@ the class the installed vLLM's gate reads them from; on 0.33 it overrides every 
 no parser engine: the adapter's ``__init__`` is skipped). Where a think tag is several tokens, its last token is where
 reasoning ends for the gate (found from the text of the last tokens).
 
+The prompt: vLLM 0.33 and later hand it to a request's parsers (``set_prompt_token_ids``, forwarded by
+``DelegatingParser``) before the serving layer asks :meth:`is_reasoning_end`; this parser then answers the serving
+layer's question. vLLM 0.32 does not forward it, so the same hooks answer from what they are given: a parser asked
+``is_reasoning_end`` before it was handed the prompt answers the gate's question and keeps what the prompt says (the
+API server's non-streaming answer for the first choice is read by that parser); a stream whose serving layer then
+calls ``adjust_initial_state_from_prompt`` (the gate's "not ended") is handed to the tool parser whole at its first
+delta, which reads it in one pass from where the prompt left it, as on later releases. One code path: which hook
+arrives first decides.
+
 Without a tool parser (``--reasoning-parser`` alone), on every release, the request's output is read by this parser
 from start to end, as the core reads it in one pass: the serving layer is told reasoning has not ended at the prompt,
 and the parser never hands over (see :mod:`.pairing`).
@@ -98,6 +107,8 @@ class LongcatReasoningParser(_GateBase):  # type: ignore[valid-type,misc]
         self._end_ids = facts.think_end_ids | self._call_open_ids
         self._thinking = thinking_hint(kwargs.get("chat_template_kwargs"))
         self._prompt_state: bool | None = None  # True: the prompt opened reasoning, False: closed it
+        self._gate_prompt_state: bool | None = None  # the same, read when the gate asked (the prompt not handed over)
+        self._hands_all = False  # the serving layer took the gate's answer: hand the whole output to the tool parser
         self._stream: StreamParser | None = None
         self._held: list[str] = []  # content not handed over yet
         self._held_has_calls: bool | None = None  # (computed when needed)
@@ -135,8 +146,9 @@ class LongcatReasoningParser(_GateBase):  # type: ignore[valid-type,misc]
     @property
     def reasoning_open(self) -> bool:
         """Whether the output starts inside reasoning."""
-        if self._prompt_state is not None:
-            return self._prompt_state
+        state = self._prompt_state if self._parsing_stream else self._gate_prompt_state
+        if state is not None:
+            return state
         return self._thinking is True
 
     # -- the prompt ----------------------------------------------------------------------------------------------
@@ -189,6 +201,11 @@ class LongcatReasoningParser(_GateBase):  # type: ignore[valid-type,misc]
         self._counter = None  # (it reads from where the prompt leaves the output)
 
     def adjust_initial_state_from_prompt(self, prompt_token_ids: Sequence[int]) -> None:
+        if not self._parsing_stream and self.tool_stage is not None:
+            # The serving layer asked is_reasoning_end without handing over the prompt first, so it had the gate's
+            # answer ("not ended") and streams through this parser: the whole output is handed to the tool parser at
+            # the first delta, which reads it in one pass as on the releases that hand over the prompt first.
+            self._hands_all = True
         self.set_prompt_token_ids(prompt_token_ids)
 
     # -- token-level hooks (the structured-output gate, usage) ---------------------------------------------------
@@ -209,7 +226,7 @@ class LongcatReasoningParser(_GateBase):  # type: ignore[valid-type,misc]
         output streams through this parser, which reads reasoning wherever it opens."""
         if self._parsing_stream:
             return self.tool_stage is not None
-        state = self.prompt_state(input_ids)
+        state = self._gate_prompt_state = self.prompt_state(input_ids)
         if state is not None:
             return not state
         if self._thinking is not None:
@@ -317,6 +334,9 @@ class LongcatReasoningParser(_GateBase):  # type: ignore[valid-type,misc]
         current_token_ids: Sequence[int],
         delta_token_ids: Sequence[int],
     ) -> DeltaMessage | None:
+        if self._hands_all and self._stream is None and not self._finished:
+            self._ended = self._finished = True
+            return DeltaMessage(content=delta_text) if delta_text else None
         if self._finished or not delta_text:
             return None
         if self._ended:
