@@ -24,3 +24,44 @@ from longcat_plugins.core.prompt import prompt_opens_reasoning
 )
 def test_prompt_opens_reasoning(prompt: str, expected: bool | None) -> None:
     assert prompt_opens_reasoning(prompt) is expected
+
+
+QWEN3_TURN = "<|im_start|>user\nhi<|im_end|>\n<|im_start|>assistant\n"
+LONGCAT_TURN = "[Round 0] USER:hi ASSISTANT:"
+THINKING_TEMPLATE = "{%- if enable_thinking is false %}{{- '<think>\\n\\n</think>\\n\\n' }}{%- endif %}"
+PLAIN_TEMPLATE = "{%- for m in messages %}{{- '<|im_start|>' ~ m['role'] }}{%- endfor %}"
+
+
+@pytest.mark.parametrize(
+    ("tail", "thinking", "template", "expected"),
+    [
+        (QWEN3_TURN, None, THINKING_TEMPLATE, True),  # Qwen3 opens <think> itself
+        (QWEN3_TURN, True, THINKING_TEMPLATE, True),
+        (QWEN3_TURN, False, THINKING_TEMPLATE, False),
+        (QWEN3_TURN + "<think>\n\n</think>\n\n", None, THINKING_TEMPLATE, False),  # switched off in the prompt
+        (QWEN3_TURN + "<think>\n\n</think>\n\n", True, THINKING_TEMPLATE, False),  # the prompt wins
+        (QWEN3_TURN + "<think>\n", False, THINKING_TEMPLATE, True),
+        (QWEN3_TURN, None, PLAIN_TEMPLATE, False),  # a ChatML model that never reasons (Qwen3-Coder, Qwen2.5)
+        (QWEN3_TURN, None, "", True),  # an unknown template says nothing against it
+        (LONGCAT_TURN, None, THINKING_TEMPLATE, False),  # LongCat-Flash-Chat does not open reasoning
+        (LONGCAT_TURN, True, "", True),
+        ("", None, THINKING_TEMPLATE, None),
+    ],
+)
+def test_output_may_start_reasoning(tail: str, thinking: bool | None, template: str, expected: bool | None) -> None:
+    from longcat_plugins.core.prompt import output_may_start_reasoning
+
+    assert output_may_start_reasoning(tail, thinking, template) is expected
+
+
+def test_template_may_think() -> None:
+    from longcat_plugins.core.prompt import template_may_think
+    from longcat_plugins.templates import template_path
+
+    def source(name: str) -> str:
+        with open(template_path(name), encoding="utf-8") as f:
+            return f.read()
+
+    assert template_may_think(source("qwen3-tools-first"))
+    assert template_may_think(source("xml-function-thinking"))
+    assert not template_may_think(PLAIN_TEMPLATE)
