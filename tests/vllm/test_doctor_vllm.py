@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from longcat_plugins.contracts import VLLM_SUPPORTED
 from tests.guide_commands import GUIDE, check_guide_has, guide_commands, shell_words
 from tests.support import doctor
 from tests.support.child import run_python
@@ -111,7 +112,7 @@ def _server_lookup(drift: str) -> tuple[list[str], str]:
 
 def _assert_names_the_versions(message: str, version: str = VERSION) -> None:
     assert "longcat-plugins 0.1.0" in message
-    assert f"vLLM {version} lacks (tested with vllm>=0.33,<0.35)" in message
+    assert f"vLLM {version} lacks (tested with vllm{VLLM_SUPPORTED})" in message
     assert "pip install 'vllm>=" in message
 
 
@@ -158,7 +159,7 @@ def test_an_untested_version_with_every_contract_keeps_our_parsers_and_warns() -
         "reasoning resolves to longcat_plugins.vllm.reasoning_parser LongcatReasoningParser",
     ]
     assert lines[2:] == ["start-up ok", "start-up ok"]
-    assert "vLLM 0.35.0 is outside the range longcat-plugins 0.1.0 is tested with (vllm>=0.33,<0.35)" in stderr
+    assert f"vLLM 0.35.0 is outside the range longcat-plugins 0.1.0 is tested with (vllm{VLLM_SUPPORTED})" in stderr
     assert stderr.count("is outside the range") == 1
 
 
