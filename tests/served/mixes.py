@@ -1,0 +1,68 @@
+"""What the parser-mix tests of both engines share (``tests/vllm/test_parser_mixes.py``,
+``tests/sglang/test_parser_mixes.py``): texts in the built-in tool parsers' dialects, the cases of a table of mixes,
+and the comparison of a mix's answer with the built-in pair's.
+
+Content is compared without the whitespace around it: the built-in tool parsers keep or trim it by conventions of
+their own (``qwen3_coder`` strips the text before a call; ``hermes`` streams the blank line before a call, which its
+whole answer drops), and ours keeps the model's text, dropping only blank content beside calls, as vLLM's whole
+answer does."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+import pytest
+
+from .oracle import Served
+
+HERMES_CALL = '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris", "days": 3}}\n</tool_call>'
+XML_CALL = (
+    "<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n<parameter=days>\n3\n</parameter>\n"
+    "</function>\n</tool_call>"
+)
+#: texts by the dialect of the tool parser that reads them
+TEXTS = {
+    "hermes": {
+        "think-call": "<think>The user wants Paris.</think>\n\n" + HERMES_CALL,
+        "think-text-call": "<think>Paris.</think>\n\nLet me check.\n" + HERMES_CALL,
+        "think-answer": "<think>No tool needed.</think>\n\nIt is sunny.",
+    },
+    "xml": {
+        "think-call": "<think>The user wants Paris.</think>\n\n" + XML_CALL,
+        "think-text-call": "<think>Paris.</think>\n\nLet me check.\n" + XML_CALL,
+    },
+}
+
+Mix = tuple[str, str]  # (tool parser, reasoning parser), ours named "longcat"
+
+
+def cases(
+    mixes: list[tuple[Mix, Mix, str]], defects: Mapping[tuple[Any, ...], str], groups: tuple[int, ...] = (1,)
+) -> Iterator[Any]:
+    """``(mix, pair, dialect, text name, stream, tokens per step)`` for each mix, compared with its built-in
+    ``pair`` on each text of ``dialect``; ``defects``, by ``(mix, text name, stream, tokens per step)``: what goes
+    wrong, as a strict expected failure."""
+    for mix, pair, dialect in mixes:
+        for name in TEXTS[dialect]:
+            for stream in (False, True):
+                for group in groups:
+                    defect = defects.get((mix, name, stream, group))
+                    marks = [pytest.mark.xfail(reason=defect, strict=True)] if defect else []
+                    mode = "stream" if stream else "whole"
+                    case_id = f"{'+'.join(mix)}-vs-{'+'.join(pair)}-{name}-{mode}" + (
+                        f"-g{group}" if len(groups) > 1 else ""
+                    )
+                    yield pytest.param(mix, pair, dialect, name, stream, group, id=case_id, marks=marks)
+
+
+def assert_served_alike(served: Served, expected: Served, mix: Mix, pair: Mix) -> None:
+    """The mix serves what the built-in pair serves: reasoning, content (without its surrounding whitespace), calls
+    and the finish reason."""
+    assert not served.faults, served.faults
+    assert (served.reasoning, served.content.strip(), served.calls, served.finish) == (
+        expected.reasoning,
+        expected.content.strip(),
+        expected.calls,
+        expected.finish,
+    ), f"{'+'.join(mix)}: {served.describe()}\n{'+'.join(pair)}: {expected.describe()}"
