@@ -56,6 +56,8 @@ class Trigger(Enum):
     #: inside a block: ``{``, ``<function=`` or a key/value call name
     CALL_BEGINS = "call begins"
     CALL_ENDS = "call reader finished"
+    #: a call reader read a call that names no tool of the request to its end (it announced nothing)
+    UNKNOWN_CALL_ENDS = "call naming no tool read"
     #: an announced call breaks off (bad markup, or the end of the output): closed with valid JSON arguments
     CALL_BREAKS = "announced call broke off"
     #: the output ends inside an announced call that the engine may have cut (``cut_calls_as_text``)
@@ -84,6 +86,9 @@ class Action(Enum):
     OPEN_BARE_CALL = "start an XML call reader, holding its text"
     OPEN_NAMED_CALL = "start a key/value call reader for the name, holding its text"
     START_READER = "start the call reader for what follows"
+    #: the call named no tool: its text stays held with the block's (text, verbatim, unless a later call of the block
+    #: is announced; then the block's markup is dropped and this call's text is content)
+    HOLD_UNKNOWN_CALL = "hold the call's text with the block's"
     CLOSE_BLOCK = "close the block"
     RETURN_HELD_BLOCK = "return the held text, as text of the next mode"
     #: (a block with no tag was read as JSON, which sees no tags in strings: its text is read again, as text)
@@ -144,12 +149,15 @@ TRANSITIONS: Final[dict[tuple[Mode, Trigger], tuple[Target, Action]]] = {
     (Mode.BLOCK, Trigger.NOT_AN_UNTAGGED_CALL): (ORIGIN, Action.REREAD_HELD_BLOCK),
     (Mode.BLOCK, Trigger.END_OF_INPUT): (Mode.CONTENT, Action.CLOSE_BLOCK),
     (Mode.CALL, Trigger.CALL_ENDS): (Mode.BLOCK, Action.NONE),
+    # a call naming no tool, the block's first: the block is still undecided
+    (Mode.CALL, Trigger.UNKNOWN_CALL_ENDS): (Mode.BLOCK, Action.HOLD_UNKNOWN_CALL),
     (Mode.CALL, Trigger.CALL_BREAKS): (Mode.BLOCK, Action.CLOSE_CALL),
     (Mode.CALL, Trigger.CALL_CUT): (Mode.CONTENT, Action.RETURN_CUT_CALL),
     (Mode.CALL, Trigger.NOT_A_CALL): (ORIGIN, Action.RETURN_HELD_BLOCK),
     (Mode.CALL, Trigger.NOT_AN_UNTAGGED_CALL): (ORIGIN, Action.REREAD_HELD_BLOCK),
     (Mode.CALL, Trigger.BAD_CALL): (Mode.BLOCK, Action.RETURN_HELD_BLOCK),
     (Mode.BARE_CALL, Trigger.CALL_ENDS): (Mode.AFTER_BLOCK, Action.NONE),
+    (Mode.BARE_CALL, Trigger.UNKNOWN_CALL_ENDS): (ORIGIN, Action.RETURN_HELD_BLOCK),
     (Mode.BARE_CALL, Trigger.CALL_BREAKS): (Mode.AFTER_BLOCK, Action.CLOSE_CALL),
     (Mode.BARE_CALL, Trigger.CALL_CUT): (Mode.CONTENT, Action.RETURN_CUT_CALL),
     (Mode.BARE_CALL, Trigger.NOT_A_CALL): (ORIGIN, Action.RETURN_HELD_BLOCK),
@@ -174,6 +182,7 @@ EMITS: Final[dict[Action, frozenset[type[Event]]]] = {
     Action.OPEN_BARE_CALL: frozenset(),
     Action.OPEN_NAMED_CALL: frozenset(),
     Action.START_READER: frozenset(),
+    Action.HOLD_UNKNOWN_CALL: frozenset(),
     #: at the end of the input after text between calls, that text's whitespace; without tool parsing, the tag
     Action.CLOSE_BLOCK: frozenset((Content,)),
     #: the held text, as reasoning when the next mode is reasoning, else as content
@@ -274,10 +283,16 @@ class Machine:
 
     def reader_stopped(self, failed: bool, done: bool, announced: bool) -> Trigger | None:
         """What a call reader that stopped reading means: it failed (after announcing its call, or not), finished,
-        or waits for text (None)."""
+        or waits for text (None). A reader that finished without announcing its call read a call that names no
+        tool: a further call of a block is then text (the block goes on); the block's first leaves the block
+        undecided."""
         if failed:
             return self._call_broke(announced)
-        return Trigger.CALL_ENDS if done else None
+        if not done:
+            return None
+        if announced:
+            return Trigger.CALL_ENDS
+        return Trigger.BAD_CALL if self.block_calls else Trigger.UNKNOWN_CALL_ENDS
 
     def end_of_input(self, reader_announced: bool, cut_calls_as_text: bool, passthrough: bool) -> Trigger:
         """The trigger the end of the input is in the current mode. ``reader_announced``: the call being read (in a

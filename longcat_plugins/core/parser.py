@@ -148,6 +148,7 @@ class StreamParser:
             Action.OPEN_BARE_CALL: self._open_bare_call,
             Action.OPEN_NAMED_CALL: self._open_named_call,
             Action.START_READER: self._start_reader,
+            Action.HOLD_UNKNOWN_CALL: self._hold_unknown_call,
             Action.CLOSE_BLOCK: self._close_block,
             Action.RETURN_HELD_BLOCK: self._return_held_block,
             Action.REREAD_HELD_BLOCK: self._reread_held_block,
@@ -168,6 +169,8 @@ class StreamParser:
         self._reader: CallReader | None = None
         self._block_ended = False  # the call just read ended its block
         self._held_block: list[str] | None = None  # the block's text while it is not known to be a call
+        self._reader_from = 0  # where the text of the call being read starts in the held block
+        self._unknown_from = -1  # where the text of calls naming no tool starts in the held block (-1: none)
         self._reasoning_text = False  # reasoning text was shown since reasoning (last) opened
         self._whitespace = WhitespaceRun()  # between the calls of a block
         self._text_last = False  # the last thing read in the block was text (what its whitespace follows)
@@ -275,6 +278,9 @@ class StreamParser:
         self._call_index = index
         self._flush_text()
         self._events.append(ToolCallStart(index, call_id, name))
+        # (after the start: with cut_calls_as_text, a call cut off is withdrawn with what follows its start, and its
+        # held block, which holds this text, is content)
+        self._show_unknown_calls()
 
     def _content_in_block(self, text: str) -> None:
         """Text inside a call block that belongs to no call."""
@@ -485,7 +491,7 @@ class StreamParser:
         if self._sink.reports:
             self._take_reports()
         if reader.failed or reader.done:
-            self._block_ended = reader.done and reader.ends_block
+            self._block_ended = reader.done and reader.ends_block and reader.announced
             trigger = self._machine.reader_stopped(reader.failed, reader.done, reader.announced)
             assert trigger is not None
             return new, _MET[trigger]
@@ -503,6 +509,7 @@ class StreamParser:
     def _open_block(self, met: Met) -> int:
         self._wrapper = met.tag or _BARE_OBJECT
         self._held_block = [met.name_markup, met.tag]
+        self._unknown_from = -1
         self._block_name = met.name  # a name written before the block, for a block that has none
         self._block_name_markup = met.name_markup  # (content after all when the block names its call)
         return len(met.tag)
@@ -510,6 +517,7 @@ class StreamParser:
     def _open_named_call(self, met: Met) -> int:
         self._wrapper = None
         self._held_block = [met.name_markup]
+        self._unknown_from = -1
         closer = self._tag_closer
         self._tag_closer = ""
         self._reader = KvCallReader(self._sink, self._schemas, given_name=met.name, bare=True, closing_tag=closer)
@@ -518,6 +526,7 @@ class StreamParser:
     def _open_bare_call(self, met: Met) -> int:
         self._wrapper = None
         self._held_block = []
+        self._unknown_from = -1
         self._reader = XmlCallReader(self._sink, self._schemas)
         return 0
 
@@ -527,8 +536,23 @@ class StreamParser:
         if self._held_block is None:
             whitespace = self._whitespace.release()
             self._held_block = [] if self._passthrough else [whitespace]  # (shown already without tool parsing)
+        self._reader_from = len(self._held_block)
         self._reader = met.reader
         return 0
+
+    def _hold_unknown_call(self, met: Met) -> int:
+        """The block's first call named no tool (its reader read it to its end): its text stays held."""
+        if self._unknown_from < 0:
+            self._unknown_from = self._reader_from
+        return 0
+
+    def _show_unknown_calls(self) -> None:
+        """A call of the block is announced after calls naming no tool: their text (and what was held between them
+        and the announced call) is content; the rest of the held block is markup."""
+        held_block = self._held_block
+        if self._unknown_from >= 0 and held_block is not None:
+            self._emit(Content, "".join(held_block[self._unknown_from : self._reader_from]))
+        self._unknown_from = -1
 
     def _reread_held_block(self, met: Met) -> int:
         held_block = self._held_block or []
@@ -549,6 +573,7 @@ class StreamParser:
     def _return_held_block(self, met: Met) -> int:
         held_block = self._held_block or []
         self._held_block = None
+        self._unknown_from = -1
         self._block_name_markup = ""  # (it is in the held block)
         if self._machine.mode is not Mode.BLOCK:
             self._wrapper = None
@@ -579,6 +604,7 @@ class StreamParser:
         self._log.withdraw_last()
         held_block = self._held_block or []
         self._held_block = None
+        self._unknown_from = -1
         self._emit(Content, "".join(held_block))
         return 0
 
@@ -610,9 +636,10 @@ class StreamParser:
         if self._cut_calls_as_text:
             return  # the held block is kept until the call is complete
         held_block = self._held_block
-        self._held_block = None
         if held_block and self._passthrough:
             self._emit(Content, "".join(held_block))
+        self._unknown_from = -1
+        self._held_block = None
 
     # -- output ----------------------------------------------------------------------------------------------
     # Consecutive text of one kind (content, reasoning, or one call's arguments) is gathered into one event, in a

@@ -321,6 +321,68 @@ case(
     content=tc('\n{"name": "delete_everything", "arguments": {"really": true}}\n'),
 )
 case(
+    "unknown_tool_think_tag_in_value",
+    "Issue 29, item 8: once a block's name is found to name no tool, the rest of the block is read as the call it "
+    "is, not as content where think tags are markup: the whole block, and the text after it, comes back verbatim.",
+    'ok <tool_call>{"name": "g", "arguments": {"a": "x<think>y"}}</tool_call> done',
+    content='ok <tool_call>{"name": "g", "arguments": {"a": "x<think>y"}}</tool_call> done',
+)
+case(
+    "unknown_tool_end_marker_in_value",
+    "Issue 29, item 8: an end-of-sequence marker inside a value of a block that names no tool is text of the block.",
+    '<tool_call>{"name": "g", "arguments": {"a": "<|im_end|>"}}</tool_call>',
+    content='<tool_call>{"name": "g", "arguments": {"a": "<|im_end|>"}}</tool_call>',
+)
+case(
+    "unknown_tool_xml_think_close_in_value",
+    "Issue 29, item 8: the same in XML, a closing think tag inside a parameter.",
+    "<tool_call><function=g><parameter=a>x</think>y</parameter></function></tool_call>",
+    content="<tool_call><function=g><parameter=a>x</think>y</parameter></function></tool_call>",
+)
+case(
+    "unknown_tool_kv_think_open_in_value",
+    "Issue 29, item 8: the same in the key/value dialect.",
+    kv("g", ("a", "x<think>y")) + " z",
+    content=kv("g", ("a", "x<think>y")) + " z",
+)
+case(
+    "unknown_tool_inside_reasoning",
+    "A block naming no tool inside reasoning is reasoning, verbatim, tags inside its values included; the "
+    "reasoning's own closing tag still closes it.",
+    "<think>r <tool_call><function=g><parameter=a>x</think>y</parameter></function></tool_call> more</think>ans",
+    content="ans",
+    reasoning="r <tool_call><function=g><parameter=a>x</think>y</parameter></function></tool_call> more",
+)
+case(
+    "unknown_tool_then_known_in_one_block",
+    "A block whose first call names no tool and whose second names one: the second is a call, the first comes "
+    "back as content, verbatim (the block's tags are markup: it held a call).",
+    tc('{"name": "g", "arguments": {"a": "x<think>"}}\n{"name": "get_weather", "arguments": {"city": "Paris"}}')
+    + " z",
+    content='{"name": "g", "arguments": {"a": "x<think>"}}\n z',
+    calls=[("get_weather", {"city": "Paris"})],
+)
+case(
+    "unknown_tools_only_in_one_block",
+    "A block of two calls, neither naming a tool: the whole block is content, verbatim.",
+    tc('{"name": "g", "arguments": {"a": "x"}}\n{"name": "h", "arguments": {"a": "<|im_end|>"}}') + " z",
+    content=tc('{"name": "g", "arguments": {"a": "x"}}\n{"name": "h", "arguments": {"a": "<|im_end|>"}}') + " z",
+)
+case(
+    "unknown_tool_cut_off",
+    "A block naming no tool, cut off inside a value: verbatim.",
+    '<tool_call>{"name": "g", "arguments": {"a": "x<think>y',
+    content='<tool_call>{"name": "g", "arguments": {"a": "x<think>y',
+)
+case(
+    "unknown_tool_without_tool_parsing",
+    "Without tool parsing (our reasoning stage before another tool parser), a block naming no tool reaches the "
+    "tool stage verbatim: its think tag is not taken for reasoning.",
+    'ok <tool_call>{"name": "g", "arguments": {"a": "x<think>y"}}</tool_call> done',
+    content='ok <tool_call>{"name": "g", "arguments": {"a": "x<think>y"}}</tool_call> done',
+    opt_tools=False,
+)
+case(
     "hermes_unknown_tool_emitted",
     "With emit_unknown_calls, a tool not among the request's tools is emitted as a call (the harness answers it).",
     tc('\n{"name": "delete_everything", "arguments": {"really": true}}\n'),

@@ -135,6 +135,9 @@ def test_opening_a_block_resets_its_calls() -> None:
         (True, False, True, 1, Trigger.CALL_BREAKS),
         (True, False, False, 0, Trigger.NOT_A_CALL),
         (True, False, False, 1, Trigger.BAD_CALL),
+        # a reader that read a call naming no tool to its end, never announcing it: no call (verbatim text)
+        (False, True, False, 0, Trigger.UNKNOWN_CALL_ENDS),
+        (False, True, False, 1, Trigger.BAD_CALL),
     ],
 )
 def test_what_a_stopped_reader_means(

@@ -288,6 +288,22 @@ def test_block_without_a_call_comes_back_verbatim(data: st.DataObject, wrapper: 
     assert summary(streamed) == summary(whole)
 
 
+@SETTINGS
+@given(data=st.data(), block=call_block(), before=PLAIN, after=PLAIN, passthrough=st.booleans())
+def test_a_block_naming_no_tool_comes_back_verbatim(
+    data: st.DataObject, block: Any, before: str, after: str, passthrough: bool
+) -> None:
+    """Issue 29, item 8: markup inside the values of a call naming no tool of the request (think tags, end markers)
+    is text of the call; the block, and what follows it, comes back verbatim (with or without tool parsing)."""
+    text = before + block[0] + after
+    tools = [function_tool("0declared", {"a": {"type": "string"}})]  # (a name the generated ones never are)
+    options = ParserOptions(tools=not passthrough)
+    whole = parse(text, tools, options)
+    assert summary(whole) == (text, "", [])
+    streamed, _ = stream(data.draw(splits(text)), tools, options)
+    assert summary(streamed) == summary(whole)
+
+
 def _two_stage(pieces: list[str], tools: Any) -> tuple[str, str, list[tuple[str, str]]]:
     """As the engines chain parsers: a reasoning stage (tools off), then a tool stage (reasoning off) on its content."""
     reasoning_stage, _ = stream(pieces, None, ParserOptions(tools=False))

@@ -27,7 +27,7 @@ from ..tool_names import resolve_tool_name
 from ..untagged_names import UNTAGGED_GAP, UntaggedNames
 from .args_wrapper import inner_object, unwraps_arguments, wrapper_close
 from .json_value import JsonValueReader
-from .sink import CallSink
+from .sink import MUTED, CallSink
 
 logger = logging.getLogger("longcat_plugins")
 
@@ -99,7 +99,8 @@ class JsonCallReader:
         self._captured: list[str] = []  # raw text of the key or value being captured
         self._value: JsonValueReader | None = None
         self._value_kind = _Member.OTHER
-        self._announced = False
+        self._announced = False  # the name was read (the call is announced unless it names no tool)
+        self._unknown = False  # the name names no tool of the request: the call is read on, reporting nothing
         self._args_seen = False
         self._args_open = False  # the arguments object is being streamed and is not closed yet
         self._args_early: list[str] = []  # argument text read before the name
@@ -114,7 +115,7 @@ class JsonCallReader:
 
     @property
     def announced(self) -> bool:
-        return self._announced
+        return self._announced and not self._unknown
 
     def feed(self, cur: Cursor, pos: int) -> int:
         buf = cur.text
@@ -207,7 +208,13 @@ class JsonCallReader:
     def feed_fast(self, text: str) -> str | None:
         """``text`` at once, if it only continues a string in the streamed arguments (see ``CallReader``)."""
         value = self._value
-        if self._args_open and self._announced and value is not None and value.continues_string(text):
+        if (
+            self._args_open
+            and self._announced
+            and not self._unknown
+            and value is not None
+            and value.continues_string(text)
+        ):
             return text
         return None
 
@@ -309,10 +316,12 @@ class JsonCallReader:
             self._args_out(_arguments_from_value(_loads("".join(self._captured))))
 
     def _announce(self, name: str) -> None:
-        self._announced = self._sink.start_call(name)
+        self._announced = True
         self._tool = resolve_tool_name(name, self._schemas, bool(self._schemas)) or name
-        if not self._announced:
-            self._fail(0)
+        if not self._sink.start_call(name):  # no tool of the request: read on to the call's end, verbatim
+            self._unknown = True
+            self._sink = MUTED
+            self._args_early.clear()
             return
         if self._args_early:
             self._sink.call_args("".join(self._args_early))

@@ -148,8 +148,7 @@ class KvCallReader(MarkupCall):
             pos += 1
             return pos, True
         if c in "{(":
-            if not self._start(self._name):
-                return pos, False
+            self._start(self._name)
             if c == "{":
                 self._begin_json()
             else:
@@ -161,8 +160,9 @@ class KvCallReader(MarkupCall):
             key = line_key(cur, pos, self._accepts_line_key)
             if key is T.NEED_MORE:
                 return pos, False
-            if not isinstance(key, tuple) or not self._start(self._name):
+            if not isinstance(key, tuple):
                 return self._fail(pos), False
+            self._start(self._name)
             self._begin_param(key[0], KV_VALUE_END, False, buf[pos : key[1]], line=True)
             self._state = _State.VALUE
             pos = key[1]
@@ -172,8 +172,7 @@ class KvCallReader(MarkupCall):
             return pos, False
         if tag is None:
             return self._fail(pos), False
-        if not self._start(self._name):
-            return pos, False
+        self._start(self._name)
         self._state = _State.BODY
         return pos, True
 
@@ -189,8 +188,7 @@ class KvCallReader(MarkupCall):
         m = _NAME_PAIR.fullmatch(buf, pos, close + len(T.ARG_VALUE_CLOSE))
         if m is None:
             return self._fail(pos), False
-        if not self._start(m.group(1)):
-            return pos, False
+        self._start(m.group(1))
         self._state = _State.BODY
         pos = m.end()
         return pos, True

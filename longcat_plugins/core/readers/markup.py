@@ -19,7 +19,7 @@ from ..cursor import Cursor
 from ..schema import ToolSchemas, convert_value, is_string_schema, schema_types
 from ..tool_names import resolve_tool_name
 from ..whitespace import WHITESPACE, WhitespaceRun, text_end
-from .sink import CallSink
+from .sink import MUTED, CallSink
 from .values import LineValue, PlainValue, dumps, json_escape
 
 logger = logging.getLogger("longcat_plugins")
@@ -36,7 +36,8 @@ class MarkupCall:
     def __init__(self, sink: CallSink, schemas: ToolSchemas) -> None:
         self._sink = sink
         self._schemas = schemas
-        self._announced = False
+        self._announced = False  # the name was read (the call is announced unless it names no tool)
+        self._unknown = False  # the name names no tool of the request: the call is read on, reporting nothing
         self._tool = ""
         self._params = 0
         self._param_names: set[str] = set()
@@ -52,13 +53,14 @@ class MarkupCall:
 
     @property
     def announced(self) -> bool:
-        return self._announced
+        return self._announced and not self._unknown
 
     def feed_fast(self, text: str) -> str | None:
         """``text`` at once, as argument text, if it only continues an open string value (see ``CallReader``)."""
         value = self._value
         if self._streaming_string and value is not None and not value.done and value.continues(text):
-            assert self._announced
+            if self._unknown:
+                return None
             return json_escape(text)
         return None
 
@@ -75,13 +77,14 @@ class MarkupCall:
     def _close_pending(self) -> None:
         """The call ends while markup of a parameter is unfinished (a reader finishes it here if it can)."""
 
-    def _start(self, name: str) -> bool:
-        """Announce the call; False when its name names no tool (the reader then fails)."""
-        self._announced = self._sink.start_call(name)
+    def _start(self, name: str) -> None:
+        """Announce the call. When its name names no tool of the request, the call is not announced but read on to
+        its end all the same, reporting nothing (its text then comes back verbatim, tags inside it included)."""
+        self._announced = True
         self._tool = resolve_tool_name(name, self._schemas, bool(self._schemas)) or name
-        if not self._announced:
-            self.failed = True
-        return self._announced
+        if not self._sink.start_call(name):
+            self._unknown = True
+            self._sink = MUTED
 
     def _begin_param(
         self, name: str, terminators: T.TagSet, strip_newlines: bool, markup: str, line: bool = False

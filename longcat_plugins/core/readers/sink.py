@@ -82,6 +82,36 @@ class CallSink:
             self._args = []
 
 
+class _MutedSink(CallSink):
+    """The sink of a call that names no tool of the request: its reader reads on to the call's end (so that the
+    whole call, tags inside its values included, comes back verbatim as text), and reports nothing."""
+
+    __slots__ = ()
+
+    def __init__(self) -> None:
+        super().__init__(_no_name)
+
+    def start_call(self, written: str) -> bool:
+        return False
+
+    def call_args(self, text: str) -> None:
+        pass
+
+    def end_call(self) -> None:
+        pass
+
+    def content(self, text: str) -> None:
+        pass
+
+
+def _no_name(_: str) -> None:
+    return None
+
+
+#: where a reader reports once its call is known to name no tool (it keeps no state)
+MUTED: Final = _MutedSink()
+
+
 class CallReader(Protocol):
     """Reads the body of one call (or, for the key/value dialect, one whole block)."""
 
@@ -92,7 +122,9 @@ class CallReader(Protocol):
 
     @property
     def announced(self) -> bool:
-        """Whether the call was announced to the sink (before that, a failure returns the block as content)."""
+        """Whether the call was announced to the sink (before that, a failure returns the block as content). A
+        call whose name names no tool is never announced: its reader reads it to its end, reporting nothing, and
+        stops done but not announced (the block is then text, verbatim)."""
         ...
 
     def feed(self, cur: Cursor, pos: int) -> int:
