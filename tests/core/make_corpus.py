@@ -769,6 +769,34 @@ case(
     calls=[("get_weather", {"city": "Paris"}), ("get_time", {})],
 )
 case(
+    "xml_json_body",
+    "Issue 29, item 4: a JSON object as the body of <function=NAME> (Hermes-trained models write it) is the "
+    "arguments; the whitespace around it is markup.",
+    tc('\n<function=get_weather>\n{"city": "Paris", "days": 3}\n</function>\n'),
+    calls=[("get_weather", {"city": "Paris", "days": 3})],
+)
+case(
+    "xml_json_body_bare_function",
+    "The same with no block around the call, the object right after the tag.",
+    'Sure. <function=get_weather>{"city": "Paris"}</function>',
+    content="Sure. ",
+    calls=[("get_weather", {"city": "Paris"})],
+)
+case(
+    "xml_json_body_then_parameter",
+    "A parameter after a JSON body: the arguments are complete, so the parameter is content (a key is never given "
+    "twice).",
+    tc('<function=get_weather>{"city": "Paris"}\n<parameter=days>\n4\n</parameter>\n</function>'),
+    content="<parameter=days>\n4\n</parameter>",
+    calls=[("get_weather", {"city": "Paris"})],
+)
+case(
+    "xml_json_body_cut_off",
+    "A JSON body cut off by the end of the output: the call is closed with valid JSON.",
+    '<tool_call><function=get_weather>\n{"city": "Par',
+    calls=[("get_weather", {"city": "Par"})],
+)
+case(
     "xml_unknown_tool_untyped",
     "Unknown tool emitted anyway (emit_unknown_calls): with no schema every value is a string (no guessing).",
     "<tool_call>\n<function=launch>\n<parameter=count>\n5\n</parameter>\n<parameter=flag>\ntrue\n</parameter>\n"

@@ -6,7 +6,8 @@
     </parameter>
     </function>
 
-One leading and one trailing newline of a value are markup.
+One leading and one trailing newline of a value are markup. A body that is one JSON object instead of parameters
+(``<function=NAME>{"city": "Paris"}</function>``, as Hermes-trained models write it) is the arguments.
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from typing import Final
 from .. import tags as T
 from ..cursor import Cursor
 from ..schema import ToolSchemas
-from ..whitespace import whitespace_end
+from ..whitespace import WHITESPACE, whitespace_end
+from .json_value import JsonValueReader
 from .markup import MarkupCall
 from .sink import CallSink
 from .values import CALL_CLOSERS
@@ -53,6 +55,8 @@ class _State(Enum):
     PARAM_HEADER = "param header"
     #: inside a parameter's value
     VALUE = "value"
+    #: the body is one JSON object: the arguments
+    JSON_ARGS = "json args"
 
 
 # (module names for the members: the reading loops compare with them, and a global is cheaper than an Enum
@@ -61,6 +65,7 @@ _HEADER: Final = _State.HEADER
 _BODY: Final = _State.BODY
 _PARAM_HEADER: Final = _State.PARAM_HEADER
 _VALUE: Final = _State.VALUE
+_JSON_ARGS: Final = _State.JSON_ARGS
 
 
 class XmlCallReader(MarkupCall):
@@ -74,6 +79,8 @@ class XmlCallReader(MarkupCall):
         super().__init__(sink, schemas)
         self._state = _HEADER
         self._name_at = 0 if name_first else len(T.FUNCTION_OPEN)  # where the name starts after the reader's start
+        self._json: JsonValueReader | None = None  # (a body that is one JSON object) its reader
+        self._body_blank = True  # nothing but whitespace was read in the body: a JSON object may begin it
 
     def feed(self, cur: Cursor, pos: int) -> int:
         buf = cur.text
@@ -95,10 +102,19 @@ class XmlCallReader(MarkupCall):
                 self._start(name.strip())
                 self._state = _BODY
                 pos = end
+            elif state is _JSON_ARGS:
+                pos = self._feed_json(cur, pos)
+                if self._state is _JSON_ARGS:
+                    return pos
             elif state is _BODY:
                 if buf[pos] != "<":
+                    if buf[pos] == "{" and self._body_blank:
+                        self._begin_json()
+                        continue
+                    self._body_blank = self._body_blank and buf[pos] in WHITESPACE
                     pos = self._body_text(buf, pos)
                     continue
+                self._body_blank = False
                 tag = _XML_BODY_TAGS.match(cur, pos)
                 if tag is T.NEED_MORE:
                     return pos
@@ -134,6 +150,33 @@ class XmlCallReader(MarkupCall):
             self._end_param()
             self._state = _BODY
         return pos
+
+    def _begin_json(self) -> None:
+        """The body begins with a JSON object (after whitespace, which is markup): it is the whole arguments."""
+        self._whitespace.drop()
+        self._body_blank = False
+        self._whole_arguments = True
+        self._json = JsonValueReader(self._sink.call_args)
+        self._state = _JSON_ARGS
+
+    def _feed_json(self, cur: Cursor, pos: int) -> int:
+        json_reader = self._json
+        assert json_reader is not None
+        pos = json_reader.feed(cur, pos)
+        if json_reader.failed:  # what it read and did not pass on, and what follows, is text of the body
+            self._sink.content(json_reader.take_unread())
+            json_reader.close()
+            self._state = _BODY
+        elif json_reader.done:
+            self._state = _BODY
+        return pos
+
+    def _close_pending(self) -> None:
+        if self._state is _JSON_ARGS:
+            assert self._json is not None
+            self._json.close()
+            self._sink.content(self._json.take_unread())  # an unfinished member, cut off by the end of the output
+            self._state = _BODY
 
 
 _NAME_CHARS: Final = re.compile(rf"[^\s<>{{(]{{0,{T.MAX_NAME_LENGTH + 1}}}")
