@@ -56,6 +56,8 @@ _NEXT_BLOCKS: Final = (*T.WRAPPER_OPENS, T.FUNCTION_OPEN)
 _AFTER_BLOCK_MARKUP: Final = (*_NEXT_BLOCKS, *T.WRAPPER_CLOSES, *T.END_OF_SEQUENCE)
 _AFTER_BLOCK_TAGS: Final = T.TagSet(*_AFTER_BLOCK_MARKUP, *T.THINK_OPENS, *T.THINK_CLOSES)
 _AFTER_BLOCK_TAGS_NO_REASONING: Final = T.TagSet(*_AFTER_BLOCK_MARKUP)
+#: after a block, what the output may end in, cut off, that is markup
+_CUT_CLOSERS: Final = T.TagSet(*T.WRAPPER_CLOSES, *T.END_OF_SEQUENCE)
 _NOT_A_NAME_START: Final = frozenset(" \t\r\n<>{}[]\"'")
 _CALL_LIST_MARKUP: Final = ("[", ",]")  # (before the first call, after one)
 #: the blocks of a call object, or an array of them, written with no tag at the start of the output (what the block
@@ -416,6 +418,8 @@ class StreamParser:
         tag = self._after_block_tags.match(cur, end)
         if tag is T.NEED_MORE:
             return end, None
+        if tag is None and cur.ended and _CUT_CLOSERS.is_prefix(buf[end:]):
+            return end, Met(Trigger.BLOCK_CLOSE, buf[end:])  # a closing tag cut off by the end of the output
         if tag is None:
             return end, _MET[Trigger.TEXT_FOLLOWS]
         if tag in _NEXT_BLOCKS or (tag in T.WRAPPER_CLOSES and self._passthrough):
@@ -457,6 +461,9 @@ class StreamParser:
             tag = _BLOCK_TAGS.match(cur, pos)
             if tag is T.NEED_MORE:
                 return pos, None
+            if tag is None and calls and cur.ended and _BLOCK_TAGS.is_prefix(buf[pos:]):
+                self._whitespace.drop()  # a tag of the block cut off by the end of the output is markup
+                return len(buf), None
             if tag == T.FUNCTION_OPEN:
                 return pos, Met(Trigger.CALL_BEGINS, reader=XmlCallReader(self._sink, self._schemas))
             if tag == T.ARG_KEY_OPEN:  # a key/value call that gives its name as a pair, or markup of no call

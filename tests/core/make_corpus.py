@@ -527,10 +527,9 @@ case(
 )
 case(
     "trunc_closing_tag",
-    "Cut inside the closing tag after a complete call: the call is complete; the unfinished tag is not markup "
-    "yet and comes back as content verbatim.",
+    "Cut inside the closing tag after a complete call: the call is complete; the unfinished tag is the block's "
+    "markup, cut off (issue 29, item 7: a cut-off tag inside a block is markup at every cut point).",
     '<tool_call>{"name": "get_time", "arguments": {}}</tool_ca',
-    content="</tool_ca",
     calls=[("get_time", {})],
 )
 case(
@@ -568,9 +567,8 @@ case(
 case(
     "trunc_xml_in_parameter_header",
     "Cut inside a '<parameter=' header: that parameter never started; the call keeps the complete ones and the "
-    "unfinished header comes back as content verbatim, with the newline before it (whitespace next to text is text).",
+    "unfinished header is markup, with the newline before it (issue 29, item 7: it leaked into content).",
     "<tool_call>\n<function=write_file>\n<parameter=path>\na.txt\n</parameter>\n<parameter=cont",
-    content="\n<parameter=cont",
     calls=[("write_file", {"path": "a.txt"})],
 )
 case(
@@ -582,9 +580,8 @@ case(
 case(
     "trunc_xml_in_value_closing_tag",
     "Cut inside </parameter>: the value was complete ('hello', its trailing newline is markup); the unfinished tag "
-    "is not part of the value and comes back as content, like any unfinished tag at the end of the output.",
+    "is not part of the value: it is the value's markup, cut off (issue 29, item 7).",
     "<tool_call>\n<function=write_file>\n<parameter=content>\nhello\n</param",
-    content="</param",
     calls=[("write_file", {"content": "hello"})],
 )
 case(
@@ -595,17 +592,16 @@ case(
 )
 case(
     "trunc_kv_in_value_closing_tag",
-    "Cut inside </longcat_arg_value>: the value is 'Paris'; the unfinished tag comes back as content.",
+    "Cut inside </longcat_arg_value>: the value is 'Paris'; the unfinished tag is markup (issue 29, item 7).",
     "<longcat_tool_call>get_weather\n<longcat_arg_key>city</longcat_arg_key>\n<longcat_arg_value>Paris</longcat_arg_v",
-    content="</longcat_arg_v",
     calls=[("get_weather", {"city": "Paris"})],
 )
 case(
     "trunc_kv_in_key",
-    "Cut inside a key: the complete parameters are kept; the unfinished key markup is content.",
+    "Cut inside a key: the complete parameters are kept; the unfinished key is markup (issue 29, item 7: the key "
+    "of a parameter that never started).",
     "<longcat_tool_call>get_weather\n<longcat_arg_key>city</longcat_arg_key>\n<longcat_arg_value>Paris"
     "</longcat_arg_value>\n<longcat_arg_key>da",
-    content="<longcat_arg_key>da",
     calls=[("get_weather", {"city": "Paris"})],
 )
 

@@ -106,6 +106,28 @@ def test_the_held_text_is_bounded() -> None:
         ("<tool_call>\n<function=task>\n</", {}),
         ("<tool_call>\n<function=task>\n<parameter=description>x</parameter>\n</func", {"description": "x"}),
         ("<function=task>\n<", {}),
+        # (issue 29, item 7: at every cut point, not only short ones; a header cut off is a parameter that never
+        # started)
+        ("<tool_call>\n<function=task>\n<parameter=", {}),
+        ("<tool_call>\n<function=task>\n<parameter=descr", {}),
+        ("<tool_call>\n<function=task>\n<parameter=description>x\n</paramet", {"description": "x"}),
+        (
+            "<tool_call>\n<function=task>\n<parameter=description>x\n</parameter>\n</function>\n</tool",
+            {"description": "x"},
+        ),
+        ('<tool_call>{"name": "task", "arguments": {}}\n</tool', {}),
+        ("<function=task>\n</function>\n</tool_c", {}),
+        ("<longcat_tool_call>f\n<longcat_arg_key>a</longcat_arg_key><longcat_arg_value>1</longcat_arg_v", {"a": "1"}),
+        (
+            "<longcat_tool_call>f\n<longcat_arg_key>a</longcat_arg_key><longcat_arg_value>1</longcat_arg_value>\n<longcat_arg_key>b",
+            {"a": "1"},
+        ),
+        (
+            "<longcat_tool_call>f\n<longcat_arg_key>a</longcat_arg_key><longcat_arg_value>1</longcat_arg_value>\n<longcat_arg_key>b</longcat_a",
+            {"a": "1"},
+        ),
+        ("<longcat_tool_call>f\n<longcat_arg_key>a</longcat_arg_key>\n<longcat_arg_va", {"a": ""}),
+        ("f<longcat_arg_key>a</longcat_arg_key><longcat_arg_value>1</longcat_arg_value>\n<longcat_arg_k", {"a": "1"}),
         (
             "<longcat_tool_call>f\n<longcat_arg_key>a</longcat_arg_key><longcat_arg_value>1</longcat_arg_value>\n<",
             {"a": "1"},
@@ -115,21 +137,6 @@ def test_the_held_text_is_bounded() -> None:
 def test_a_tag_cut_off_by_the_end_of_the_output_inside_a_call_is_markup(text: str, arguments: dict[str, Any]) -> None:
     name = "f" if "longcat" in text else "task"
     assert _read(text) == ("", "", [(name, arguments)])
-
-
-@pytest.mark.parametrize(
-    ("text", "content", "arguments"),
-    [
-        # (tests/core/corpus.jsonl decides these: a cut-off header is a parameter that never started, and a cut-off
-        # tag after a complete call is not markup yet)
-        ("<tool_call>\n<function=task>\n<parameter=descr", "\n<parameter=descr", {}),
-        ('<tool_call>{"name": "task", "arguments": {}}\n</tool', "\n</tool", {}),
-    ],
-)
-def test_a_cut_off_header_or_a_tag_after_a_complete_call_is_text(
-    text: str, content: str, arguments: dict[str, Any]
-) -> None:
-    assert _read(text) == (content, "", [("task", arguments)])
 
 
 def test_a_cut_off_tag_after_text_in_a_call_is_text() -> None:

@@ -196,6 +196,21 @@ def _is_subsequence(pieces: list[str], text: str) -> int:
     return -1
 
 
+def _cut_header_at(text: str) -> int:
+    """Where a key/value key or an XML parameter header that the output ends in, cut off, begins (with what may
+    begin its closing tag); -1 if the output ends otherwise."""
+    key = text.rfind(T.ARG_KEY_OPEN)
+    if key >= 0:
+        name = key + len(T.ARG_KEY_OPEN)
+        close = text.find("<", name)
+        if close < 0 or T.ARG_KEY_CLOSE.startswith(text[close:]) and len(text) - close < len(T.ARG_KEY_CLOSE):
+            return key
+    header = text.rfind(T.PARAMETER_OPEN)
+    if header >= 0 and not any(c in "<>\n" for c in text[header + len(T.PARAMETER_OPEN) :]):
+        return header
+    return -1
+
+
 def _accounting(case: Case, run: Run, options: ParserOptions) -> list[Failure]:
     failures: list[Failure] = []
     text = case.text
@@ -227,7 +242,10 @@ def _accounting(case: Case, run: Run, options: ParserOptions) -> list[Failure]:
         for call in message.tool_calls:
             found += [call.name, call.arguments]
         haystack = "\x00".join(found)
-        lost = sorted({w for w in SENTINEL.findall(text) if w not in haystack})
+        # a key or parameter header the output ends in, inside a call, is markup cut off (issue 29, item 7)
+        cut = _cut_header_at(text) if message.tool_calls else -1
+        kept = text if cut < 0 else text[:cut]
+        lost = sorted({w for w in SENTINEL.findall(kept) if w not in haystack})
         if lost:
             i = text.find(lost[0])
             context = text[max(0, i - 60) : i + len(lost[0]) + 20]

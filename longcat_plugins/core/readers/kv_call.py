@@ -38,6 +38,10 @@ _NAME_PAIR_BOUND: Final = 128 + T.MAX_NAME_LENGTH
 #: inside a block, between pairs: a think tag, an end-of-sequence marker or a ``<function=`` call cannot continue the
 #: block (one that never closes): it ends the call and the block
 _KV_BLOCK_BODY_TAGS: Final = T.TagSet(*KV_BODY_TAGS.tags, *T.THINK_OPENS, *T.THINK_CLOSES)
+#: what a call's text may end in, cut off by the end of the output, that is markup: a prefix of a tag of the body, or
+#: of a value's closing tag (the value it closes ended where the tag begins)
+_KV_CUT_TAGS: Final = T.TagSet(*_KV_BLOCK_BODY_TAGS.tags, T.ARG_VALUE_CLOSE)
+_KV_KEY_CLOSE: Final = T.TagSet(T.ARG_KEY_CLOSE)
 _ENDS_BLOCK: Final = frozenset((*T.THINK_OPENS, *T.THINK_CLOSES, *T.END_OF_SEQUENCE, T.FUNCTION_OPEN))
 
 
@@ -227,7 +231,7 @@ class KvCallReader(MarkupCall):
         tag = _KV_BLOCK_BODY_TAGS.match(cur, pos)
         if tag is T.NEED_MORE:
             return pos, False
-        if tag is None and cur.ended and _KV_BLOCK_BODY_TAGS.is_prefix(buf[pos:]):
+        if tag is None and cur.ended and _KV_CUT_TAGS.is_prefix(buf[pos:]):
             self._whitespace.drop()  # a closing tag cut off by the end of the output is markup
             return n, False
         if tag is not None:
@@ -252,6 +256,8 @@ class KvCallReader(MarkupCall):
         tag = KV_BODY_TAGS.match(cur, end) if end < n and buf[end] == "<" else None
         if tag is T.NEED_MORE:
             return pos, False
+        if tag is None and cur.ended and end < n and _KV_CUT_TAGS.is_prefix(buf[end:]):
+            return n, False  # a tag cut off by the end of the output is markup
         if tag == T.ARG_KEY_OPEN:
             self._state = _State.KEY
             pos = end
@@ -275,6 +281,9 @@ class KvCallReader(MarkupCall):
         if end < 0:
             if n - start < T.MAX_NAME_LENGTH + len(T.ARG_KEY_CLOSE) and not cur.ended:
                 return pos, False
+            if cur.ended and _cut_key(buf, start):
+                self._whitespace.drop()  # a key cut off by the end of the output is markup
+                return n, False
             if self._bare:  # a key that never closes ends a call with no block around it, as other text does
                 self.close()
                 return pos, False
@@ -299,6 +308,8 @@ class KvCallReader(MarkupCall):
         tag = _KV_VALUE_OPEN.match(cur, pos) if buf[pos] == "<" else None
         if tag is T.NEED_MORE:
             return pos, False
+        if tag is None and cur.ended and (buf[pos:] == "<" or _KV_VALUE_OPEN.is_prefix(buf[pos:])):
+            return n, False  # the value's tag cut off by the end of the output: the value is empty, as after the key
         if tag is None:  # a key with no value is not a parameter
             self._sink.content(self._key_markup)
             self._state = _State.BODY
@@ -432,6 +443,15 @@ class KvCallReader(MarkupCall):
         elif self._state is _State.AFTER_KEY:  # the call ends after a key: its value is empty (as in XML)
             self._begin_param(self._name, KV_VALUE_END, False, self._key_markup)
             self._state = _State.VALUE
+
+
+def _cut_key(buf: str, start: int) -> bool:
+    """Whether ``buf[start:]`` is the beginning of a key, perhaps with the beginning of its closing tag, cut off by
+    the end of the output."""
+    i = buf.find("<", start)
+    if i < 0:
+        return len(buf) - start <= T.MAX_NAME_LENGTH
+    return i - start <= T.MAX_NAME_LENGTH and _KV_KEY_CLOSE.is_prefix(buf[i:])
 
 
 #: the reader of each state

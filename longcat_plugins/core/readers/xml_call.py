@@ -40,6 +40,10 @@ _XML_BODY_TAGS: Final = T.TagSet(
     *T.WRAPPER_OPENS,
     *T.END_OF_SEQUENCE,
 )
+#: what a call's text may end in, cut off by the end of the output, that is markup: a prefix of a tag of the body, or
+#: of a value's closing tag (the value it closes ended where the tag begins)
+_XML_CUT_TAGS: Final = T.TagSet(*_XML_BODY_TAGS.tags, T.PARAMETER_CLOSE)
+_HEADER_NAME: Final = re.compile(r"[^<>\n]*")
 
 
 class _State(Enum):
@@ -118,7 +122,7 @@ class XmlCallReader(MarkupCall):
                 tag = _XML_BODY_TAGS.match(cur, pos)
                 if tag is T.NEED_MORE:
                     return pos
-                if tag is None and cur.ended and _XML_BODY_TAGS.is_prefix(buf[pos:]):
+                if tag is None and cur.ended and _XML_CUT_TAGS.is_prefix(buf[pos:]):
                     self._whitespace.drop()  # a tag of the call cut off by the end of the output is markup
                     return n
                 if tag is not None and tag != T.PARAMETER_OPEN:  # (a parameter header is decided by its '>')
@@ -138,6 +142,9 @@ class XmlCallReader(MarkupCall):
                 if not isinstance(header, tuple):  # NEED_MORE
                     return pos
                 name, end = header
+                if name is None and cur.ended and _cut_header(buf, pos + len(T.PARAMETER_OPEN)):
+                    self._whitespace.drop()  # a parameter's header cut off by the end of the output is markup
+                    return n
                 if name is None:
                     pos = self._text_between(buf, pos)
                     self._state = _BODY
@@ -203,6 +210,13 @@ def parameters_follow_name(cur: Cursor, pos: int) -> bool | T.NeedMore:
         return False if cur.ended else T.NEED_MORE
     tag = _PARAMETER_OPEN.match(cur, first)
     return tag if tag is T.NEED_MORE else tag is not None
+
+
+def _cut_header(buf: str, start: int) -> bool:
+    """Whether ``buf[start:]`` is the beginning of a header's NAME, cut off by the end of the output."""
+    m = _HEADER_NAME.match(buf, start)
+    assert m is not None
+    return m.end() == len(buf) and len(buf) - start <= T.MAX_NAME_LENGTH
 
 
 def _read_header(cur: Cursor, start: int) -> tuple[str | None, int] | T.NeedMore:
