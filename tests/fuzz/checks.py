@@ -203,7 +203,7 @@ def _cut_header_at(text: str) -> int:
     if key >= 0:
         name = key + len(T.ARG_KEY_OPEN)
         close = text.find("<", name)
-        if close < 0 or T.ARG_KEY_CLOSE.startswith(text[close:]) and len(text) - close < len(T.ARG_KEY_CLOSE):
+        if close < 0 or (T.ARG_KEY_CLOSE.startswith(text[close:]) and len(text) - close < len(T.ARG_KEY_CLOSE)):
             return key
     header = text.rfind(T.PARAMETER_OPEN)
     if header >= 0 and not any(c in "<>\n" for c in text[header + len(T.PARAMETER_OPEN) :]):
