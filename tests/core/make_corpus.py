@@ -876,7 +876,8 @@ case(
 case(
     "xml_schema_typing_integer_vs_number",
     "integer '7.0' is 7 (integral), integer '7.5' is not an integer (raw); number '3' stays 3; type list "
-    "number|null 'null' is null; a type list admitting string keeps the text as a string.",
+    "number|null 'null' is null; a type list admitting integer and string gives the integer when the text is one "
+    "written as strict JSON (issue 29, item 6: vLLM's qwen3_coder reads it so too).",
     "<tool_call>\n"
     + xml_fn(
         "configure",
@@ -887,7 +888,7 @@ case(
         ("flex", "42"),
     )
     + "\n</tool_call>",
-    calls=[("configure", {"count": 7, "limit": "7.5", "ratio": 3, "maybe_num": None, "flex": "42"})],
+    calls=[("configure", {"count": 7, "limit": "7.5", "ratio": 3, "maybe_num": None, "flex": 42})],
 )
 case(
     "xml_schema_python_literal_object",
@@ -1297,6 +1298,80 @@ case(
         )
     ],
     tools=[ASK],
+)
+case(
+    "kv_one_object_for_an_array_of_objects",
+    "Real-output residue (issue 29, item 7): one JSON object written where the schema says array of objects is "
+    "that array of one.",
+    kv("ask_user", ("questions", '{"question": "Which city?", "header": "City"}')),
+    calls=[("ask_user", {"questions": [{"question": "Which city?", "header": "City"}]})],
+    tools=[ASK],
+)
+TYPED = fn(
+    "typed",
+    {
+        "ratio": {"type": "number"},
+        "count": {"type": "integer"},
+        "f": {"type": "float"},
+        "d": {"type": "double"},
+        "i": {"type": "int"},
+        "b": {"type": "bool"},
+        "o": {"type": "dict"},
+        "l": {"type": "list"},
+        "todos": {"type": ["array", "string"]},
+        "items": {"anyOf": [{"type": "array", "items": {"type": "integer"}}, {"type": "string"}]},
+        "sn": {"type": ["string", "number"]},
+    },
+)
+case(
+    "schema_types_as_real_tools_write_them",
+    "Issue 29, item 6: null for a number or integer is JSON null; float, double, int, bool, dict and list mean "
+    "the JSON types (as vLLM's qwen3_coder reads them); a union with a string gives the other type where the "
+    "text is that value as strict JSON (an array for [array, string] and an anyOf of them, a number for [string, "
+    "number]), and the string otherwise.",
+    tc(
+        xml_fn(
+            "typed",
+            ("ratio", "null"),
+            ("count", "null"),
+            ("f", "3.14"),
+            ("d", "2"),
+            ("i", "5"),
+            ("b", "false"),
+            ("o", '{"a": 1}'),
+            ("l", "[1, 2]"),
+            ("todos", '[{"content": "x", "status": "pending"}]'),
+            ("items", '["1", 2]'),
+            ("sn", "42"),
+        )
+    ),
+    calls=[
+        (
+            "typed",
+            {
+                "ratio": None,
+                "count": None,
+                "f": 3.14,
+                "d": 2,
+                "i": 5,
+                "b": False,
+                "o": {"a": 1},
+                "l": [1, 2],
+                "todos": [{"content": "x", "status": "pending"}],
+                "items": [1, 2],
+                "sn": 42,
+            },
+        )
+    ],
+    tools=[TYPED],
+)
+case(
+    "schema_unions_keep_strings",
+    "The same unions with text that is no strict JSON value of the other type: strings, streamed as they arrive, "
+    "in the key/value dialect too.",
+    kv("typed", ("todos", "write the tests [later]"), ("items", "[1, 2"), ("sn", "007")),
+    calls=[("typed", {"todos": "write the tests [later]", "items": "[1, 2", "sn": "007"})],
+    tools=[TYPED],
 )
 case(
     "xml_array_as_bare_values",

@@ -329,8 +329,29 @@ def test_ten_thousand_properties() -> None:
 
 def test_unknown_type_names_admit_anything() -> None:
     assert schema_types({"type": ["nonsense", "integer", "integer"]}) == ["integer"]
-    assert is_string_schema({"type": "int"})
-    assert convert_value("x", {"type": "int"}) == "x"
+    assert is_string_schema({"type": "nonsense"})
+    assert convert_value("x", {"type": "nonsense"}) == "x"
+
+
+@pytest.mark.parametrize(
+    ("name", "json_type"),
+    [
+        ("int", "integer"),
+        ("float", "number"),
+        ("double", "number"),
+        ("bool", "boolean"),
+        ("dict", "object"),
+        ("list", "array"),
+        ("str", "string"),
+        (" Float ", "number"),
+        ("INT64", "integer"),
+    ],
+)
+def test_type_names_real_tools_write_mean_json_types(name: str, json_type: str) -> None:
+    """Issue 29, item 6: the non-standard type names vLLM's qwen3_coder honours, in a type and in a type list."""
+    assert schema_types({"type": name}) == [json_type]
+    assert schema_types({"type": [name, "null"]}) == [json_type, "null"]
+    assert schema_types({"anyOf": [{"type": name}]}) == [json_type]
 
 
 # -- operation counts and scaling --------------------------------------------------------------------------------

@@ -354,3 +354,69 @@ def test_tool_with_non_mapping_parameters_has_no_parameter_schemas() -> None:
 )
 def test_an_array_written_without_its_brackets_is_read_as_the_array(raw: str, expected: Any) -> None:
     assert convert_value(raw, {"type": "array"}) == expected
+
+
+# -- issue 29, item 6: schema types as real tools write them (one table for every plain-text value) -------------
+
+
+@pytest.mark.parametrize("schema", [INTEGER, NUMBER, BOOLEAN, OBJECT, ARRAY, {"type": "float"}])
+def test_null_is_json_null_whatever_the_type(schema: Any) -> None:
+    assert convert_value("null", schema) is None
+    assert convert_value(" null\n", schema) is None
+
+
+@pytest.mark.parametrize(
+    ("raw", "schema", "expected"),
+    [
+        ("3.14", {"type": "float"}, 3.14),
+        ("2", {"type": "double"}, 2),
+        ("5", {"type": "int"}, 5),
+        ("true", {"type": "bool"}, True),
+        ('{"a": 1}', {"type": "dict"}, {"a": 1}),
+        ("[1, 2]", {"type": "list"}, [1, 2]),
+        ("[1, 2]", {"type": ["list", "null"]}, [1, 2]),
+    ],
+)
+def test_type_names_real_tools_write(raw: str, schema: Any, expected: Any) -> None:
+    assert same(convert_value(raw, schema), expected)
+    assert not is_string_schema(schema)
+
+
+def test_one_object_where_an_array_of_objects_belongs_is_that_array() -> None:
+    schema = {"type": "array", "items": {"type": "object", "properties": {"n": {"type": "integer"}}}}
+    assert same(convert_value('{"n": "1"}', schema), [{"n": 1}])
+    assert same(convert_value("{'n': 2}", schema), [{"n": 2}])
+    assert convert_value('{"n": 1}', {"type": "array", "items": {"type": "integer"}}) == '{"n": 1}'
+
+
+ARRAY_OR_STRING = {"type": ["array", "string"]}
+ANYOF_ARRAY_STRING = {"anyOf": [{"type": "array", "items": {"type": "integer"}}, {"type": "string"}]}
+STRING_OR_NUMBER = {"type": ["string", "number"]}
+
+
+@pytest.mark.parametrize(
+    ("raw", "schema", "expected"),
+    [
+        ('["a", "b"]', ARRAY_OR_STRING, ["a", "b"]),
+        ('["1", 2]', ANYOF_ARRAY_STRING, [1, 2]),
+        ("[not json", ARRAY_OR_STRING, "[not json"),
+        ("todo list", ARRAY_OR_STRING, "todo list"),
+        ("42", STRING_OR_NUMBER, 42),
+        ("-1.5e3", STRING_OR_NUMBER, -1500.0),
+        ("007", STRING_OR_NUMBER, "007"),  # (not a number as JSON writes one: the string)
+        ("42 apples", STRING_OR_NUMBER, "42 apples"),
+        ("null", STRING_OR_NUMBER, "null"),  # (the schema admits no null: a string)
+        ("null", {"type": ["string", "null"]}, None),
+        ("true", {"type": ["string", "boolean"]}, True),
+        ("True", {"type": ["string", "boolean"]}, "True"),
+    ],
+)
+def test_a_union_with_a_string_types_values_written_as_strict_json(raw: str, schema: Any, expected: Any) -> None:
+    tools = [{"type": "function", "function": {"name": "f", "parameters": {"properties": {"v": schema}}}}]
+    text = f"<tool_call>\n<function=f>\n<parameter=v>\n{raw}\n</parameter>\n</function>\n</tool_call>"
+    whole = parse(text, tools)
+    assert same(json.loads(whole.tool_calls[0].arguments), {"v": expected})
+    parser = StreamParser(tools)  # streamed a character at a time: the same
+    streamed = [e for c in text for e in parser.feed(c)] + parser.finish()
+    args = "".join(getattr(e, "text", "") for e in streamed if type(e).__name__ == "ToolCallArgs")
+    assert args == whole.tool_calls[0].arguments

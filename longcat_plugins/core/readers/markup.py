@@ -2,21 +2,21 @@
 :mod:`.xml_call`, the key/value reader in :mod:`.kv_call`): the parameters, their typing by the tool's schema and the
 arguments object they form.
 
-Values whose schema admits a string stream as JSON-escaped text while they arrive; other values are typed by their
-schema when they close. Text inside a call that is not a parameter goes to the sink as content. A parameter written
-twice keeps its first value (already streamed); the repeat, markup included, is content, so that the arguments never
-hold a key twice (which strict JSON readers refuse).
+Values whose schema admits a string stream as JSON-escaped text while they arrive (when it admits other types too, once
+the text can no longer be strict JSON of one of them); other values are typed by their schema when they close
+(``core/schema/convert.py``). Text inside a call that is not a parameter goes to the sink as content. A parameter
+written twice keeps its first value (already streamed); the repeat, markup included, is content, so that the arguments
+never hold a key twice (which strict JSON readers refuse).
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Final
 
 from .. import tags as T
 from ..cursor import Cursor
-from ..schema import ToolSchemas, convert_value, is_string_schema, schema_types
+from ..schema import Schema, ToolSchemas, convert_union, convert_value, is_string_schema, schema_types, union_undecided
 from ..tool_names import resolve_tool_name
 from ..whitespace import WHITESPACE, WhitespaceRun, text_end
 from .sink import MUTED, CallSink
@@ -24,7 +24,6 @@ from .values import LineValue, PlainValue, dumps, json_escape
 
 logger = logging.getLogger("longcat_plugins")
 
-_MAX_NULL_TEXT: Final = 16  # how much of a nullable string value is held back while it may read as null
 
 
 class MarkupCall:
@@ -112,8 +111,9 @@ class MarkupCall:
         schema = self._schemas.parameter(self._tool, name)
         out: Callable[[str], None]
         self._streaming_string = is_string_schema(schema)
-        if self._streaming_string and "null" in schema_types(schema):
-            out, finish = self._nullable_string(prefix)
+        others = [t for t in schema_types(schema) if t != "string"] if self._streaming_string else []
+        if others:
+            out, finish = self._union_string(prefix, schema, others)
         elif self._streaming_string:
             sink.call_args(prefix + '"')
 
@@ -144,23 +144,31 @@ class MarkupCall:
             return self._schemas.parameter(tool, key) is not None
         return not self._schemas
 
-    def _nullable_string(self, prefix: str) -> tuple[Callable[[str], None], Callable[[], None]]:
-        """A string value that may be ``null``: held back while it still reads as null (a few characters), then
-        streamed as a string; JSON null if it is exactly that."""
+    def _union_string(
+        self, prefix: str, schema: Schema | None, others: list[str]
+    ) -> tuple[Callable[[str], None], Callable[[], None]]:
+        """A value whose schema admits a string and ``others``: held back while it may still be strict JSON of one
+        of ``others`` (``null``, a number, ``[`` an array...), then streamed as a string; typed when it closes if it
+        was held to the end."""
         sink = self._sink
         sink.call_args(prefix)
         held: list[str] = []  # the value's text while undecided
         decided = False
+        whole = False  # an array or object begins it: held to the end (where it is typed)
         self._streaming_string = False  # (no fast path while undecided)
 
         def out(text: str) -> None:
-            nonlocal decided
+            nonlocal decided, whole
             if decided:
                 sink.call_args(json_escape(text))
                 return
             held.append(text)
-            so_far = "".join(held)
-            if len(so_far) <= _MAX_NULL_TEXT and "null".startswith(so_far.strip()):
+            if whole:
+                return
+            so_far = "".join(held)  # (short: a scalar is decided within a few dozen characters)
+            held[:] = [so_far]
+            if union_undecided(so_far, others):
+                whole = so_far.lstrip(" \t\r\n")[:1] in ("[", "{")
                 return
             decided = self._streaming_string = True
             sink.call_args('"' + json_escape(so_far))
@@ -169,8 +177,7 @@ class MarkupCall:
             if decided:
                 sink.call_args('"')
                 return
-            so_far = "".join(held)
-            sink.call_args("null" if so_far.strip() == "null" else '"' + json_escape(so_far) + '"')
+            sink.call_args(dumps(convert_union("".join(held), schema)))
 
         return out, finish
 

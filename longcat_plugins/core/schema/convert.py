@@ -1,16 +1,22 @@
 """Value conversion: the plain-text value of a non-string parameter as the JSON value its schema asks for.
 
-The raw text is tried as each type the schema admits, in order; the first that fits wins, and the value's nested
-members are typed by their own schemas, down to :data:`MAX_TYPED_DEPTH` levels (kept as parsed below). When no type
-fits, the raw text is kept as a string. Converted values are strict JSON (see ``core.strict_json``): a number outside
-the range of a double, anywhere in a value, fails the conversion to that type, so ``[1e999]`` for an array parameter
-is kept as the string ``"[1e999]"``; a lone surrogate becomes U+FFFD, in converted values and in raw text alike.
+The raw text is tried as each type the schema admits, in order; the first that fits wins, and the value's nested members
+are typed by their own schemas, down to :data:`MAX_TYPED_DEPTH` levels (kept as parsed below). When no type fits, the
+raw text is kept as a string, except ``null``, which is JSON null whatever the type (as both engines' built-in parsers
+read it). An array of objects given as one object (JSON or a Python literal) is the array of that object. A schema that
+admits a string and other types (``["string", "number"]``, ``["array", "string"]``, an ``anyOf`` of them) gives the
+value of another type only where the text is that value written as strict JSON, unambiguously (:func:`convert_union`:
+``42``, ``null``, ``[1, 2]``); any other text is the string. Converted values are strict JSON (see
+``core.strict_json``): a number outside the range of a double, anywhere in a value, fails the conversion to that type,
+so ``[1e999]`` for an array parameter is kept as the string ``"[1e999]"``; a lone surrogate becomes U+FFFD, in converted
+values and in raw text alike.
 """
 
 from __future__ import annotations
 
 import ast
 import math
+import re
 import warnings
 from collections.abc import Mapping
 from typing import Any, Final
@@ -21,6 +27,14 @@ from .types import admitted_types, branch_for, is_string_schema
 
 MAX_TYPED_DEPTH: Final = 32  # levels of nesting typed below a parameter's value
 _MAX_LITERAL_EVAL: Final = 100_000  # Python-literal fallback only for values of reasonable size
+#: the order in which a union that admits a string tries its other types (the string is what is left)
+_UNION_ORDER: Final = ("null", "integer", "number", "boolean", "object", "array")
+_JSON_INTEGER: Final = re.compile(r"-?(?:0|[1-9][0-9]*)")
+_JSON_NUMBER: Final = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
+#: what may still become a JSON number (a union's value is held while it may)
+_NUMBER_PREFIX: Final = re.compile(r"-?[0-9]*\.?[0-9]*(?:[eE][+-]?[0-9]*)?")
+_MAX_SCALAR_TEXT: Final = 64  # how long a union's value may still read as a number
+_WHITESPACE: Final = " \t\r\n"
 
 
 def convert_value(raw: str, schema: Schema | None) -> Any:
@@ -33,14 +47,84 @@ def coerce(value: Any, schema: Schema | None) -> Any:
     return _coerce(value, as_node(schema), 0)
 
 
+def convert_union(raw: str, schema: Schema | None) -> Any:
+    """The value of a parameter whose schema admits a string and other types: of another type where the text is
+    that value written as strict JSON (tried in the order null, integer, number, boolean, object, array), else the
+    text as a string."""
+    node = as_node(schema)
+    if node is not None:
+        text = raw.strip(_WHITESPACE)
+        types = admitted_types(node)
+        for t in _UNION_ORDER:
+            if t in types:
+                value = _strict_value(text, t)
+                if value is not INVALID:
+                    return _coerce(value, branch_for(node, t), 0)
+    return to_well_formed(raw)
+
+
+def union_undecided(text: str, types: tuple[str, ...] | list[str]) -> bool:
+    """Whether ``text``, the beginning of a value whose schema admits a string and ``types``, may still turn out a
+    value of one of ``types`` (while it may, the value is held; once it cannot, it streams as a string)."""
+    head = text.lstrip(_WHITESPACE)
+    if not head:
+        return True
+    first = head[0]
+    if first == "[":
+        return "array" in types
+    if first == "{":
+        return "object" in types
+    word = head.rstrip(_WHITESPACE)
+    if len(word) > _MAX_SCALAR_TEXT:
+        return False
+    if "null" in types and "null".startswith(word):
+        return True
+    if "boolean" in types and ("true".startswith(word) or "false".startswith(word)):
+        return True
+    return ("integer" in types or "number" in types) and _NUMBER_PREFIX.fullmatch(word) is not None
+
+
+def _strict_value(text: str, json_type: str) -> Any:
+    """``text`` as a value of ``json_type`` written as strict JSON, or INVALID."""
+    if json_type == "null":
+        return None if text == "null" else INVALID
+    if json_type == "boolean":
+        return {"true": True, "false": False}.get(text, INVALID)
+    if json_type == "integer":
+        if _JSON_INTEGER.fullmatch(text) is None:
+            return INVALID
+        integer = int(text)
+        return integer if fits_double(integer) else INVALID
+    if json_type == "number":
+        if _JSON_NUMBER.fullmatch(text) is None:
+            return INVALID
+        return parse_strict_json(text)  # (INVALID out of the range of a double)
+    value = parse_strict_json(text) if text[:1] in "[{" else INVALID
+    return value if isinstance(value, dict if json_type == "object" else list) else INVALID
+
+
 def _convert(raw: str, node: SchemaNode | None, depth: int) -> Any:
     if node is not None:
         text = raw.strip()
-        for t in admitted_types(node):
+        types = admitted_types(node)
+        for t in types:
             ok, value = _convert_as(text, t)
+            if not ok and t == "array":
+                ok, value = _one_object(text, branch_for(node, t))
             if ok:
                 return _coerce(value, branch_for(node, t), depth)
+        if text == "null" and types:
+            return None
     return to_well_formed(raw)
+
+
+def _one_object(text: str, node: SchemaNode) -> tuple[bool, Any]:
+    """An array whose items are objects, given as one object (JSON or a Python literal): the array of it."""
+    items = node.get("items")
+    if not (isinstance(items, SchemaNode) and "object" in admitted_types(items)):
+        return False, None
+    ok, value = _convert_as(text, "object")
+    return (True, [value]) if ok else (False, None)
 
 
 def _coerce(value: Any, node: SchemaNode | None, depth: int) -> Any:

@@ -5,7 +5,10 @@ declares none admits what its ``enum``, ``properties`` or ``items`` imply. What 
 per node, without recursion, and kept on its view; what many nodes share through references (an option list, a
 ``type`` or ``enum`` list) is answered once too, so the work is linear in the part of the schema the values reach.
 ``anyOf``/``oneOf``/``allOf`` options that lead round in a cycle all admit the types found anywhere in the cycle.
-Type names other than the seven JSON types are ignored (a schema with only such names admits anything).
+Besides the seven JSON types, the type names real tools write are read as the JSON type they mean (:data:`TYPE_ALIASES`:
+``float`` and ``double`` are number, ``int`` integer, ``bool`` boolean, ``dict`` object, ``list`` array..., as vLLM's
+``qwen3_coder`` reads them; case and surrounding spaces do not matter); other names are ignored (a schema with only
+such names admits anything).
 """
 
 from __future__ import annotations
@@ -16,6 +19,42 @@ from typing import Any, Final
 from .refs import Schema, SchemaDocument, SchemaNode, as_node
 
 _JSON_TYPES: Final = frozenset({"string", "integer", "number", "boolean", "null", "object", "array"})
+#: type names that are not JSON Schema's, and the JSON type each means
+TYPE_ALIASES: Final = {
+    "str": "string",
+    "text": "string",
+    "varchar": "string",
+    "char": "string",
+    "enum": "string",
+    "int": "integer",
+    "int32": "integer",
+    "int64": "integer",
+    "uint": "integer",
+    "uint32": "integer",
+    "uint64": "integer",
+    "long": "integer",
+    "short": "integer",
+    "unsigned": "integer",
+    "float": "number",
+    "float32": "number",
+    "float64": "number",
+    "double": "number",
+    "bool": "boolean",
+    "dict": "object",
+    "arr": "array",
+    "list": "array",
+    "sequence": "array",
+}
+
+
+def json_type_named(name: str) -> str | None:
+    """The JSON type a schema's type name means (None: none)."""
+    if name in _JSON_TYPES:
+        return name
+    key = name.strip().lower()
+    return key if key in _JSON_TYPES else TYPE_ALIASES.get(key)
+
+
 _OPTION_KEYS: Final = ("anyOf", "oneOf", "allOf")
 _INDIRECT_KEYS: Final = frozenset({*_OPTION_KEYS, "$ref"})  # what may add types to a node's own ``type``
 _CYCLE_ORDER: Final = ("integer", "number", "boolean", "null", "object", "array", "string")
@@ -161,7 +200,8 @@ def _own_types(node: SchemaNode, option_types: list[tuple[str, ...]]) -> tuple[s
 def _declared_types(node: SchemaNode) -> tuple[str, ...]:
     declared = node.get("type")
     if isinstance(declared, str):
-        return (declared,) if declared in _JSON_TYPES else ()
+        json_type = json_type_named(declared)
+        return (json_type,) if json_type is not None else ()
     if isinstance(declared, list):
         return _data_types(node.document, "type", declared)
     return ()
@@ -186,7 +226,8 @@ def _data_types(document: SchemaDocument, keyword: str, values: list[Any]) -> tu
     entry = document.data_types.get(key)
     if entry is None:
         if keyword == "type":
-            found = dict.fromkeys(t for t in values if isinstance(t, str) and t in _JSON_TYPES)
+            named = (json_type_named(t) for t in values if isinstance(t, str))
+            found = dict.fromkeys(t for t in named if t is not None)
         else:
             found = dict.fromkeys(map(_json_type, values))
         entry = document.data_types[key] = (values, tuple(found))
@@ -223,9 +264,9 @@ def branch_for(node: SchemaNode, json_type: str) -> SchemaNode:
 
 def _declares(node: SchemaNode, json_type: str) -> bool:
     declared = node.get("type")
-    return declared == json_type or (
-        isinstance(declared, list) and json_type in _data_types(node.document, "type", declared)
-    )
+    if isinstance(declared, str):
+        return json_type_named(declared) == json_type
+    return isinstance(declared, list) and json_type in _data_types(node.document, "type", declared)
 
 
 def _following_option(node: SchemaNode, json_type: str) -> SchemaNode | None:
