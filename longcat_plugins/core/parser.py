@@ -173,6 +173,10 @@ class StreamParser:
         self._held_block: list[str] | None = None  # the block's text while it is not known to be a call
         self._reader_from = 0  # where the text of the call being read starts in the held block
         self._unknown_from = -1  # where the text of calls naming no tool starts in the held block (-1: none)
+        # a key/value call with no opening tag (``NAME<longcat_arg_key>``) was read, and nothing but whitespace since:
+        # a ``<longcat_tool_call>`` here may be the call's closing tag, written as an opening one
+        self._after_untagged_pairs = False
+        self._misplaced_closer = False  # the open block's tag may be such a closing tag
         self._reasoning_text = False  # reasoning text was shown since reasoning (last) opened
         self._whitespace = WhitespaceRun()  # between the calls of a block
         self._text_last = False  # the last thing read in the block was text (what its whitespace follows)
@@ -517,6 +521,8 @@ class StreamParser:
         self._wrapper = met.tag or _BARE_OBJECT
         self._held_block = [met.name_markup, met.tag]
         self._unknown_from = -1
+        self._misplaced_closer = self._after_untagged_pairs and met.tag == T.LONGCAT_CALL_OPEN and not met.name
+        self._after_untagged_pairs = False
         self._block_name = met.name  # a name written before the block, for a block that has none
         self._block_name_markup = met.name_markup  # (content after all when the block names its call)
         return len(met.tag)
@@ -525,6 +531,7 @@ class StreamParser:
         self._wrapper = None
         self._held_block = [met.name_markup]
         self._unknown_from = -1
+        self._after_untagged_pairs = met.tag == T.ARG_KEY_OPEN  # (once the call is read: see _return_held_block)
         closer = self._tag_closer
         self._tag_closer = ""
         self._reader = KvCallReader(self._sink, self._schemas, given_name=met.name, bare=True, closing_tag=closer)
@@ -582,6 +589,10 @@ class StreamParser:
         self._held_block = None
         self._unknown_from = -1
         self._block_name_markup = ""  # (it is in the held block)
+        if self._misplaced_closer and len(held_block) > 1 and held_block[1] == T.LONGCAT_CALL_OPEN:
+            # a block holding no call right after key/value pairs that had no opening tag: its tag closed them
+            del held_block[1]
+        self._misplaced_closer = False
         if self._machine.mode is not Mode.BLOCK:
             self._wrapper = None
         if self._machine.mode is Mode.REASONING:
@@ -654,6 +665,7 @@ class StreamParser:
 
     def _emit(self, kind: type[Content] | type[Reasoning], text: str) -> None:
         if text:
+            self._after_untagged_pairs = False
             if kind is Content:
                 self._word_tail = text[-1] in WORD_CHARS
                 if self._at_output_start and text.strip(" \t\r\n"):

@@ -1300,6 +1300,23 @@ case(
     tools=[ASK],
 )
 case(
+    "kv_no_opening_tag_opener_where_the_closer_belongs",
+    "Real-output residue (issue 29, item 7): a key/value call whose block was never opened (name line, argument "
+    "pairs) and a <longcat_tool_call> where the closing tag belongs: the call of the declared tool, the misplaced "
+    "tag markup.",
+    "Checking.\nget_weather\n<longcat_arg_key>city</longcat_arg_key>\n<longcat_arg_value>Paris</longcat_arg_value>"
+    "\n<longcat_tool_call>",
+    content="Checking.\n",
+    calls=[("get_weather", {"city": "Paris"})],
+)
+case(
+    "kv_no_opening_tag_then_a_real_block",
+    "The same tag opening a block that holds a call is that call's opening tag.",
+    "get_weather\n<longcat_arg_key>city</longcat_arg_key>\n<longcat_arg_value>Paris</longcat_arg_value>\n"
+    + kv("get_weather", ("city", "Rome")),
+    calls=[("get_weather", {"city": "Paris"}), ("get_weather", {"city": "Rome"})],
+)
+case(
     "kv_one_object_for_an_array_of_objects",
     "Real-output residue (issue 29, item 7): one JSON object written where the schema says array of objects is "
     "that array of one.",
