@@ -383,6 +383,22 @@ case(
     opt_tools=False,
 )
 case(
+    "json_string_arguments_one_parameter",
+    "Issue 29, item 5 (vLLM's hermes tests): arguments written as a bare string for a tool with one parameter are "
+    "that parameter's value, typed by its schema.",
+    tc('{"name": "write_note", "arguments": "hello"}') + tc('{"arguments": "3", "name": "wait"}'),
+    calls=[("write_note", {"text": "hello"}), ("wait", {"seconds": 3})],
+    tools=[fn("write_note", {"text": {"type": "string"}}), fn("wait", {"seconds": {"type": "integer"}})],
+)
+case(
+    "json_string_arguments_several_parameters",
+    "Issue 29, item 5: the same for a tool with several parameters cannot say which one it is: the call has no "
+    "arguments and the string, as written, is content (nothing of the model's text is lost).",
+    tc('{"name": "get_weather", "arguments": "Paris"}'),
+    content='"Paris"',
+    calls=[("get_weather", {})],
+)
+case(
     "hermes_unknown_tool_emitted",
     "With emit_unknown_calls, a tool not among the request's tools is emitted as a call (the harness answers it).",
     tc('\n{"name": "delete_everything", "arguments": {"really": true}}\n'),
@@ -410,15 +426,18 @@ case(
 case(
     "json_arguments_string_deeply_nested",
     "Invariant 3: no input raises. Arguments given as a JSON-encoded string whose content nests 5000 deep: "
-    "decoding it must not raise RecursionError out of feed(); it is no object, so the arguments are {}.",
+    "decoding it must not raise RecursionError out of feed(); it is no object, so the arguments are {} and the "
+    "string, as written, is content (issue 29, item 5: nothing of the model's text is lost).",
     tc('{"name": "get_time", "arguments": "' + "[" * 5000 + '"}'),
+    content='"' + "[" * 5000 + '"',
     calls=[("get_time", {})],
 )
 case(
     "json_arguments_array_deeply_nested",
     "Invariant 3: no input raises. Arguments given as a (balanced) array nested 5000 deep: it is no object, so the "
-    "arguments are {}; reading it must not raise RecursionError.",
+    "arguments are {} and its text is content; reading it must not raise RecursionError.",
     tc('{"name": "get_time", "arguments": ' + "[" * 5000 + "]" * 5000 + "}"),
+    content="[" * 5000 + "]" * 5000,
     calls=[("get_time", {})],
 )
 case(

@@ -21,7 +21,7 @@ from enum import Enum
 from typing import Any, Final
 
 from ..cursor import Cursor
-from ..schema import ToolSchemas, strict_json_dumps
+from ..schema import SchemaNode, ToolSchemas, convert_value, is_string_schema, strict_json_dumps
 from ..tags import NEED_MORE
 from ..tool_names import resolve_tool_name
 from ..untagged_names import UNTAGGED_GAP, UntaggedNames
@@ -104,6 +104,12 @@ class JsonCallReader:
         self._args_seen = False
         self._args_open = False  # the arguments object is being streamed and is not closed yet
         self._args_early: list[str] = []  # argument text read before the name
+        self._args_text: str | None = None  # arguments that are no object, read before the name (as written)
+        # (arguments that are no object) where their text starts in the buffer being read, and its part from earlier
+        # buffers: the text as written, which is content when it is no argument
+        self._raw_from: int | None = None
+        self._raw_parts: list[str] = []
+        self._raw = ""
         self._args_emitted = False
         # the raw text of the member being read, from its key on: where it starts in the buffer being read, and its
         # part from earlier buffers (a member that breaks is shown as text)
@@ -121,9 +127,13 @@ class JsonCallReader:
         buf = cur.text
         if self._member_from is not None:
             self._member_from = pos
+        if self._raw_from is not None:
+            self._raw_from = pos
         end = self._read(cur, pos)
         if self._member_from is not None:
             self._member_raw.append(buf[self._member_from : end])
+        if self._raw_from is not None:
+            self._raw_parts.append(buf[self._raw_from : end])
         return end
 
     def _read(self, cur: Cursor, pos: int) -> int:
@@ -145,6 +155,9 @@ class JsonCallReader:
                 if state is _IN_KEY:
                     self._key_complete()
                 else:
+                    if self._raw_from is not None:
+                        self._raw = "".join(self._raw_parts) + buf[self._raw_from : pos]
+                        self._raw_from = None
                     self._value_complete()
                 continue
             c = buf[pos]
@@ -185,6 +198,9 @@ class JsonCallReader:
                         pos = inner
                 if not self._begin_member_value(c):
                     return self._fail(pos)
+                if self._value_kind is _Member.ARGUMENTS_TEXT:
+                    self._raw_from = pos
+                    self._raw_parts = []
                 self._state = _IN_VALUE
             elif state is _AFTER_VALUE:
                 if self._wrapped:  # the wrapper's '}' (anything else breaks the call off)
@@ -224,6 +240,9 @@ class JsonCallReader:
         if self._args_open and self._value is not None:
             self._value.close()
             self._sink.content(self._value.take_unread())  # an unfinished member, cut off by the end of the output
+        elif self._raw_from is not None:  # arguments that are no object, cut off: their text is content
+            self._sink.content("".join(self._raw_parts))
+            self._raw_from = None
         self._finish_call()
 
     # -- members ---------------------------------------------------------------------------------------------
@@ -313,7 +332,11 @@ class JsonCallReader:
         elif kind is _Member.ARGUMENTS:
             self._args_open = False
         elif kind is _Member.ARGUMENTS_TEXT:
-            self._args_out(_arguments_from_value(_loads("".join(self._captured))))
+            if self._announced:
+                self._arguments_text("".join(self._captured), self._raw)
+            else:
+                self._args_emitted = True  # (decided once the name is known)
+                self._args_text = "".join(self._captured)
 
     def _announce(self, name: str) -> None:
         self._announced = True
@@ -326,6 +349,18 @@ class JsonCallReader:
         if self._args_early:
             self._sink.call_args("".join(self._args_early))
             self._args_early.clear()
+        if self._args_text is not None:
+            self._arguments_text(self._args_text, self._raw)
+            self._args_text = None
+
+    def _arguments_text(self, read: str, raw: str) -> None:
+        """Arguments written as something other than an object (``read``: the JSON text read, ``raw``: as written):
+        see :func:`_arguments_from_value`; what is no argument is content."""
+        only = self._schemas.only_parameter(self._tool) if self._tool in self._schemas else None
+        schema = self._schemas.parameter(self._tool, only) if only is not None else None
+        arguments, text = _arguments_from_value(_decoded(read), raw, only, schema)
+        self._args_out(arguments)
+        self._sink.content(text)
 
     def _object_complete(self) -> None:
         if not self._announced:
@@ -360,14 +395,37 @@ def _loads(text: str) -> Any:
         return None
 
 
-def _arguments_from_value(value: Any) -> str:
-    """Arguments given as something other than an object: a JSON-encoded string of an object, or null."""
-    if isinstance(value, str):
+_UNREADABLE: Final = object()  # JSON text that cannot be decoded (nested deeper than the decoder goes)
+
+
+def _decoded(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return _UNREADABLE
+
+
+def _arguments_from_value(value: Any, raw: str, only: str | None, schema: SchemaNode | None) -> tuple[str, str]:
+    """Arguments given as something other than an object (``raw`` as written, ``value`` its JSON value): the
+    arguments object, and the text that is content. A JSON-encoded string of an object is that object; null is no
+    arguments; another value (``"hello"``, ``3``, ``[1, 2]``) is the value of the tool's parameter when it declares
+    exactly one (``only``, typed by its ``schema`` when the value is a string and the schema asks for another type),
+    else it is no argument and its text, as written, is content (nothing of the model's text is lost)."""
+    if value is None:
+        return "{}", ""
+    if value is _UNREADABLE:
+        only = None
+    elif isinstance(value, str):
         decoded = _loads(value)
         if isinstance(decoded, dict):
             text = strict_json_dumps(decoded)
             if text is not None:
-                return text
-    if value is not None:
-        logger.warning("tool call arguments are not an object; using {}: %.200r", value)
-    return "{}"
+                return text, ""
+    if only is not None:
+        if isinstance(value, str) and schema is not None and not is_string_schema(schema):
+            value = convert_value(value, schema)
+        text = strict_json_dumps({only: value})
+        if text is not None:
+            return text, ""
+    logger.warning("tool call arguments are not an object; using {}, the text is content: %.200r", raw)
+    return "{}", raw

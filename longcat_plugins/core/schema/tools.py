@@ -50,6 +50,17 @@ class ToolSchemas:
         properties = self._document(tool, params).node(params).get("properties")
         return isinstance(properties, Mapping) and len(properties) > 0
 
+    def only_parameter(self, tool: str) -> str | None:
+        """The name of ``tool``'s parameter when it declares exactly one, else None."""
+        params = self._params.get(tool)
+        if not params:
+            return None
+        properties = self._document(tool, params).node(params).get("properties")
+        if isinstance(properties, Mapping) and len(properties) == 1:
+            (name,) = properties
+            return name if isinstance(name, str) else None
+        return None
+
     def _document(self, tool: str, params: Schema) -> SchemaDocument:
         document = self._documents.get(tool)
         if document is None:
