@@ -369,6 +369,21 @@ case(
     content=tc('{"name": "g", "arguments": {"a": "x"}}\n{"name": "h", "arguments": {"a": "<|im_end|>"}}') + " z",
 )
 case(
+    "unknown_tool_mentioned_in_reasoning",
+    "A call of no declared tool mentioned inside reasoning, never closed: a think tag between its parameters (not "
+    "inside a value) ends it, so the reasoning's closing tag still closes reasoning.",
+    "<think>I could use <tool_call><function=foo> here. </think>answer",
+    content="answer",
+    reasoning="I could use <tool_call><function=foo> here. ",
+)
+case(
+    "unknown_bare_function_then_reasoning",
+    "A bare <function= of no declared tool, then a think block: the mention is content, the block reasoning.",
+    "<function=e><longcat_think>hmm</longcat_think>ok",
+    content="<function=e>ok",
+    reasoning="hmm",
+)
+case(
     "unknown_tool_cut_off",
     "A block naming no tool, cut off inside a value: verbatim.",
     '<tool_call>{"name": "g", "arguments": {"a": "x<think>y',

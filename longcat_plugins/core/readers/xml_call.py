@@ -40,6 +40,9 @@ _XML_BODY_TAGS: Final = T.TagSet(
     *T.WRAPPER_OPENS,
     *T.END_OF_SEQUENCE,
 )
+#: the body of a call that names no tool (read only to be returned as text) also ends at a think tag between its
+#: parameters, which is then read as the text around the block reads it (a mention of a call inside reasoning)
+_UNKNOWN_BODY_TAGS: Final = T.TagSet(*_XML_BODY_TAGS.tags, *T.THINK_OPENS, *T.THINK_CLOSES)
 #: what a call's text may end in, cut off by the end of the output, that is markup: a prefix of a tag of the body, or
 #: of a value's closing tag (the value it closes ended where the tag begins)
 _XML_CUT_TAGS: Final = T.TagSet(*_XML_BODY_TAGS.tags, T.PARAMETER_CLOSE)
@@ -119,7 +122,7 @@ class XmlCallReader(MarkupCall):
                     pos = self._body_text(buf, pos)
                     continue
                 self._body_blank = False
-                tag = _XML_BODY_TAGS.match(cur, pos)
+                tag = (_UNKNOWN_BODY_TAGS if self._unknown else _XML_BODY_TAGS).match(cur, pos)
                 if tag is T.NEED_MORE:
                     return pos
                 if tag is None and cur.ended and _XML_CUT_TAGS.is_prefix(buf[pos:]):
