@@ -414,6 +414,14 @@ case(
     calls=[("get_weather", {})],
 )
 case(
+    "json_broken_non_object_arguments",
+    "Arguments that are no object and break off at a character no JSON value has: the member's text, as written, "
+    "is content once (the call has no arguments).",
+    lc('{"name": "get_weather", "arguments": r> '),
+    content='"arguments": r>',
+    calls=[("get_weather", {})],
+)
+case(
     "hermes_unknown_tool_emitted",
     "With emit_unknown_calls, a tool not among the request's tools is emitted as a call (the harness answers it).",
     tc('\n{"name": "delete_everything", "arguments": {"really": true}}\n'),

@@ -145,6 +145,7 @@ class JsonCallReader:
                 assert self._value is not None
                 pos = self._value.feed(cur, pos)
                 if self._value.failed:
+                    self._raw_from = None  # (the member's text, as written, is what the next line shows)
                     if self._announced:  # what it read and did not pass on is content (the rest follows)
                         self._sink.content(self._broken_member_text(buf, pos))
                     return self._fail(pos)
