@@ -304,3 +304,14 @@ def test_vllms_cpu_build_is_found_under_its_own_distribution_name(monkeypatch: p
     assert VLLM.installed_version() == "0.32.0"
     assert drift.engine_version(VLLM) == "0.32.0"
     assert SGLANG.installed_version() is None
+
+
+def test_an_interface_a_release_does_without_is_not_needed_there() -> None:
+    """A contract ``since`` a later release (vLLM 0.32 has no ``set_prompt_token_ids`` on its reasoning parsers) does
+    not make the adapter a stand-in on the older release; it is needed from that release on."""
+    from longcat_plugins.contracts import Contract
+
+    later = Contract("vllm.reasoning:Absent.hook", "a hook", checked_on=("0.33.0",), since="0.33.0")
+    assert not drift.needed(later, "0.32.0")
+    assert drift.needed(later, "0.33.0") and drift.needed(later, "0.34.0")
+    assert drift.needed(Contract("vllm.reasoning:Absent.hook", "a hook", checked_on=("0.33.0",)), "0.32.0")

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from longcat_plugins.contracts import GROUPS, Contract
 
-from .drift import check, engine_version
+from .drift import check, engine_version, needed
 from .model import Check, EngineSpec, Status
-from .versions import InvalidVersion, satisfies
 
 _CONSEQUENCE = {
     "required": (Status.FAIL, "'longcat' is registered to a stand-in that refuses to start"),
@@ -29,7 +28,7 @@ def contract_checks(engine: EngineSpec) -> list[Check]:
 def _row(engine: EngineSpec, version: str, group: str, kind: str, contract: Contract) -> Check:
     problem = check(contract)
     checked = ", ".join(contract.checked_on)
-    if problem is not None and contract.since and _older(version, contract.since):
+    if problem is not None and not needed(contract, version):
         return Check(
             engine.key,
             "contract",
@@ -46,13 +45,6 @@ def _row(engine: EngineSpec, version: str, group: str, kind: str, contract: Cont
     if contract.upstream:
         detail += f"; {engine.label}'s main branch moves it to {contract.upstream}"
     return Check(engine.key, "contract", Status.OK, detail)
-
-
-def _older(version: str, since: str) -> bool:
-    try:
-        return satisfies(version, f"<{since}")
-    except InvalidVersion:
-        return False
 
 
 def _short(target: str) -> str:

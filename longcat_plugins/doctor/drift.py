@@ -42,6 +42,17 @@ def missing(contracts: Iterable[Contract]) -> list[str]:
     return [problem for contract in contracts if (problem := check(contract)) is not None]
 
 
+def needed(contract: Contract, version: str) -> bool:
+    """Whether the installed engine (``version``) must have ``contract``: an interface an older supported release does
+    without (``since``) is not needed before that release."""
+    if not contract.since:
+        return True
+    try:
+        return not satisfies(version, f"<{contract.since}")
+    except InvalidVersion:
+        return True
+
+
 def check(contract: Contract) -> str | None:
     """What is wrong with ``contract`` in the engine installed here (importing the modules it names), or ``None``.
     The first of its targets that resolves decides."""
@@ -138,7 +149,8 @@ def parser_or_stand_in(
     **stand_in_attributes: Any,
 ) -> type:
     """``load()`` (the adapter's parser class) when every contract holds and it imports, else a stand-in (logged)."""
-    problems = missing(contracts)
+    version = engine_version(engine)
+    problems = missing(c for c in contracts if needed(c, version))
     if not problems:
         try:
             return load()
