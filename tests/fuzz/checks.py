@@ -242,7 +242,7 @@ def _accounting(case: Case, run: Run, options: ParserOptions) -> list[Failure]:
         for call in message.tool_calls:
             found += [call.name, call.arguments]
         haystack = "\x00".join(found)
-        # a key or parameter header the output ends in, inside a call, is markup cut off (issue 29, item 7)
+        # a key or parameter header the output ends in, inside a call, is markup cut off
         cut = _cut_header_at(text) if message.tool_calls else -1
         kept = text if cut < 0 else text[:cut]
         lost = sorted({w for w in SENTINEL.findall(kept) if w not in haystack})

@@ -1,4 +1,4 @@
-"""The peers' test cases through an engine (issue 29): the checks tests/vllm/test_peers_vllm.py and
+"""The peers' test cases through an engine: the checks tests/vllm/test_peers_vllm.py and
 tests/sglang/test_peers_sglang.py share. Importing this module needs no engine; running the checks needs one."""
 
 from __future__ import annotations

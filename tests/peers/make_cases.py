@@ -1,4 +1,4 @@
-"""The peers' test cases, ported as data (issue 29; see README.md).
+"""The peers' test cases, ported as data (see README.md).
 
     python tests/peers/make_cases.py tests/peers/cases.jsonl
 

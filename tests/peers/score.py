@@ -1,4 +1,4 @@
-"""Scores our parser and the engines' built-in parsers on the peers' test cases (tests/peers/cases.jsonl; issue 29).
+"""Scores our parser and the engines' built-in parsers on the peers' test cases (tests/peers/cases.jsonl).
 
     python -m tests.peers.score [-v]                                      # the core only
     PYTHONPATH=. .venvs/vllm/bin/python -m tests.peers.score --engine vllm [-v]
