@@ -166,6 +166,15 @@ VLLM_STREAM_END: Final = Contract(
     checked_on=_V,
     upstream=f"{_NEXT_PARSER}.abstract_parser",
 )
+#: Checked with :data:`VLLM_STREAM_END`; without it our reasoning parser cannot tell that an engine's own tool parser
+#: is beside it (a warning: that mix then streams calls as content).
+VLLM_PARSER_BESIDE: Final = Contract(
+    "vllm.parser.abstract_parser:Parser.tool_parser_cls",
+    "the Parser vLLM composes for the server builds a request's reasoning parser in its __init__ and names the tool "
+    "parser class beside it: our reasoning parser hands the content over to an engine's own tool parser",
+    checked_on=_V,
+    upstream=f"{_NEXT_PARSER}.abstract_parser",
+)
 #: Used when present; without them the adapter still works (a warning, not a stand-in).
 VLLM_OPTIONAL: Final = (
     Contract(
@@ -329,7 +338,8 @@ SGLANG_ONE_PASS: Final = (
     ),
     Contract(
         "sglang.srt.entrypoints.openai.serving_chat:OpenAIServingChat._effective_tools",
-        "the tools a request's tool-call parser is handed",
+        "the tools a request's tool-call parser is handed (the serving's ``tool_call_parser`` names that parser: "
+        "one pass when it is ours)",
         checked_on=_S,
     ),
     Contract(
@@ -366,7 +376,7 @@ GROUPS: Final = {
         ("constrained tool calls", VLLM_STRUCTURAL, "structural"),
         ("reasoning parser", VLLM_REASONING, "required"),
         ("serving", (VLLM_STREAM_END,), "required"),
-        ("optional", VLLM_OPTIONAL, "optional"),
+        ("optional", (*VLLM_OPTIONAL, VLLM_PARSER_BESIDE), "optional"),
         ("replay server", VLLM_REPLAY, "replay"),
     ),
     "sglang": (

@@ -113,8 +113,11 @@ def family(template: str) -> ModelFamily:
         raise ValueError(f"no replay model for template {template!r}; known: {', '.join(sorted(FAMILIES))}") from None
 
 
-def build_model_dir(root: Path, corpus: Iterable[str], template: str = TEMPLATE_NAME) -> Path:
-    """Write a model directory (no weights) for ``template`` under ``root`` and return it."""
+def build_model_dir(
+    root: Path, corpus: Iterable[str], template: str = TEMPLATE_NAME, alphabet: str | None = None
+) -> Path:
+    """Write a model directory (no weights) for ``template`` under ``root`` and return it (``alphabet``: see
+    :func:`train_bpe_tokenizer`)."""
     model = family(template)
     source = template_path(template).read_text(encoding="utf-8")
     tokenizer = train_bpe_tokenizer(
@@ -126,6 +129,7 @@ def build_model_dir(root: Path, corpus: Iterable[str], template: str = TEMPLATE_
         additional_special_tokens=model.special,
         plain_tokens=model.plain,
         chat_template=source,
+        alphabet=alphabet,
     )
     root.mkdir(parents=True, exist_ok=True)
     tokenizer.save_pretrained(root)
@@ -189,10 +193,17 @@ RUNNABLE: Mapping[str, Mapping[str, Any]] = {
 }
 
 
+RUNNABLE_ALPHABET = "".join(map(chr, range(0x20, 0x7F))) + "\n\t"
+
+
 def build_runnable_model_dir(root: Path, corpus: Iterable[str], template: str = TEMPLATE_NAME) -> Path:
     """:func:`build_model_dir` with a config vLLM's CPU build constructs and runs (:data:`RUNNABLE`): the template's
-    tokenizer and template, no weights."""
-    build_model_dir(root, corpus, template)
+    tokenizer and template, no weights.
+
+    Its vocabulary writes printable ASCII, line breaks and tabs only (:data:`RUNNABLE_ALPHABET`): a model with random
+    weights samples every token its grammar allows, and XGrammar's JSON strings allow single bytes that are no UTF-8
+    and control characters, which a real model does not write and the detokenizer would serve as U+FFFD."""
+    build_model_dir(root, corpus, template, RUNNABLE_ALPHABET)
     path = root / "config.json"
     base = json.loads(path.read_text(encoding="utf-8"))
     keep = ("vocab_size", "max_position_embeddings", "bos_token_id", "eos_token_id")

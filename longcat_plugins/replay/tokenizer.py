@@ -19,6 +19,7 @@ def train_bpe_tokenizer(
     additional_special_tokens: Sequence[str] = (),
     plain_tokens: Sequence[str] = (),
     chat_template: str | None = None,
+    alphabet: str | None = None,
 ) -> PreTrainedTokenizerFast:
     """Train a byte-level BPE of ``vocab_size`` tokens on ``corpus`` and wrap it in ``PreTrainedTokenizerFast``.
 
@@ -26,6 +27,10 @@ def train_bpe_tokenizer(
     BPE learnt it. ``bos_token``/``eos_token`` are set only when given (they should be among ``special_tokens``),
     and ``additional_special_tokens`` are registered as such with transformers. ``plain_tokens`` become single
     tokens too, added after training, but not special ones (``skip_special_tokens`` keeps them).
+
+    ``alphabet`` (ASCII characters) limits what the vocabulary can write: no token holds another byte, so every token
+    sequence decodes to whole text (a model with random weights then cannot write a byte that is no UTF-8). The
+    corpus loses every other character, and encoding drops them. ``None``: all 256 bytes, as real byte-level BPEs.
     """
     from tokenizers import AddedToken, Tokenizer, decoders, models, pre_tokenizers, trainers
     from transformers import PreTrainedTokenizerFast
@@ -36,9 +41,11 @@ def train_bpe_tokenizer(
     trainer = trainers.BpeTrainer(
         vocab_size=vocab_size,
         special_tokens=list(special_tokens),
-        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet() if alphabet is None else _byte_level(alphabet),
         show_progress=False,
     )
+    if alphabet is not None:
+        corpus = ("".join(c for c in text if c in alphabet) for text in corpus)
     bpe.train_from_iterator(corpus, trainer)
     markers = {"bos_token": bos_token, "eos_token": eos_token}
     tokenizer = PreTrainedTokenizerFast(
@@ -51,3 +58,11 @@ def train_bpe_tokenizer(
     if chat_template is not None:
         tokenizer.chat_template = chat_template
     return tokenizer
+
+
+def _byte_level(alphabet: str) -> list[str]:
+    """The byte-level BPE symbols of the characters of ``alphabet`` (ASCII: one byte each), by GPT-2's map:
+    printable Latin-1 bytes stand for themselves, the others are numbered on from 256."""
+    printable = [*range(ord("!"), ord("~") + 1), *range(0xA1, 0xAC + 1), *range(0xAE, 0x100)]
+    shifted = {b: chr(256 + n) for n, b in enumerate(b for b in range(256) if b not in printable)}
+    return [c if ord(c) in printable else shifted[ord(c)] for c in alphabet.encode("ascii").decode("ascii")]

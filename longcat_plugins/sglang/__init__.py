@@ -181,7 +181,8 @@ def _keep_reasoning_markup(module: Any) -> None:
         def patch(self: Any, request: Any) -> None:
             original(self, request)
             effective_tools = getattr(self, "_effective_tools", None)  # (ONE_PASS: the tools of the tool-call parser)
-            note_request(request, effective_tools(request) if effective_tools is not None else None)
+            one_pass = effective_tools is not None and _tool_parser_is_ours(self)
+            note_request(request, effective_tools(request) if one_pass else None)
             if self.reasoning_parser == PARSER_NAME:
                 request.skip_special_tokens = False
 
@@ -207,12 +208,19 @@ def _note_responses_tools(module: Any) -> None:
     def note_tools(original: Callable[..., Any]) -> Callable[..., Any]:
         def convert(self: Any, request: Any) -> Any:
             tools = original(self, request)
-            note_request(request, tools)
+            note_request(request, tools if _tool_parser_is_ours(self) else None)
             return tools
 
         return convert
 
     _wrap_once(module.OpenAIServingResponses, "_response_tools_to_chat_tools", note_tools)
+
+
+def _tool_parser_is_ours(serving: Any) -> bool:
+    """Whether the server's tool-call parser (``--tool-call-parser``, the serving's ``tool_call_parser``) is ours:
+    only then do the two parsers read in one pass; beside an engine's own tool parser, ours reads reasoning and
+    leaves the rest of the text to it."""
+    return getattr(serving, "tool_call_parser", None) == PARSER_NAME
 
 
 def _wrap_once(owner: type, name: str, wrap: Callable[[Callable[..., Any]], Callable[..., Any]]) -> None:

@@ -7,8 +7,9 @@ read the request. The serving layer's per-request hook (``SERVING`` in :mod:`lon
   as a complete call (:attr:`longcat_plugins.core.ParserOptions.cut_calls_as_text`). The hook marks the tool objects
   the tool-call parser of such a request is handed; the detector is handed those same objects with every piece of
   text.
-- the tools SGLang's tool-call parser will be handed for the request, so that the reasoning parser, which SGLang
-  builds with the request (see :mod:`longcat_plugins.sglang.one_pass`), reads calls as that parser does.
+- when the server's tool-call parser is ours, the tools it will be handed for the request, so that the reasoning
+  parser, which SGLang builds with the request (see :mod:`longcat_plugins.sglang.one_pass`), reads calls as that
+  parser does (beside an engine's own tool-call parser, nothing is noted: the two read in two stages).
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ import sys
 from types import ModuleType
 from typing import Final
 
-from longcat_plugins.contracts import VLLM_REASONING, VLLM_REGISTRY, VLLM_STREAM_END, VLLM_TOOL
+from longcat_plugins.contracts import VLLM_PARSER_BESIDE, VLLM_REASONING, VLLM_REGISTRY, VLLM_STREAM_END, VLLM_TOOL
 
 from .names import REASONING_PARSER_NAME, STRUCTURAL_TAG_MODELS, TOOL_PARSER_NAME
 
@@ -154,6 +154,14 @@ def _check_stream_end(module: ModuleType) -> None:
         problems = missing([STREAM_END])
         if problems:
             _install_stand_ins(problems)
+        beside = missing([VLLM_PARSER_BESIDE])
+        if beside:
+            logger.warning(
+                "%s longcat beside vLLM's own %s streams calls as content here: %s",
+                _REASONING_FLAG,
+                _TOOL_FLAG,
+                "; ".join(beside),
+            )
     except Exception as exc:
         logger.error("checking %s failed: %r", STREAM_END.name, exc)
 

@@ -2,7 +2,8 @@
 
 Reasoning ends at its closing tag or at a tool-call tag. Whether the output starts inside reasoning comes from the
 prompt (a pre-filled opening tag in the current turn) or, when the prompt does not tell, from
-``chat_template_kwargs["enable_thinking"]``; otherwise it starts outside (vLLM's own default).
+``chat_template_kwargs["enable_thinking"]``, else from whether the model may open reasoning itself
+(:meth:`LongcatReasoningParser.starts_in_reasoning`); otherwise it starts outside.
 
 Streaming: vLLM hands the output over to the tool parser once this parser confirms the end of reasoning
 (``has_engine_confirmed_reasoning_end``); it then flushes this parser (``finish_streaming``) and gives the tool parser
@@ -36,7 +37,9 @@ arrives first decides.
 
 Without a tool parser (``--reasoning-parser`` alone), on every release, the request's output is read by this parser
 from start to end, as the core reads it in one pass: the serving layer is told reasoning has not ended at the prompt,
-and the parser never hands over (see :mod:`.pairing`).
+and the parser never hands over (see :mod:`.pairing`). Beside an engine's own tool parser, the serving layer is told
+the same, and this parser hands the content over where it starts (confirming the end of reasoning), as with ours:
+vLLM's tool parser then reads it.
 """
 
 from __future__ import annotations
@@ -53,7 +56,7 @@ from longcat_plugins.core import tags as T
 from longcat_plugins.core.prompt import TURN_BOUNDARIES, model_may_open_reasoning, prompt_opens_reasoning
 from longcat_plugins.core.reasoning_tokens import ReasoningTokenCounter
 
-from .pairing import reasoning_parser_built
+from .pairing import ToolParserBeside, reasoning_parser_built, tool_parser_beside
 from .tokenizer_facts import tokenizer_facts
 
 _PROMPT_TAIL_TOKENS: Final = 16
@@ -106,7 +109,7 @@ class LongcatReasoningParser(_GateBase):  # type: ignore[valid-type,misc]
         self._call_open_ids = _single_token_ids(tokenizer, T.WRAPPER_OPENS)
         self._end_ids = facts.think_end_ids | self._call_open_ids
         self._thinking = thinking_hint(kwargs.get("chat_template_kwargs"))
-        self._prompt_state: bool | None = None  # True: the prompt opened reasoning, False: closed it
+        self._prompt_state: bool | None = None  # whether the output starts inside reasoning (None: no prompt yet)
         self._gate_prompt_state: bool | None = None  # the same, read when the gate asked (the prompt not handed over)
         self._hands_all = False  # the serving layer took the gate's answer: hand the whole output to the tool parser
         self._stream: StreamParser | None = None
@@ -117,6 +120,8 @@ class LongcatReasoningParser(_GateBase):  # type: ignore[valid-type,misc]
         self._streams_all = False  # vLLM streams the whole output through this parser (no hand-over)
         self._finished = False
         self.tool_stage: Any = None  # the tool parser built with this one (see .pairing)
+        # an engine's own tool parser beside this one: vLLM hands it the content once this parser confirms the end
+        self._stage_before_other = tool_parser_beside() is ToolParserBeside.OTHER
         self._parsing_stream = False  # the serving layer gave this instance its prompt: it parses an output
         self._counter: ReasoningTokenCounter | None = None
         self._token_texts: dict[int, str] = {}
@@ -195,8 +200,28 @@ class LongcatReasoningParser(_GateBase):  # type: ignore[valid-type,misc]
                 return prompt_opens_reasoning(text)
             size *= 4
 
+    def starts_in_reasoning(self, prompt_token_ids: Sequence[int]) -> bool:
+        """Whether the output of this prompt starts inside reasoning: what the prompt's current turn says (a think tag
+        the template wrote), else the request's ``enable_thinking``, else whether the model may open reasoning
+        itself after the prompt's assistant header (:func:`longcat_plugins.core.prompt.model_may_open_reasoning`,
+        for a tokenizer that has a think tag as a token and whose own chat template says the model may reason,
+        :func:`~longcat_plugins.core.prompt.template_may_think`: Qwen3 with ``qwen3-tools-first``, not Qwen3-Coder).
+        A model that may open reasoning itself is read as reasoning from its first token, as vLLM's ``qwen3`` reads
+        it: ``X</think>Y`` is reasoning ``X`` and content ``Y``; the structured-output gate waits for the same end."""
+        state = self.prompt_state(prompt_token_ids)
+        if state is not None:
+            return state
+        if self._thinking is not None:
+            return self._thinking
+        facts = self._facts
+        return bool(
+            facts.think_start_ids
+            and facts.template_may_think
+            and model_may_open_reasoning(self._prompt_tail(prompt_token_ids))
+        )
+
     def set_prompt_token_ids(self, prompt_token_ids: Sequence[int]) -> None:
-        self._prompt_state = self.prompt_state(prompt_token_ids)
+        self._prompt_state = self.starts_in_reasoning(prompt_token_ids)
         self._parsing_stream = True
         self._counter = None  # (it reads from where the prompt leaves the output)
 
@@ -214,29 +239,16 @@ class LongcatReasoningParser(_GateBase):  # type: ignore[valid-type,misc]
         """Whether a prompt leaves the output outside reasoning (the grammar then applies from the first token).
 
         Asked for the structured-output gate (by the API server, whose answer the engine core takes, or by the engine
-        core): what the prompt's current turn says (a think tag the template wrote), else the request's
-        ``enable_thinking``, else whether the model may open reasoning itself after the prompt's assistant header
-        (:func:`longcat_plugins.core.prompt.model_may_open_reasoning`, for a tokenizer that has a think tag as a
-        token and whose own chat template says the model may reason, :func:`~longcat_plugins.core.prompt.
-        template_may_think`: Qwen3 with ``qwen3-tools-first``, not Qwen3-Coder): then the gate waits for the end of
-        reasoning or a call tag, and the grammar applies from there.
+        core): not :meth:`starts_in_reasoning`; when the output starts inside reasoning, the gate waits for its end
+        or a call tag, and the grammar applies from there.
 
         Asked by the serving layer of a stream (this instance was given the prompt): with a tool parser, yes, and
         the tool parser reads the whole output in one pass, from where the prompt left it; alone, no, and the whole
         output streams through this parser, which reads reasoning wherever it opens."""
         if self._parsing_stream:
             return self.tool_stage is not None
-        state = self._gate_prompt_state = self.prompt_state(input_ids)
-        if state is not None:
-            return not state
-        if self._thinking is not None:
-            return not self._thinking
-        facts = self._facts
-        return not (
-            facts.think_start_ids
-            and facts.template_may_think
-            and model_may_open_reasoning(self._prompt_tail(input_ids))
-        )
+        state = self._gate_prompt_state = self.starts_in_reasoning(input_ids)
+        return not state
 
     @property
     def reasoning_end_token_ids(self) -> frozenset[int]:
@@ -347,7 +359,7 @@ class LongcatReasoningParser(_GateBase):  # type: ignore[valid-type,misc]
         events = stream.feed(delta_text)
         self._hold(events)
         content = ""
-        if self.tool_stage is None:
+        if self.tool_stage is None and not self._stage_before_other:
             content = self._release()
         elif self._held and (not stream.in_reasoning or (not self._streams_all and self._calls_held())):
             self._ended = True

@@ -90,6 +90,7 @@ class LongcatToolParser(ToolParser):
 
     engine_based_streaming = True
     skip_reasoning_parsing = False
+    reads_in_one_pass = True  # with our reasoning parser (see .pairing)
     # A non-None class value also makes vLLM route required/named tool choice through this parser (the output is
     # in the model's dialect, constrained by our structural tag); the instance value is set per tokenizer.
     structural_tag_model: str | None = STRUCTURAL_TAG_MODELS["json"]

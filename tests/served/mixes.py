@@ -27,10 +27,14 @@ TEXTS = {
         "think-call": "<think>The user wants Paris.</think>\n\n" + HERMES_CALL,
         "think-text-call": "<think>Paris.</think>\n\nLet me check.\n" + HERMES_CALL,
         "think-answer": "<think>No tool needed.</think>\n\nIt is sunny.",
+        # the model reasons without writing the opening tag (the template lets it open reasoning itself)
+        "unopened-call": "The user wants Paris.\n</think>\n\n" + HERMES_CALL,
+        "unopened-answer": "No tool needed.\n</think>\n\nIt is sunny.",
     },
     "xml": {
         "think-call": "<think>The user wants Paris.</think>\n\n" + XML_CALL,
         "think-text-call": "<think>Paris.</think>\n\nLet me check.\n" + XML_CALL,
+        "unopened-call": "The user wants Paris.\n</think>\n\n" + XML_CALL,
     },
 }
 

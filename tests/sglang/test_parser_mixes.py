@@ -22,27 +22,15 @@ pytestmark = pytest.mark.sglang
 
 #: (tool parser, reasoning parser) of the mix, the engine's built-in pair it is compared with, the texts' dialect
 MIXES: list[tuple[Mix, Mix, str]] = [
+    (("longcat", "longcat"), ("qwen25", "qwen3"), "hermes"),
+    (("longcat", "longcat"), ("qwen3_coder", "qwen3"), "xml"),
     (("qwen25", "longcat"), ("qwen25", "qwen3"), "hermes"),
     (("qwen3_coder", "longcat"), ("qwen3_coder", "qwen3"), "xml"),
     (("longcat", "qwen3"), ("qwen25", "qwen3"), "hermes"),
     (("longcat", "qwen3"), ("qwen3_coder", "qwen3"), "xml"),
     (("longcat", "deepseek-r1"), ("qwen25", "deepseek-r1"), "hermes"),
 ]
-_DROPPED = (
-    "our reasoning stage keeps a call for a tool detector of ours that is not running and hands the built-in only "
-    "the text around it: the whole answer has no call and the call is not in the content"
-)
-_BROKEN = "streamed in 4-token steps, the content gets a fragment of the call and no call"
-#: (mix, text, stream, tokens per step) -> what goes wrong
-DEFECTS: dict[tuple[tuple[str, str], str, bool, int], str] = {
-    **{
-        (mix, name, False, group): _DROPPED
-        for mix in (("qwen25", "longcat"), ("qwen3_coder", "longcat"))
-        for name in ("think-call", "think-text-call")
-        for group in (1, 4)
-    },
-    **{(mix, "think-call", True, 4): _BROKEN for mix in (("qwen25", "longcat"), ("qwen3_coder", "longcat"))},
-}
+DEFECTS: dict[tuple[tuple[str, str], str, bool, int], str] = {}
 
 
 @pytest.fixture(scope="module")

@@ -175,3 +175,52 @@ def test_the_default_comes_from_the_served_template(models: dict[str, Model]) ->
     assert thinking_default(models["qwen3"].tokenizer) == "enable_thinking"
     assert thinking_default(models["longcat_chat"].tokenizer) is None
     assert thinking_default(None) is None
+
+
+#: a closing think tag with no opener in the output
+UNOPENED = f"{PLAN}\n</think>\n\nIt is sunny in Paris."
+#: (model, enable_thinking) -> (reasoning, content)
+UNOPENED_READINGS = {
+    # the model may open reasoning itself: it is read as reasoning from the first token (as SGLang's qwen3 does)
+    ("qwen3", None): (f"{PLAN}\n", "\n\nIt is sunny in Paris."),
+    ("qwen3", True): (f"{PLAN}\n", "\n\nIt is sunny in Paris."),
+    # the prompt closed reasoning: the stray tag is markup in content
+    ("qwen3", False): ("", f"{PLAN}\n\n\nIt is sunny in Paris."),
+    # LongCat-Flash-Chat does not reason: its text stays content (a tag it mentions is markup, as everywhere there)
+    ("longcat_chat", None): ("", f"{PLAN}\n\n\nIt is sunny in Paris."),
+}
+
+
+@pytest.mark.parametrize(("model_name", "thinking"), list(UNOPENED_READINGS))
+def test_a_closing_tag_with_no_opener_closes_the_reasoning_the_model_implied(
+    models: dict[str, Model], model_name: str, thinking: bool | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``X</think>Y`` from a model whose prompt did not open reasoning: ``X`` is reasoning where the model may open
+    reasoning itself, content where it may not; streamed (1 and 4 tokens per step) as whole."""
+    from sglang.srt.entrypoints.openai.protocol import ChatCompletionRequest
+    from starlette.requests import Request
+
+    from tests.served.fold import FOLDS, sse_events
+
+    model = models[model_name]
+    monkeypatch.setenv("LONGCAT_TOOL_DIALECT", model.dialect)
+    tag = "</longcat_think>" if model_name == "longcat_chat" else "</think>"
+    reasoning, content = (part.replace("</think>", tag) for part in UNOPENED_READINGS[(model_name, thinking)])
+    model.manager.output = UNOPENED.replace("</think>", tag)
+    extra: dict[str, Any] = {} if thinking is None else {"chat_template_kwargs": {"enable_thinking": thinking}}
+    for stream, group in ((False, 1), (True, 1), (True, 4)):
+        model.manager.group = group
+        request = ChatCompletionRequest(
+            model="m", messages=[{"role": "user", "content": "Weather in Paris?"}], tools=TOOLS, stream=stream, **extra
+        )
+        http = Request({"type": "http", "method": "POST", "path": "/v1/chat/completions", "headers": []})
+
+        async def run(request: Any = request, http: Any = http, stream: bool = stream) -> Any:
+            response = await model.serving.handle_request(request, http)
+            if not stream:
+                return response.model_dump() if hasattr(response, "model_dump") else json.loads(response.body)
+            frames = [f if isinstance(f, str) else f.decode() async for f in response.body_iterator]
+            return sse_events("".join(frames))
+
+        served = FOLDS[("chat", stream)](asyncio.run(run()))
+        assert (served.reasoning, served.content) == (reasoning, content), (stream, group)

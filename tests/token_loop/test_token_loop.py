@@ -269,18 +269,22 @@ CHOICES = {"required": "required", "named": {"type": "function", "function": {"n
 def steering(models: Models, name: str) -> dict[str, Any]:
     """What the random model is steered with:
 
-    * reasoning ends at once (a random model would not close it): a bias on the closing think tag(s);
-    * no byte that is not whole UTF-8 text and no control character: XGrammar's JSON strings let a random model write
-      such bytes (a real model does not), which the detokenizer then serves as U+FFFD or a raw control character: a
-      string longer than its ``maxLength`` counted, or an object that is no JSON.
-
-    The model served with speculative decoding takes no ``logit_bias`` (vLLM refuses it there) and does not reason.
+    reasoning ends at once (a random model would not close it): a bias on the closing think tag(s). The model served
+    with speculative decoding takes no ``logit_bias`` (vLLM refuses it there) and does not reason. (No model can write
+    a byte that is no whole UTF-8 text: its vocabulary cannot, see :func:`test_the_vocabulary_writes_whole_text`.)
     (Greedy, a random model under a grammar may repeat whitespace or digits up to ``max_tokens``: it samples.)"""
     if "--speculative-config" in MODELS[name][2]:
         return {}
-    bias = {str(i): -100 for i in models.byte_tokens(name)}
-    bias.update({str(i): 100 for t in ("</think>", "</longcat_think>") if (i := models.token_id(name, t)) is not None})
+    bias = {str(i): 100 for t in ("</think>", "</longcat_think>") if (i := models.token_id(name, t)) is not None}
     return {"logit_bias": bias}
+
+
+@pytest.mark.parametrize("name", list(MODELS))
+def test_the_vocabulary_writes_whole_text(models: Models, name: str) -> None:
+    """XGrammar's JSON strings let a random model write single bytes that are no UTF-8 and control characters (a real
+    model does not), which the detokenizer serves as U+FFFD or raw: a string longer than its ``maxLength`` counted,
+    or an object that is no JSON. The models' vocabularies hold no such token."""
+    assert models.byte_tokens(name) == []
 
 
 @pytest.mark.parametrize("name", list(MODELS))

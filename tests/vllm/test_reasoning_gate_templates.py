@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from vllm_support import WEATHER, Serving, build_tokenizer, chat_completion, make_serving, save_model_dir
+from vllm_support import WEATHER, Serving, answer, build_tokenizer, chat_completion, make_serving, save_model_dir
 
 from longcat_plugins.core.dialects import DIALECTS
 from longcat_plugins.templates import template_path
@@ -136,3 +136,47 @@ def test_a_model_that_does_not_reason_is_constrained_from_the_first_token(
     assert count.refused and count.refused[0] == ids[0]
     _, count, ids = _gate(serving, _call(serving), None, decided_by)
     assert count.refused == [] and count.constrained == len(ids)
+
+
+#: a closing think tag with no opener in the output, and the reading each template's model gets
+UNOPENED = f"{PLAN}\n</think>\n\nIt is sunny in Paris."
+#: (model, enable_thinking) -> (reasoning, content)
+UNOPENED_READINGS = {
+    # the model may open reasoning itself: it is read as reasoning from the first token, as vLLM's qwen3 reads it
+    ("qwen3", None): (f"{PLAN}\n", "\n\nIt is sunny in Paris."),
+    ("qwen3", True): (f"{PLAN}\n", "\n\nIt is sunny in Paris."),
+    # the prompt closed reasoning (the template's empty block): the stray tag is markup in content
+    ("qwen3", False): ("", f"{PLAN}\n\n\nIt is sunny in Paris."),
+    # models that do not reason: their text stays content (a tag they mention is markup, as everywhere in content)
+    ("longcat_chat", None): ("", f"{PLAN}\n\n\nIt is sunny in Paris."),
+    ("plain_chatml", None): ("", f"{PLAN}\n\n\nIt is sunny in Paris."),
+}
+
+
+@pytest.mark.parametrize(("model", "thinking"), list(UNOPENED_READINGS))
+def test_a_closing_tag_with_no_opener_closes_the_reasoning_the_model_implied(
+    models: dict[str, Serving], model: str, thinking: bool | None
+) -> None:
+    """``X</think>Y`` from a model whose prompt did not open reasoning: ``X`` is reasoning where the model may open
+    reasoning itself (the gate waits for the same end), content where it may not; streamed as whole."""
+    from vllm.entrypoints.openai.chat_completion.protocol import ChatCompletionRequest
+
+    serving = models[model]
+    think_end = tokenizer_facts(serving.tokenizer).think_end
+    output = UNOPENED.replace("</think>", think_end)
+    reasoning, content = (part.replace("</think>", think_end) for part in UNOPENED_READINGS[(model, thinking)])
+    extra: dict[str, Any] = {} if thinking is None else {"chat_template_kwargs": {"enable_thinking": thinking}}
+    engine = serving.engine
+    engine.output, engine.finish_reason = output, "stop"
+    for stream in (False, True):
+        for group in (1, 4) if stream else (1,):
+            engine.group = group
+            request = ChatCompletionRequest(
+                model="m",
+                messages=[{"role": "user", "content": "Weather in Paris?"}],
+                tools=[WEATHER],
+                stream=stream,
+                **extra,
+            )
+            served = answer(serving, request)
+            assert (served.reasoning, served.content) == (reasoning, content), (stream, group)
