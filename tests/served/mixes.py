@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from .cells import APIS
 from .oracle import Served
 
 HERMES_CALL = '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris", "days": 3}}\n</tool_call>'
@@ -42,22 +43,24 @@ Mix = tuple[str, str]  # (tool parser, reasoning parser), ours named "longcat"
 
 
 def cases(
-    mixes: list[tuple[Mix, Mix, str]], defects: Mapping[tuple[Any, ...], str], groups: tuple[int, ...] = (1,)
+    mixes: list[tuple[Mix, Mix, str]],
+    defects: Mapping[tuple[Any, ...], str],
+    groups: tuple[int, ...] = (1,),
+    apis: tuple[str, ...] = APIS,
 ) -> Iterator[Any]:
-    """``(mix, pair, dialect, text name, stream, tokens per step)`` for each mix, compared with its built-in
-    ``pair`` on each text of ``dialect``; ``defects``, by ``(mix, text name, stream, tokens per step)``: what goes
-    wrong, as a strict expected failure."""
+    """``(mix, pair, dialect, text name, api, stream, tokens per step)`` for each mix, compared with its built-in
+    ``pair`` on each text of ``dialect`` through each API, whole and streamed (in each of ``groups`` tokens per
+    step); ``defects``, by ``(mix, text name, api, stream, tokens per step)``: what goes wrong, as a strict expected
+    failure."""
     for mix, pair, dialect in mixes:
         for name in TEXTS[dialect]:
-            for stream in (False, True):
-                for group in groups:
-                    defect = defects.get((mix, name, stream, group))
+            for api in apis:
+                for stream, group in [(False, 1), *((True, g) for g in groups)]:
+                    defect = defects.get((mix, name, api, stream, group))
                     marks = [pytest.mark.xfail(reason=defect, strict=True)] if defect else []
-                    mode = "stream" if stream else "whole"
-                    case_id = f"{'+'.join(mix)}-vs-{'+'.join(pair)}-{name}-{mode}" + (
-                        f"-g{group}" if len(groups) > 1 else ""
-                    )
-                    yield pytest.param(mix, pair, dialect, name, stream, group, id=case_id, marks=marks)
+                    mode = f"stream-g{group}" if stream else "whole"
+                    case_id = f"{'+'.join(mix)}-vs-{'+'.join(pair)}-{name}-{api}-{mode}"
+                    yield pytest.param(mix, pair, dialect, name, api, stream, group, id=case_id, marks=marks)
 
 
 def assert_served_alike(served: Served, expected: Served, mix: Mix, pair: Mix) -> None:

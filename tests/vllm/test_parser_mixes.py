@@ -42,18 +42,21 @@ def servers() -> Iterator[VllmServers]:
     servers.close()
 
 
-def _served(servers: VllmServers, parsers: Mix, text: str, stream: bool) -> Any:
-    cell = Cell(parsers="+".join(parsers), stream=stream, tokens="plain")
+def _served(servers: VllmServers, parsers: Mix, text: str, api: str, stream: bool, group: int) -> Any:
+    cell = Cell(api=api, parsers="+".join(parsers), stream=stream, tokens="plain", group=group)
     body = request_body(cell, TOOLS, False, max_tokens=len(text) + 16)
-    del body["chat_template_kwargs"]  # thinking as the model's template has it by default: the model opens it
+    del body["chat_template_kwargs"]  # thinking as the model's template has it by default
     status, payload = servers.serve(cell, text, body)
     assert status == 200, payload
-    return FOLDS[("chat", stream)](payload)
+    return FOLDS[(api, stream)](payload)
 
 
-@pytest.mark.parametrize(("mix", "pair", "dialect", "name", "stream", "group"), list(cases(MIXES, DEFECTS)))
+@pytest.mark.parametrize(
+    ("mix", "pair", "dialect", "name", "api", "stream", "group"), list(cases(MIXES, DEFECTS, (1, 3)))
+)
 def test_a_mix_serves_what_the_built_in_pair_serves(
-    servers: VllmServers, mix: Mix, pair: Mix, dialect: str, name: str, stream: bool, group: int
+    servers: VllmServers, mix: Mix, pair: Mix, dialect: str, name: str, api: str, stream: bool, group: int
 ) -> None:
     text = TEXTS[dialect][name]
-    assert_served_alike(_served(servers, mix, text, stream), _served(servers, pair, text, stream), mix, pair)
+    served = _served(servers, mix, text, api, stream, group)
+    assert_served_alike(served, _served(servers, pair, text, api, stream, group), mix, pair)
