@@ -112,18 +112,16 @@ def _markup_value(excludes: list[str], node: SchemaNode | None, raw: Any, root: 
     return JSONSchemaFormat(json_schema=_with_definitions(raw, root), style="json")
 
 
-#: a markup dialect's parameter: (before the key, between key and value, after the value)
-_PARAMETER_MARKUP: Final = {
-    "qwen_xml": (T.PARAMETER_OPEN, ">\n", f"\n{T.PARAMETER_CLOSE}\n"),
-    "kv": (T.ARG_KEY_OPEN, f"{T.ARG_KEY_CLOSE}\n{T.ARG_VALUE_OPEN}", f"{T.ARG_VALUE_CLOSE}\n"),
-}
-
-
 def _markup_body(dialect: Dialect, schema: dict[str, Any] | bool) -> Any:
     """The arguments of a markup dialect: the declared parameters in order (see the module's docstring); any
     parameters of the dialect's shape when there are none declared."""
     xml = dialect.body == "qwen_xml"
-    before_key, key_to_value, after_value = _PARAMETER_MARKUP[dialect.body]
+    assert dialect.parameter is not None
+    before_key, key_to_value, after_value = (
+        dialect.parameter.key_open,
+        dialect.parameter.key_to_value,
+        dialect.parameter.value_close,
+    )
     excludes = list((XML_VALUE_END if xml else KV_VALUE_END).tags)
     root = schema if isinstance(schema, Mapping) else {}
     node = as_node(root)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from longcat_plugins.core import tags as T
 from longcat_plugins.core.dialects import Dialect
 
 PLACE = {
@@ -104,15 +103,12 @@ def written(dialect: Dialect, name: str, arguments: dict[str, Any] | list[tuple[
     """The call the model writes in ``dialect``: the dialect's begin and end around the arguments in its style, as
     its chat template writes them. Arguments given as a list of pairs may repeat a key."""
     pairs = list(arguments.items()) if isinstance(arguments, dict) else arguments
-    if dialect.body == "json":
+    parameter = dialect.parameter
+    if parameter is None:
         body = "{" + ", ".join(f"{json.dumps(k)}: {json.dumps(v)}" for k, v in pairs) + "}"
-    elif dialect.body == "kv":
-        body = "".join(
-            f"{T.ARG_KEY_OPEN}{k}{T.ARG_KEY_CLOSE}\n{T.ARG_VALUE_OPEN}{raw_value(v)}{T.ARG_VALUE_CLOSE}\n"
-            for k, v in pairs
-        )
     else:
-        body = "".join(f"<parameter={k}>\n{raw_value(v)}\n</parameter>\n" for k, v in pairs)
+        p = parameter
+        body = "".join(f"{p.key_open}{k}{p.key_to_value}{raw_value(v)}{p.value_close}" for k, v in pairs)
     return dialect.begin(name) + body + dialect.end
 
 

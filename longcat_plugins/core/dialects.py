@@ -1,5 +1,6 @@
-"""The tool-call dialects as shapes to *generate*: what constrained decoding forces for ``tool_choice="required"`` or
-a named tool. (Parsing reads every dialect regardless of this choice.)
+"""The tool-call dialects, each declared once: its block, how it is written (what constrained decoding forces for
+``tool_choice="required"`` or a named tool), and its names. The parser's block tags derive from here
+(:data:`BLOCK_OPENS`, :data:`BLOCK_CLOSES`); parsing reads every dialect regardless of the one a model writes.
 
 The model's dialect is read from its tokenizer (vocabulary and chat template); ``LONGCAT_TOOL_DIALECT`` overrides it.
 """
@@ -17,10 +18,32 @@ ENV_VAR: Final = "LONGCAT_TOOL_DIALECT"
 
 
 @dataclass(frozen=True, slots=True)
+class Block:
+    """The tags around a dialect's calls."""
+
+    open: str
+    close: str
+
+
+@dataclass(frozen=True, slots=True)
+class Parameter:
+    """How a markup dialect writes one argument: ``key_open + key + key_to_value + value + value_close``."""
+
+    key_open: str
+    key_to_value: str
+    value_close: str
+
+
+@dataclass(frozen=True, slots=True)
 class Dialect:
-    """The fixed text around one call's arguments, and the style of the arguments in between."""
+    """One dialect, declared once: how it is named and written, the block its calls stand in, and (for constrained
+    decoding) the fixed text around one call's arguments and the style of the arguments in between."""
 
     name: str
+    #: as the documentation names it, and the models that write it
+    title: str
+    models: str
+    block: Block
     #: text that announces a call (a prefix of :meth:`begin`)
     trigger: str
     #: ``begin(name) = prefix + name + name_suffix``
@@ -29,46 +52,65 @@ class Dialect:
     end: str
     #: ``json``: a JSON object; ``qwen_xml``: ``<parameter=...>`` blocks; ``kv``: key/value tag pairs
     body: Literal["json", "qwen_xml", "kv"]
+    #: how a markup body writes each argument (None: a JSON body)
+    parameter: Parameter | None = None
 
     def begin(self, tool_name: str) -> str:
         return f"{self.prefix}{tool_name}{self.name_suffix}"
 
 
-def _json_in(open_tag: str, close_tag: str, name: str) -> Dialect:
+def _json_in(block: Block, name: str, title: str, models: str) -> Dialect:
     return Dialect(
         name=name,
-        trigger=open_tag,
-        prefix=f'{open_tag}\n{{"name": "',
+        title=title,
+        models=models,
+        block=block,
+        trigger=block.open,
+        prefix=f'{block.open}\n{{"name": "',
         name_suffix='", "arguments": ',
-        end=f"}}\n{close_tag}",
+        end=f"}}\n{block.close}",
         body="json",
     )
 
 
+LONGCAT_BLOCK: Final = Block(T.LONGCAT_CALL_OPEN, T.LONGCAT_CALL_CLOSE)
+HERMES_BLOCK: Final = Block(T.HERMES_CALL_OPEN, T.HERMES_CALL_CLOSE)
+#: a JSON array of calls (``[{"name": ..., "parameters": {...}}, ...]``), read but never written (LongCat-Next)
+CALL_LIST_BLOCK: Final = Block(T.CALL_LIST_OPEN, T.CALL_LIST_CLOSE)
+
+#: Every dialect constrained decoding can write, by the name ``LONGCAT_TOOL_DIALECT`` takes.
 DIALECTS: Final[dict[str, Dialect]] = {
-    # LongCat-Flash-Chat: JSON in <longcat_tool_call>
-    "json": _json_in(T.LONGCAT_CALL_OPEN, T.LONGCAT_CALL_CLOSE, "json"),
-    # newer LongCat models: NAME, then <longcat_arg_key>/<longcat_arg_value> pairs
+    "json": _json_in(LONGCAT_BLOCK, "json", "LongCat JSON", "LongCat-Flash-Chat"),
     "kv": Dialect(
         name="kv",
-        trigger=T.LONGCAT_CALL_OPEN,
-        prefix=T.LONGCAT_CALL_OPEN,
+        title="LongCat key/value",
+        models="LongCat-Flash-Thinking, -2601, Flash-Lite",
+        block=LONGCAT_BLOCK,
+        trigger=LONGCAT_BLOCK.open,
+        prefix=LONGCAT_BLOCK.open,
         name_suffix="\n",
-        end=T.LONGCAT_CALL_CLOSE,
+        end=LONGCAT_BLOCK.close,
         body="kv",
+        parameter=Parameter(T.ARG_KEY_OPEN, f"{T.ARG_KEY_CLOSE}\n{T.ARG_VALUE_OPEN}", f"{T.ARG_VALUE_CLOSE}\n"),
     ),
-    # Qwen3-Coder style: <tool_call><function=NAME><parameter=...>
     "xml": Dialect(
         name="xml",
-        trigger=f"{T.HERMES_CALL_OPEN}\n{T.FUNCTION_OPEN}",
-        prefix=f"{T.HERMES_CALL_OPEN}\n{T.FUNCTION_OPEN}",
+        title="XML function",
+        models="Qwen3-Coder, XML-function reasoning models",
+        block=HERMES_BLOCK,
+        trigger=f"{HERMES_BLOCK.open}\n{T.FUNCTION_OPEN}",
+        prefix=f"{HERMES_BLOCK.open}\n{T.FUNCTION_OPEN}",
         name_suffix=">\n",
-        end=f"{T.FUNCTION_CLOSE}\n{T.HERMES_CALL_CLOSE}",
+        end=f"{T.FUNCTION_CLOSE}\n{HERMES_BLOCK.close}",
         body="qwen_xml",
+        parameter=Parameter(T.PARAMETER_OPEN, ">\n", f"\n{T.PARAMETER_CLOSE}\n"),
     ),
-    # Hermes / Qwen3: JSON in <tool_call>
-    "hermes": _json_in(T.HERMES_CALL_OPEN, T.HERMES_CALL_CLOSE, "hermes"),
+    "hermes": _json_in(HERMES_BLOCK, "hermes", "Hermes / Qwen JSON", "Qwen3, Hermes-style models"),
 }
+#: Every call block the parser reads: the dialects' blocks, then the call list.
+BLOCKS: Final = tuple(dict.fromkeys([*(d.block for d in DIALECTS.values()), CALL_LIST_BLOCK]))
+BLOCK_OPENS: Final = tuple(b.open for b in BLOCKS)
+BLOCK_CLOSES: Final = tuple(b.close for b in BLOCKS)
 DEFAULT: Final = "json"
 
 

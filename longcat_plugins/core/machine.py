@@ -40,17 +40,20 @@ class Mode(Enum):
 class Trigger(Enum):
     __hash__ = object.__hash__  # (members are compared by identity; Enum's own hash is Python code)
 
-    THINK_OPEN = "<think>"
-    THINK_CLOSE = "</think>"
+    THINK_OPEN = "a reasoning opening tag"
+    THINK_CLOSE = "a reasoning closing tag"
     END_MARKER = "end-of-sequence marker"
-    BLOCK_OPEN = "<longcat_tool_call> / <tool_call>"
+    #: the opening tag of any dialect's call block (``dialects.BLOCK_OPENS``)
+    BLOCK_OPEN = "a block's opening tag"
     #: at the start of the output, a ``{`` or ``[`` that may begin a call written with no tag
-    UNTAGGED_BLOCK_OPEN = "{ or [ at the start of the output"
-    BARE_FUNCTION = "<function= outside a block"
+    UNTAGGED_BLOCK_OPEN = "a JSON object or array at the start of the output"
+    #: a call's own opening tag (``<function=``) with no block around it
+    BARE_FUNCTION = "a call's opening tag outside a block"
     #: a declared tool's name, then ``<longcat_arg_key>``, outside a block (the model left the opening tag out); or
     #: the name as a tag, then its arguments object (``<NAME>{json}</NAME>``)
-    NAMED_CALL = "NAME<longcat_arg_key> or <NAME>{ outside a block"
-    BLOCK_CLOSE = "</longcat_tool_call> / </tool_call>"
+    NAMED_CALL = "a declared tool's name opening a call outside a block"
+    #: the closing tag of any dialect's call block (``dialects.BLOCK_CLOSES``)
+    BLOCK_CLOSE = "a block's closing tag"
     #: a block holding a call opens before the previous one closed
     BLOCK_REOPEN = "block opens inside a block"
     #: inside a block: ``{``, ``<function=`` or a key/value call name

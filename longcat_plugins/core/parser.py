@@ -21,6 +21,7 @@ import uuid
 from collections.abc import Callable, Iterable
 from typing import Any, Final, NamedTuple
 
+from . import dialects as D
 from . import tags as T
 from .calls import CallLog
 from .cursor import Cursor
@@ -37,27 +38,27 @@ from .whitespace import CALL_START, WHITESPACE, WhitespaceRun, text_end, whitesp
 
 #: Tags met where text is shown (or right after a block), and what they trigger.
 _TAG_TRIGGERS: Final = {
-    **dict.fromkeys(T.WRAPPER_CLOSES, Trigger.BLOCK_CLOSE),
+    **dict.fromkeys(D.BLOCK_CLOSES, Trigger.BLOCK_CLOSE),
     **dict.fromkeys(T.THINK_OPENS, Trigger.THINK_OPEN),
     **dict.fromkeys(T.THINK_CLOSES, Trigger.THINK_CLOSE),
     **dict.fromkeys(T.END_OF_SEQUENCE, Trigger.END_MARKER),
-    **dict.fromkeys(T.WRAPPER_OPENS, Trigger.BLOCK_OPEN),
+    **dict.fromkeys(D.BLOCK_OPENS, Trigger.BLOCK_OPEN),
     T.FUNCTION_OPEN: Trigger.BARE_FUNCTION,
 }
-_CONTENT_TAGS: Final = T.TagSet(*T.END_OF_SEQUENCE, *T.WRAPPER_OPENS, T.FUNCTION_OPEN, *T.THINK_OPENS, *T.THINK_CLOSES)
-_CONTENT_TAGS_NO_REASONING: Final = T.TagSet(*T.END_OF_SEQUENCE, *T.WRAPPER_OPENS, T.FUNCTION_OPEN)
+_CONTENT_TAGS: Final = T.TagSet(*T.END_OF_SEQUENCE, *D.BLOCK_OPENS, T.FUNCTION_OPEN, *T.THINK_OPENS, *T.THINK_CLOSES)
+_CONTENT_TAGS_NO_REASONING: Final = T.TagSet(*T.END_OF_SEQUENCE, *D.BLOCK_OPENS, T.FUNCTION_OPEN)
 #: with declared tools, ``NAME<longcat_arg_key>`` is a call that lacks its opening tag
 _CONTENT_KEY_TAGS: Final = T.TagSet(*_CONTENT_TAGS.tags, T.ARG_KEY_OPEN)
 _CONTENT_KEY_TAGS_NO_REASONING: Final = T.TagSet(*_CONTENT_TAGS_NO_REASONING.tags, T.ARG_KEY_OPEN)
-_REASONING_TAGS: Final = T.TagSet(*T.THINK_CLOSES, *T.WRAPPER_OPENS, *T.END_OF_SEQUENCE, *T.THINK_OPENS)
-_BLOCK_TAGS: Final = T.TagSet(T.FUNCTION_OPEN, T.ARG_KEY_OPEN, *T.WRAPPER_CLOSES, *T.WRAPPER_OPENS, *T.END_OF_SEQUENCE)
+_REASONING_TAGS: Final = T.TagSet(*T.THINK_CLOSES, *D.BLOCK_OPENS, *T.END_OF_SEQUENCE, *T.THINK_OPENS)
+_BLOCK_TAGS: Final = T.TagSet(T.FUNCTION_OPEN, T.ARG_KEY_OPEN, *D.BLOCK_CLOSES, *D.BLOCK_OPENS, *T.END_OF_SEQUENCE)
 #: after a call block, what makes the whitespace before it markup
-_NEXT_BLOCKS: Final = (*T.WRAPPER_OPENS, T.FUNCTION_OPEN)
-_AFTER_BLOCK_MARKUP: Final = (*_NEXT_BLOCKS, *T.WRAPPER_CLOSES, *T.END_OF_SEQUENCE)
+_NEXT_BLOCKS: Final = (*D.BLOCK_OPENS, T.FUNCTION_OPEN)
+_AFTER_BLOCK_MARKUP: Final = (*_NEXT_BLOCKS, *D.BLOCK_CLOSES, *T.END_OF_SEQUENCE)
 _AFTER_BLOCK_TAGS: Final = T.TagSet(*_AFTER_BLOCK_MARKUP, *T.THINK_OPENS, *T.THINK_CLOSES)
 _AFTER_BLOCK_TAGS_NO_REASONING: Final = T.TagSet(*_AFTER_BLOCK_MARKUP)
 #: after a block, what the output may end in, cut off, that is markup
-_CUT_CLOSERS: Final = T.TagSet(*T.WRAPPER_CLOSES, *T.END_OF_SEQUENCE)
+_CUT_CLOSERS: Final = T.TagSet(*D.BLOCK_CLOSES, *T.END_OF_SEQUENCE)
 _NOT_A_NAME_START: Final = frozenset(" \t\r\n<>{}[]\"'")
 _CALL_LIST_MARKUP: Final = ("[", ",]")  # (before the first call, after one)
 #: the blocks of a call object, or an array of them, written with no tag at the start of the output (what the block
@@ -92,7 +93,7 @@ _MET_BARE: Final = {
 _MET_TAG: Final = {tag: Met(trigger, tag) for tag, trigger in _TAG_TRIGGERS.items()}
 #: inside a block, after a call: either closing tag ends the block; an opening tag means the block was never closed
 #: (the tag is read again, from content)
-_MET_IN_BLOCK: Final = {**_MET_TAG, **dict.fromkeys(T.WRAPPER_OPENS, Met(Trigger.BLOCK_REOPEN))}
+_MET_IN_BLOCK: Final = {**_MET_TAG, **dict.fromkeys(D.BLOCK_OPENS, Met(Trigger.BLOCK_REOPEN))}
 #: what a scanner returns: how far it read, and what it met there (None: nothing; it read on or waits for text)
 _Step = tuple[int, Met | None]
 
@@ -426,7 +427,7 @@ class StreamParser:
             return end, Met(Trigger.BLOCK_CLOSE, buf[end:])  # a closing tag cut off by the end of the output
         if tag is None:
             return end, _MET[Trigger.TEXT_FOLLOWS]
-        if tag in _NEXT_BLOCKS or (tag in T.WRAPPER_CLOSES and self._passthrough):
+        if tag in _NEXT_BLOCKS or (tag in D.BLOCK_CLOSES and self._passthrough):
             # without tool parsing, the whitespace before the next block (and a closing tag that closes nothing,
             # shown verbatim) is left for the tool stage to decide
             return end, _MET[Trigger.TEXT_FOLLOWS if self._passthrough else Trigger.BLOCK_FOLLOWS]

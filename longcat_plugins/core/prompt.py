@@ -7,9 +7,10 @@ the turn's format tells whether the model may open one itself: Qwen3's ChatML tu
 written by thinking models, which open ``<think>`` themselves when thinking is on (the template's default); LongCat's
 ``ASSISTANT:`` turn is not (a LongCat model that reasons is served with a template that pre-fills its think tag).
 
-Whether such a model reasons is also a property of the model: a ChatML model whose template never speaks of reasoning
-(Qwen2.5, Qwen3-Coder) does not open ``<think>``; :func:`template_may_think` reads that from a chat
-template's source (the model's own, or the one served).
+Whether such a model reasons is also a property of the model: a ChatML model whose template has no thinking switch
+(Qwen2.5, Qwen3-Coder, Qwen3's Instruct-2507 models, whose templates mention ``<think>`` only to strip it from earlier
+turns) does not open ``<think>``; :func:`template_may_think` reads that from a chat template's source (the model's
+own, or the one served).
 """
 
 from __future__ import annotations
@@ -46,13 +47,15 @@ def model_may_open_reasoning(prompt_tail: str) -> bool:
     return any(tail.endswith(header) for header in SELF_OPENING_TURNS)
 
 
-#: words in a chat template's source that say the model it serves may reason (a thinking switch, a think tag)
-THINKING_TEMPLATE_MARKS: Final = ("enable_thinking", "<think>", "<longcat_think>")
+#: words in a chat template's source that say the model it serves may open reasoning itself: a thinking switch. (A
+#: think tag in the source says nothing: templates of models that never reason strip reasoning from earlier turns
+#: too; a template that opens reasoning for the model says so in the prompt it renders.)
+THINKING_TEMPLATE_MARKS: Final = ("enable_thinking",)
 
 
 def template_may_think(template_source: str) -> bool:
-    """Whether a chat template's source says its model may reason: it knows a thinking switch or a think tag (it
-    writes one, or strips reasoning from earlier turns). An unknown template ('') says nothing against it."""
+    """Whether a chat template's source says its model may open reasoning itself: it has a thinking switch. An
+    unknown template ('') says nothing against it."""
     if not template_source:
         return True
     return any(mark in template_source for mark in THINKING_TEMPLATE_MARKS)

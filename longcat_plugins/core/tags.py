@@ -1,4 +1,5 @@
-"""The markup vocabulary of every dialect, and matching a tag at a position of a buffer that may end mid-tag."""
+"""The markup vocabulary of every dialect (which tags make a call block: :mod:`.dialects`), and matching a tag at a
+position of a buffer that may end mid-tag."""
 
 from __future__ import annotations
 
@@ -28,8 +29,6 @@ THINK_OPENS: Final = ("<think>", "<longcat_think>")
 THINK_CLOSES: Final = ("</think>", "</longcat_think>")
 END_OF_SEQUENCE: Final = ("</longcat_s>", "<|im_end|>")
 
-WRAPPER_OPENS: Final = (LONGCAT_CALL_OPEN, HERMES_CALL_OPEN, CALL_LIST_OPEN)
-WRAPPER_CLOSES: Final = (LONGCAT_CALL_CLOSE, HERMES_CALL_CLOSE, CALL_LIST_CLOSE)
 
 #: Longest name accepted in ``<function=NAME>`` / ``<parameter=NAME>`` / a key/value call name or key. Bounds how much
 #: text is held back while a header is undecided.

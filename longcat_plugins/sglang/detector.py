@@ -25,6 +25,7 @@ from longcat_plugins.core import (
     ToolCallStart,
     parse,
 )
+from longcat_plugins.core import dialects as D
 from longcat_plugins.core import tags as T
 from longcat_plugins.core.bare_calls import may_start_bare_call
 from longcat_plugins.core.item_order import CallItemOrder
@@ -35,7 +36,7 @@ from .dialect import Dialect, dialect_from_env
 from .one_pass import OnePassReading, call_options, claim, handed_over_here
 from .structural import build_structural_tag
 
-_CALL_OPENS = (*T.WRAPPER_OPENS, T.FUNCTION_OPEN)
+_CALL_OPENS = (*D.BLOCK_OPENS, T.FUNCTION_OPEN)
 
 
 class LongcatDetector(BaseFormatDetector):
@@ -45,7 +46,7 @@ class LongcatDetector(BaseFormatDetector):
         super().__init__()
         self.dialect: Dialect = dialect_from_env()
         self.bot_token = self.dialect.trigger
-        self.eot_token = next((tag for tag in T.WRAPPER_CLOSES if self.dialect.end.endswith(tag)), "")
+        self.eot_token = next((tag for tag in D.BLOCK_CLOSES if self.dialect.end.endswith(tag)), "")
         self._parser: StreamParser | None = None
         self._log = CallLog()
         self._options = ParserOptions(reasoning=False, emit_unknown_calls=emit_unknown_calls_from_env())

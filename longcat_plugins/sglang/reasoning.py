@@ -150,8 +150,9 @@ def thinking_default(tokenizer: Any) -> str | None:
     """The ``reasoning_default`` SGLang applies to a request when the served template shows no thinking switch it
     knows: ``"enable_thinking"`` (the request reasons unless ``enable_thinking`` is false) when the model may open
     reasoning itself -- the template, rendered for one user message, ends at an assistant header after which the
-    model may open a think tag (it pre-fills none), the vocabulary has ``<think>`` and the template says the model may
-    reason (:func:`longcat_plugins.core.prompt.output_may_start_reasoning`: Qwen3 with ``qwen3-tools-first``) --
+    model may open a think tag (it pre-fills none), the vocabulary has ``<think>`` and the template has a thinking
+    switch (:func:`longcat_plugins.core.prompt.output_may_start_reasoning`; SGLang asks only when it does not know
+    the template's switch itself) --
     else None (reasoning only where the output opens it: LongCat-Flash-Chat). SGLang loads the served template into
     the tokenizer (``--chat-template``), so this reads the template in use. Computed once per tokenizer and template."""
     if tokenizer is None:

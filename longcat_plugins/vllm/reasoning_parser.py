@@ -52,6 +52,7 @@ from vllm.parser.engine.parser_engine import ReasoningEnd
 from vllm.reasoning.abs_reasoning_parsers import ReasoningParser
 
 from longcat_plugins.core import Content, Event, ParserOptions, Reasoning, StreamParser, parse
+from longcat_plugins.core import dialects as D
 from longcat_plugins.core import tags as T
 from longcat_plugins.core.prompt import TURN_BOUNDARIES, model_may_open_reasoning, prompt_opens_reasoning
 from longcat_plugins.core.reasoning_tokens import ReasoningTokenCounter
@@ -106,7 +107,7 @@ class LongcatReasoningParser(_GateBase):  # type: ignore[valid-type,misc]
         facts = tokenizer_facts(tokenizer)
         self._facts = facts
         self._think_marks = facts.think_start_ids | facts.think_end_ids
-        self._call_open_ids = _single_token_ids(tokenizer, T.WRAPPER_OPENS)
+        self._call_open_ids = _single_token_ids(tokenizer, D.BLOCK_OPENS)
         self._end_ids = facts.think_end_ids | self._call_open_ids
         self._thinking = thinking_hint(kwargs.get("chat_template_kwargs"))
         self._prompt_state: bool | None = None  # whether the output starts inside reasoning (None: no prompt yet)
@@ -204,8 +205,9 @@ class LongcatReasoningParser(_GateBase):  # type: ignore[valid-type,misc]
         """Whether the output of this prompt starts inside reasoning: what the prompt's current turn says (a think tag
         the template wrote), else the request's ``enable_thinking``, else whether the model may open reasoning
         itself after the prompt's assistant header (:func:`longcat_plugins.core.prompt.model_may_open_reasoning`,
-        for a tokenizer that has a think tag as a token and whose own chat template says the model may reason,
-        :func:`~longcat_plugins.core.prompt.template_may_think`: Qwen3 with ``qwen3-tools-first``, not Qwen3-Coder).
+        for a tokenizer that has a think tag as a token and whose own chat template has a thinking switch,
+        :func:`~longcat_plugins.core.prompt.template_may_think`: Qwen3's hybrid models, not Qwen3-Coder or the
+        Instruct-2507 models).
         A model that may open reasoning itself is read as reasoning from its first token, as vLLM's ``qwen3`` reads
         it: ``X</think>Y`` is reasoning ``X`` and content ``Y``; the structured-output gate waits for the same end."""
         state = self.prompt_state(prompt_token_ids)

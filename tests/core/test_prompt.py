@@ -30,6 +30,11 @@ QWEN3_TURN = "<|im_start|>user\nhi<|im_end|>\n<|im_start|>assistant\n"
 LONGCAT_TURN = "[Round 0] USER:hi ASSISTANT:"
 THINKING_TEMPLATE = "{%- if enable_thinking is false %}{{- '<think>\\n\\n</think>\\n\\n' }}{%- endif %}"
 PLAIN_TEMPLATE = "{%- for m in messages %}{{- '<|im_start|>' ~ m['role'] }}{%- endfor %}"
+#: a template of a model that never reasons, which strips reasoning from earlier turns (Qwen3's Instruct-2507 models)
+STRIPPING_TEMPLATE = (
+    "{%- for m in messages %}{%- set c = m['content'] %}{%- if '</think>' in c %}"
+    "{%- set c = c.split('</think>')[-1] %}{%- endif %}{{- '<|im_start|>' ~ m['role'] ~ c }}{%- endfor %}"
+)
 
 
 @pytest.mark.parametrize(
@@ -42,6 +47,7 @@ PLAIN_TEMPLATE = "{%- for m in messages %}{{- '<|im_start|>' ~ m['role'] }}{%- e
         (QWEN3_TURN + "<think>\n\n</think>\n\n", True, THINKING_TEMPLATE, False),  # the prompt wins
         (QWEN3_TURN + "<think>\n", False, THINKING_TEMPLATE, True),
         (QWEN3_TURN, None, PLAIN_TEMPLATE, False),  # a ChatML model that never reasons (Qwen3-Coder, Qwen2.5)
+        (QWEN3_TURN, None, STRIPPING_TEMPLATE, False),  # nor one whose template only strips reasoning
         (QWEN3_TURN, None, "", True),  # an unknown template says nothing against it
         (LONGCAT_TURN, None, THINKING_TEMPLATE, False),  # LongCat-Flash-Chat does not open reasoning
         (LONGCAT_TURN, True, "", True),
@@ -65,3 +71,5 @@ def test_template_may_think() -> None:
     assert template_may_think(source("qwen3-tools-first"))
     assert template_may_think(source("xml-function-thinking"))
     assert not template_may_think(PLAIN_TEMPLATE)
+    assert not template_may_think(STRIPPING_TEMPLATE)
+    assert not template_may_think(source("longcat-flash-chat"))

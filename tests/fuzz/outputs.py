@@ -12,13 +12,14 @@ import json
 import random
 from typing import Any
 
+from longcat_plugins.core import dialects as D
 from longcat_plugins.core import tags as T
 
 from .cases import Case, ExpectedCall, Segment, expected_of
 from .schemas import Param, Tool, json_arguments, make_tool, render_plain, value_for
 from .texts import WORDS, Sentinels, identifier, prose, string_value
 
-XML_VALUE_ENDS = (T.PARAMETER_CLOSE, T.PARAMETER_OPEN, T.FUNCTION_CLOSE, *T.WRAPPER_CLOSES)
+XML_VALUE_ENDS = (T.PARAMETER_CLOSE, T.PARAMETER_OPEN, T.FUNCTION_CLOSE, *D.BLOCK_CLOSES)
 KV_VALUE_ENDS = (T.ARG_VALUE_CLOSE, T.ARG_KEY_OPEN, T.LONGCAT_CALL_CLOSE)
 WS = " \t\r\n"
 
@@ -380,7 +381,7 @@ def well_formed(rng: random.Random) -> Case:
         out.add("reasoning", reasoning)
         if rng.random() < 0.15:
             mention = (
-                f" use a {rng.choice(T.WRAPPER_OPENS)} block for it, {prose(rng, out.sentinel, lt=False, max_words=3)}"
+                f" use a {rng.choice(D.BLOCK_OPENS)} block for it, {prose(rng, out.sentinel, lt=False, max_words=3)}"
             )
             out.add("reasoning", mention)
             out.features.append("think.mentions-tag")

@@ -287,7 +287,10 @@ class VllmDriver:
             stream=stream,
         )
         cls = self.parser_class(contender.tool_parser, contender.reasoning_parser if with_reasoning else None)
-        return cls(self.tokenizer, request.tools, chat_template_kwargs={}), request
+        # the request says what the case says of thinking: a case whose output starts outside reasoning was
+        # prompted without it (with it on, a ChatML model may open reasoning itself)
+        thinking = {"enable_thinking": bool(case.get("reasoning_open"))}
+        return cls(self.tokenizer, request.tools, chat_template_kwargs=thinking), request
 
     def _prompt_ids(self, case: dict[str, Any]) -> list[int]:
         ids: list[int] = self.tokenizer.encode(prompt_for(case), add_special_tokens=False)

@@ -9,6 +9,7 @@ import re
 from collections.abc import Callable
 from typing import Final
 
+from .. import dialects as D
 from .. import tags as T
 from ..cursor import Cursor
 from ..whitespace import whitespace_end
@@ -20,10 +21,10 @@ _LINE_BREAK_OR_TAG: Final = re.compile("[\n<]")
 #: ``json.dumps(value, ensure_ascii=False)``, without building an encoder per call
 dumps: Final = json.JSONEncoder(ensure_ascii=False).encode
 #: the closers that end an XML value (and its call) where what follows decides so (see _closer_run_ends_call)
-CALL_CLOSERS: Final = frozenset((T.FUNCTION_CLOSE, *T.WRAPPER_CLOSES))
-_AFTER_CLOSER: Final = T.TagSet(T.PARAMETER_CLOSE, *CALL_CLOSERS, *T.WRAPPER_OPENS, T.FUNCTION_OPEN, *T.END_OF_SEQUENCE)
+CALL_CLOSERS: Final = frozenset((T.FUNCTION_CLOSE, *D.BLOCK_CLOSES))
+_AFTER_CLOSER: Final = T.TagSet(T.PARAMETER_CLOSE, *CALL_CLOSERS, *D.BLOCK_OPENS, T.FUNCTION_OPEN, *T.END_OF_SEQUENCE)
 #: the markup of a key/value body (what ends a ``KEY: value`` line's value)
-KV_BODY_TAGS: Final = T.TagSet(T.ARG_KEY_OPEN, *T.WRAPPER_CLOSES, *T.WRAPPER_OPENS, T.FUNCTION_OPEN, *T.END_OF_SEQUENCE)
+KV_BODY_TAGS: Final = T.TagSet(T.ARG_KEY_OPEN, *D.BLOCK_CLOSES, *D.BLOCK_OPENS, T.FUNCTION_OPEN, *T.END_OF_SEQUENCE)
 
 
 def json_escape(text: str) -> str:
@@ -224,7 +225,7 @@ def _closer_run_ends_call(cur: Cursor, start: int) -> bool | T.NeedMore:
         if tag not in CALL_CLOSERS:  # (never so at ``start``)
             return tag != T.PARAMETER_CLOSE
         assert isinstance(tag, str)
-        block_closed = block_closed or tag in T.WRAPPER_CLOSES
+        block_closed = block_closed or tag in D.BLOCK_CLOSES
         after = pos + len(tag)
         pos = whitespace_end(buf, after)
         if pos > limit:

@@ -16,6 +16,7 @@ import re
 from enum import Enum
 from typing import Final
 
+from .. import dialects as D
 from .. import tags as T
 from ..cursor import Cursor
 from ..schema import ToolSchemas
@@ -35,9 +36,9 @@ XML_VALUE_END: Final = T.TagSet(T.PARAMETER_CLOSE, T.PARAMETER_OPEN, *CALL_CLOSE
 _XML_BODY_TAGS: Final = T.TagSet(
     T.PARAMETER_OPEN,
     T.FUNCTION_CLOSE,
-    *T.WRAPPER_CLOSES,
+    *D.BLOCK_CLOSES,
     T.FUNCTION_OPEN,
-    *T.WRAPPER_OPENS,
+    *D.BLOCK_OPENS,
     *T.END_OF_SEQUENCE,
 )
 #: the body of a call that names no tool (read only to be returned as text) also ends at a think tag between its

@@ -1,0 +1,83 @@
+"""Each dialect is declared once (``core/dialects.py``); what follows from a declaration is checked here for every
+registered dialect, so that a new one fails until it has everything a dialect needs:
+
+* docs/design.md shows the registry's table as it is;
+* the parser reads a call written as the declaration writes it (what constrained decoding forces) as that call;
+* the corpus (``tests/core/corpus.jsonl``) has cases in it, and the fuzzer's generator (``tests/fuzz/outputs.py``)
+  writes it.
+
+The grammar of each dialect is checked where the engines compile it: ``tests/*/test_*_grammar_round_trip.py``
+round-trips every registered dialect through vLLM's and SGLang's grammar engines."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from longcat_plugins.core import ParserOptions, parse
+from longcat_plugins.core import tags as T
+from longcat_plugins.core.dialects import DIALECTS, Dialect
+from tests.fuzz.outputs import well_formed
+from tests.grammar_cases import written
+
+ROOT = Path(__file__).resolve().parents[2]
+DOC = ROOT / "docs" / "design.md"
+CORPUS = Path(__file__).with_name("corpus.jsonl")
+TOOL = {
+    "type": "function",
+    "function": {
+        "name": "get_weather",
+        "parameters": {
+            "type": "object",
+            "properties": {"city": {"type": "string"}, "days": {"type": "integer"}},
+            "required": ["city"],
+        },
+    },
+}
+
+
+def render_table() -> str:
+    rows = ["| name | dialect | written by | block | one call, as constrained decoding writes it |"]
+    rows.append("| --- | --- | --- | --- | --- |")
+    for dialect in DIALECTS.values():
+        call = written(dialect, "f", {"p": "v"}).replace("\n", "\\n")
+        block = f"`{dialect.block.open}` ... `{dialect.block.close}`"
+        rows.append(f"| `{dialect.name}` | {dialect.title} | {dialect.models} | {block} | `{call}` |")
+    return "\n".join(rows)
+
+
+def test_the_design_doc_shows_the_dialect_registry() -> None:
+    text = DOC.read_text(encoding="utf-8")
+    start = text.index("-->", text.index("<!-- dialects")) + len("-->")
+    end = text.index("<!-- /dialects -->")
+    assert text[start:end].strip() == render_table()
+
+
+@pytest.mark.parametrize("dialect", list(DIALECTS.values()), ids=list(DIALECTS))
+def test_the_parser_reads_what_the_dialect_writes(dialect: Dialect) -> None:
+    arguments = {"city": "Paris <b>", "days": 3}
+    text = f"Let me check.\n{written(dialect, 'get_weather', arguments)}"
+    for options in (ParserOptions(), ParserOptions(reasoning=False)):
+        message = parse(text, [TOOL], options)
+        calls = [(c.name, json.loads(c.arguments)) for c in message.tool_calls]
+        assert calls == [("get_weather", arguments)], dialect.name
+        assert message.content.strip() == "Let me check."
+
+
+def _marks(dialect: Dialect) -> tuple[str, ...]:
+    """Text that only an output in ``dialect`` holds."""
+    if dialect.parameter is None:
+        return (f'{dialect.block.open}\n{{"name"', f'{dialect.block.open}{{"name"')
+    return (dialect.parameter.key_open,) if dialect.parameter.key_open != T.PARAMETER_OPEN else (dialect.trigger,)
+
+
+@pytest.mark.parametrize("dialect", list(DIALECTS.values()), ids=list(DIALECTS))
+def test_the_corpus_and_the_fuzzer_write_the_dialect(dialect: Dialect) -> None:
+    texts = [json.loads(line)["text"] for line in CORPUS.read_text(encoding="utf-8").splitlines() if line.strip()]
+    assert sum(any(mark in text for mark in _marks(dialect)) for text in texts) >= 3, "corpus cases"
+    generated = [well_formed(random.Random(seed)).text for seed in range(300)]
+    assert any(any(mark in text for mark in _marks(dialect)) for text in generated), "the fuzzer's generator"
+
