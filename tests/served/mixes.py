@@ -10,6 +10,7 @@ answer does."""
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -31,11 +32,22 @@ TEXTS = {
         # the model reasons without writing the opening tag (the template lets it open reasoning itself)
         "unopened-call": "The user wants Paris.\n</think>\n\n" + HERMES_CALL,
         "unopened-answer": "No tool needed.\n</think>\n\nIt is sunny.",
+        # think tags and an end marker inside a call's value are the value's (the tool parser must get them)
+        "tags-in-value": "<think>Paris.</think>\n\n" + HERMES_CALL.replace('"Paris"', '"a<think>b</think>c<|im_end|>"'),
     },
     "xml": {
         "think-call": "<think>The user wants Paris.</think>\n\n" + XML_CALL,
         "think-text-call": "<think>Paris.</think>\n\nLet me check.\n" + XML_CALL,
         "unopened-call": "The user wants Paris.\n</think>\n\n" + XML_CALL,
+        "tags-in-value": "<think>Paris.</think>\n\n" + XML_CALL.replace("\nParis\n", "\na<think>b</think>c\n"),
+    },
+}
+
+#: the call each text of :data:`TEXTS` holds, as written (for texts whose value an engine's own pair does not keep)
+WRITTEN_CALLS = {
+    "tags-in-value": {
+        "hermes": ("get_weather", {"city": "a<think>b</think>c<|im_end|>", "days": 3}),
+        "xml": ("get_weather", {"city": "a<think>b</think>c", "days": 3}),
     },
 }
 
@@ -61,6 +73,14 @@ def cases(
                     mode = f"stream-g{group}" if stream else "whole"
                     case_id = f"{'+'.join(mix)}-vs-{'+'.join(pair)}-{name}-{api}-{mode}"
                     yield pytest.param(mix, pair, dialect, name, api, stream, group, id=case_id, marks=marks)
+
+
+def held_to_the_written_call(expected: Served, dialect: str, name: str) -> Served:
+    """What the built-in pair serves, with the call as the text writes it: for a text whose value the pair does not
+    keep (the mix must lose nothing). The pair must still lose it (a fixed engine fails the run until it is noted)."""
+    written = WRITTEN_CALLS[name][dialect]
+    assert expected.calls != (written,), f"the engine's own pair now keeps the value of {name!r}"
+    return replace(expected, calls=(written,))
 
 
 def assert_served_alike(served: Served, expected: Served, mix: Mix, pair: Mix) -> None:

@@ -14,7 +14,7 @@ from served_vllm import VllmServers
 
 from tests.served.cells import Cell
 from tests.served.fold import FOLDS
-from tests.served.mixes import TEXTS, Mix, assert_served_alike, cases
+from tests.served.mixes import TEXTS, Mix, assert_served_alike, cases, held_to_the_written_call
 from tests.served.requests import request_body
 from tests.served.texts import TOOLS
 
@@ -33,6 +33,10 @@ MIXES: list[tuple[Mix, Mix, str]] = [
 ]
 #: (mix, text, stream, tokens per step) -> what goes wrong
 DEFECTS: dict[tuple[object, ...], str] = {}
+#: (the pair's reasoning parser, text, stream) where vLLM's own pair does not keep a call's value as written: its
+#: qwen3 reasoning parser drops think tags and end markers from the whole answer's content, call values included. A
+#: mix with our reasoning parser is held to the value as written (with vLLM's, it loses what the pair loses).
+PAIR_LOSES = {("qwen3", "tags-in-value", False): "vLLM's qwen3 reasoning parser drops </think> and <|im_end|>"}
 
 
 @pytest.fixture(scope="module")
@@ -58,5 +62,7 @@ def test_a_mix_serves_what_the_built_in_pair_serves(
     servers: VllmServers, mix: Mix, pair: Mix, dialect: str, name: str, api: str, stream: bool, group: int
 ) -> None:
     text = TEXTS[dialect][name]
-    served = _served(servers, mix, text, api, stream, group)
-    assert_served_alike(served, _served(servers, pair, text, api, stream, group), mix, pair)
+    served, expected = _served(servers, mix, text, api, stream, group), _served(servers, pair, text, api, stream, group)
+    if mix[1] == "longcat" and (pair[1], name, stream) in PAIR_LOSES:
+        expected = held_to_the_written_call(expected, dialect, name)
+    assert_served_alike(served, expected, mix, pair)
