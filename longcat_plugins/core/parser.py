@@ -29,6 +29,7 @@ from .events import Content, Event, Reasoning, ToolCallArgs, ToolCallEnd, ToolCa
 from .machine import BLOCK_MODES, CALL_MODES, Action, Machine, Mode, Trigger
 from .message import ParsedToolCall
 from .options import ParserOptions
+from .output import EventOutput
 from .readers import CallReader, CallSink, JsonCallReader, KvCallReader, Report, XmlCallReader, parameters_follow_name
 from .schema import ToolSchemas
 from .tool_names import CallNames
@@ -162,10 +163,6 @@ class StreamParser:
         }
         self._machine = Machine(Mode.REASONING if opts.reasoning and opts.reasoning_open else Mode.CONTENT)
         self._cursor = Cursor()  # the text held back (it does not decide yet), and whether the input has ended
-        self._events: list[Event] = []
-        self._tail_kind: type[Content] | type[Reasoning] | type[ToolCallArgs] | None = None
-        self._tail_index = -1
-        self._tail_parts: list[str] = []
         self._log = CallLog()
         self._call_index = -1  # the call the reader reads (the last one announced)
         self._wrapper: str | None = None  # the opening tag of the block being read
@@ -184,7 +181,7 @@ class StreamParser:
         self._after_block = WhitespaceRun()  # after a block
         self._finished = False
         self._cut_calls_as_text = opts.cut_calls_as_text and not self._passthrough
-        self._incomplete: list[Event] | None = None  # (cut_calls_as_text) the events of the call being read
+        self._out = EventOutput(hold_calls=self._cut_calls_as_text)
 
     # -- public API ------------------------------------------------------------------------------------------
 
@@ -196,22 +193,23 @@ class StreamParser:
         if cur.text:
             cur.text += delta  # (between feeds the cursor holds only the unread text)
             self._run()
-            return self._take()
+            return self._out.take()
         reader = self._reader
         if reader is not None and not self._passthrough:
             text = reader.feed_fast(delta)
             if text is not None:  # the hot path of a long value: nothing else can be pending here
                 index = self._call_index
                 self._log.fragments[index].append(text)
-                if self._incomplete is not None:
+                incomplete = self._out.incomplete
+                if incomplete is not None:
                     if self._held_block is not None:
                         self._held_block.append(delta)
-                    self._incomplete.append(ToolCallArgs(index, text))
+                    incomplete.append(ToolCallArgs(index, text))
                     return []
                 return [ToolCallArgs(index, text)]
         cur.text = delta
         self._run()
-        return self._take()
+        return self._out.take()
 
     def finish(self) -> list[Event]:
         """End of output: release everything held back and close any open call with valid JSON arguments."""
@@ -229,7 +227,7 @@ class StreamParser:
             self._move(_MET[self._end_of_input_trigger()])
         if self._passthrough:  # whitespace after a block, before reasoning that never closed: for the tool stage
             self._emit(Content, self._after_block.release())
-        return self._take()
+        return self._out.take()
 
     @property
     def calls(self) -> list[ParsedToolCall]:
@@ -259,14 +257,13 @@ class StreamParser:
                 if not passthrough:
                     index = self._call_index
                     self._log.fragments[index].append(text)
-                    self._append_text(ToolCallArgs, index, text)
+                    self._out.text(ToolCallArgs, index, text)
             elif report is _CONTENT:
                 self._content_in_block(text)
             elif report is _START:
                 self._start_call(text)
             elif not passthrough:  # Report.END
-                self._flush_text()
-                self._events.append(ToolCallEnd(self._call_index))
+                self._out.event(ToolCallEnd(self._call_index))
                 if self._cut_calls_as_text:
                     self._held_block = None  # (kept while the call was read, in case it was cut)
 
@@ -283,8 +280,7 @@ class StreamParser:
         call_id = self._new_id(len(self._log))
         index = self._log.start(call_id, name)
         self._call_index = index
-        self._flush_text()
-        self._events.append(ToolCallStart(index, call_id, name))
+        self._out.event(ToolCallStart(index, call_id, name))
         # (after the start: with cut_calls_as_text, a call cut off is withdrawn with what follows its start, and its
         # held block, which holds this text, is content)
         self._show_unknown_calls()
@@ -616,10 +612,7 @@ class StreamParser:
         back), and the text held since its block (or the call) began is content."""
         self._reader = None
         self._wrapper = None
-        self._flush_text()
-        starts = [i for i, e in enumerate(self._events) if type(e) is ToolCallStart]
-        del self._events[starts[-1] if starts else 0 :]
-        self._incomplete = None
+        self._out.withdraw_last_call()
         self._log.withdraw_last()
         held_block = self._held_block or []
         self._held_block = None
@@ -660,9 +653,7 @@ class StreamParser:
         self._unknown_from = -1
         self._held_block = None
 
-    # -- output ----------------------------------------------------------------------------------------------
-    # Consecutive text of one kind (content, reasoning, or one call's arguments) is gathered into one event, in a
-    # list of parts joined once, so that a delta full of '<' characters still costs time linear in its length.
+    # -- output (gathered by .output.EventOutput) --------------------------------------------------------------
 
     def _emit(self, kind: type[Content] | type[Reasoning], text: str) -> None:
         if text:
@@ -671,54 +662,7 @@ class StreamParser:
                 self._word_tail = text[-1] in WORD_CHARS
                 if self._at_output_start and text.strip(" \t\r\n"):
                     self._at_output_start = False
-            self._append_text(kind, -1, text)
-
-    def _append_text(self, kind: type[Content] | type[Reasoning] | type[ToolCallArgs], index: int, text: str) -> None:
-        if kind is self._tail_kind and index == self._tail_index:
-            self._tail_parts.append(text)
-            return
-        self._flush_text()
-        self._tail_kind = kind
-        self._tail_index = index
-        self._tail_parts = [text]
-
-    def _flush_text(self) -> None:
-        kind = self._tail_kind
-        if kind is None:
-            return
-        text = "".join(self._tail_parts)
-        if kind is Content:
-            self._events.append(Content(text))
-        elif kind is Reasoning:
-            self._events.append(Reasoning(text))
-        else:
-            self._events.append(ToolCallArgs(self._tail_index, text))
-        self._tail_kind = None
-        self._tail_parts = []
-
-    def _take(self) -> list[Event]:
-        self._flush_text()
-        events = self._events
-        self._events = []
-        if self._cut_calls_as_text:
-            return self._complete_calls(events)
-        return events
-
-    def _complete_calls(self, events: list[Event]) -> list[Event]:
-        """``events`` without those of a call that is not complete yet (held until its end)."""
-        out: list[Event] = []
-        for event in events:
-            incomplete = self._incomplete
-            if incomplete is not None:
-                incomplete.append(event)
-                if type(event) is ToolCallEnd:
-                    out.extend(incomplete)
-                    self._incomplete = None
-            elif type(event) is ToolCallStart:
-                self._incomplete = [event]
-            else:
-                out.append(event)
-        return out
+            self._out.text(kind, -1, text)
 
 
 def _no_action(_: Met) -> int:

@@ -184,11 +184,11 @@ def _events_per_action(text: str, tools: Any, options: ParserOptions, pieces: li
     for action, act in list(actions.items()):
 
         def watched(met: Any, action: Action = action, act: Any = act) -> int:
-            parser._flush_text()
-            before = len(parser._events)
+            parser._out.flush()
+            before = len(parser._out.events)
             consumed: int = act(met)
-            parser._flush_text()
-            seen.setdefault(action, set()).update(type(event) for event in parser._events[before:])
+            parser._out.flush()
+            seen.setdefault(action, set()).update(type(event) for event in parser._out.events[before:])
             return consumed
 
         actions[action] = watched
