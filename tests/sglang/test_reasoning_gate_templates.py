@@ -29,6 +29,7 @@ from longcat_plugins.core.dialects import DIALECTS
 from longcat_plugins.replay.tokenizer import train_bpe_tokenizer
 from longcat_plugins.templates import template_path
 from tests.grammar_cases import written
+from tests.support.unopened import READINGS, unopened
 
 pytestmark = pytest.mark.sglang
 
@@ -177,21 +178,8 @@ def test_the_default_comes_from_the_served_template(models: dict[str, Model]) ->
     assert thinking_default(None) is None
 
 
-#: a closing think tag with no opener in the output
-UNOPENED = f"{PLAN}\n</think>\n\nIt is sunny in Paris."
-#: (model, enable_thinking) -> (reasoning, content)
-UNOPENED_READINGS = {
-    # the model may open reasoning itself: it is read as reasoning from the first token (as SGLang's qwen3 does)
-    ("qwen3", None): (f"{PLAN}\n", "\n\nIt is sunny in Paris."),
-    ("qwen3", True): (f"{PLAN}\n", "\n\nIt is sunny in Paris."),
-    # the prompt closed reasoning: the stray tag is markup in content
-    ("qwen3", False): ("", f"{PLAN}\n\n\nIt is sunny in Paris."),
-    # LongCat-Flash-Chat does not reason: its text stays content (a tag it mentions is markup, as everywhere there)
-    ("longcat_chat", None): ("", f"{PLAN}\n\n\nIt is sunny in Paris."),
-}
 
-
-@pytest.mark.parametrize(("model_name", "thinking"), list(UNOPENED_READINGS))
+@pytest.mark.parametrize(("model_name", "thinking"), [k for k in READINGS if k[0] in ("qwen3", "longcat_chat")])
 def test_a_closing_tag_with_no_opener_closes_the_reasoning_the_model_implied(
     models: dict[str, Model], model_name: str, thinking: bool | None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -205,8 +193,7 @@ def test_a_closing_tag_with_no_opener_closes_the_reasoning_the_model_implied(
     model = models[model_name]
     monkeypatch.setenv("LONGCAT_TOOL_DIALECT", model.dialect)
     tag = "</longcat_think>" if model_name == "longcat_chat" else "</think>"
-    reasoning, content = (part.replace("</think>", tag) for part in UNOPENED_READINGS[(model_name, thinking)])
-    model.manager.output = UNOPENED.replace("</think>", tag)
+    model.manager.output, reasoning, content = unopened(tag, model_name, thinking)
     extra: dict[str, Any] = {} if thinking is None else {"chat_template_kwargs": {"enable_thinking": thinking}}
     for stream, group in ((False, 1), (True, 1), (True, 4)):
         model.manager.group = group

@@ -23,6 +23,7 @@ from longcat_plugins.core.dialects import DIALECTS
 from longcat_plugins.templates import template_path
 from longcat_plugins.vllm.tokenizer_facts import tokenizer_facts
 from tests.grammar_cases import written
+from tests.support.unopened import READINGS, unopened
 from tests.vllm.test_reasoning_gate import LONGCAT_TAGS, QWEN_TAGS, run_gate
 
 pytestmark = pytest.mark.vllm
@@ -138,22 +139,8 @@ def test_a_model_that_does_not_reason_is_constrained_from_the_first_token(
     assert count.refused == [] and count.constrained == len(ids)
 
 
-#: a closing think tag with no opener in the output, and the reading each template's model gets
-UNOPENED = f"{PLAN}\n</think>\n\nIt is sunny in Paris."
-#: (model, enable_thinking) -> (reasoning, content)
-UNOPENED_READINGS = {
-    # the model may open reasoning itself: it is read as reasoning from the first token, as vLLM's qwen3 reads it
-    ("qwen3", None): (f"{PLAN}\n", "\n\nIt is sunny in Paris."),
-    ("qwen3", True): (f"{PLAN}\n", "\n\nIt is sunny in Paris."),
-    # the prompt closed reasoning (the template's empty block): the stray tag is markup in content
-    ("qwen3", False): ("", f"{PLAN}\n\n\nIt is sunny in Paris."),
-    # models that do not reason: their text stays content (a tag they mention is markup, as everywhere in content)
-    ("longcat_chat", None): ("", f"{PLAN}\n\n\nIt is sunny in Paris."),
-    ("plain_chatml", None): ("", f"{PLAN}\n\n\nIt is sunny in Paris."),
-}
 
-
-@pytest.mark.parametrize(("model", "thinking"), list(UNOPENED_READINGS))
+@pytest.mark.parametrize(("model", "thinking"), list(READINGS))
 def test_a_closing_tag_with_no_opener_closes_the_reasoning_the_model_implied(
     models: dict[str, Serving], model: str, thinking: bool | None
 ) -> None:
@@ -163,8 +150,7 @@ def test_a_closing_tag_with_no_opener_closes_the_reasoning_the_model_implied(
 
     serving = models[model]
     think_end = tokenizer_facts(serving.tokenizer).think_end
-    output = UNOPENED.replace("</think>", think_end)
-    reasoning, content = (part.replace("</think>", think_end) for part in UNOPENED_READINGS[(model, thinking)])
+    output, reasoning, content = unopened(think_end, model, thinking)
     extra: dict[str, Any] = {} if thinking is None else {"chat_template_kwargs": {"enable_thinking": thinking}}
     engine = serving.engine
     engine.output, engine.finish_reason = output, "stop"
