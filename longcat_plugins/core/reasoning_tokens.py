@@ -13,7 +13,8 @@ holds both the last reasoning text and the start of a closing tag is not counted
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 from .events import Reasoning
 from .options import ParserOptions
@@ -23,14 +24,18 @@ from .parser import StreamParser
 class ReasoningTokenCounter:
     """Reasoning tokens of one output, counted incrementally; ``token_text`` gives one token's text."""
 
-    def __init__(self, token_text: Callable[[int], str], *, reasoning_open: bool) -> None:
+    def __init__(
+        self, token_text: Callable[[int], str], *, reasoning_open: bool, tools: Iterable[Any] | None = None
+    ) -> None:
         self._token_text = token_text
         self._reasoning_open = reasoning_open
+        # the request's tools: a block naming none of them is text (inside reasoning, reasoning), as the answer reads it
+        self._tools = list(tools) if tools is not None else None
         self._restart()
 
     def _restart(self) -> None:
         options = ParserOptions(reasoning=True, tools=False, reasoning_open=self._reasoning_open)
-        self._parser = StreamParser(None, options)
+        self._parser = StreamParser(self._tools, options)
         self._seen = 0  # how many token ids were read
         self._last_id: int | None = None
         self._count = 0

@@ -36,7 +36,9 @@ from .dialect import Dialect, dialect_from_env
 from .one_pass import OnePassReading, call_options, claim, handed_over_here
 from .structural import build_structural_tag
 
-_CALL_OPENS = (*D.BLOCK_OPENS, T.FUNCTION_OPEN)
+#: tags that may start a call: a block, an XML call with no block, a key/value call's pairs after its name (the
+#: model left the block's opening tag out)
+_CALL_OPENS = (*D.BLOCK_OPENS, T.FUNCTION_OPEN, T.ARG_KEY_OPEN)
 
 
 class LongcatDetector(BaseFormatDetector):

@@ -66,6 +66,7 @@ class LongcatReasoningDetector(BaseReasoningFormatDetector):
         self._parser = StreamParser(None, self._options)
         self._tool_call_parser_active = tool_call_parser_active
         self._reading: OnePassReading | None = None  # shared with the tool-call parser
+        self._tools: Sequence[Any] | None = None  # the request's tools, when ours is the tool-call parser
         self._held: list[str] = []  # reasoning not yet released (stream_reasoning=False)
         self._streamed: list[str] = []  # reasoning released so far (force_nonempty_content)
         self._content_seen = False
@@ -82,14 +83,19 @@ class LongcatReasoningDetector(BaseReasoningFormatDetector):
         """The request this detector was built for (SGLang's ``ReasoningParser`` has it; the adapter hands it on).
         When our tool-call parser reads what this one leaves, both read the output in one pass with the tools that
         parser is handed (see :mod:`.one_pass`)."""
-        tools = tool_parser_tools(request) if self._tool_call_parser_active else None
-        if tools:
+        tools = tool_parser_tools(request)
+        if tools and self._tool_call_parser_active:
             self._reading = OnePassReading(tools, self._reasoning_open)
             self._parser = self._reading.parser
+        elif tools:
+            # calls are not read (tool_choice "none"), but a block that names none of the request's tools is text
+            # (inside reasoning, reasoning), as our tool-call parser's reading has it
+            self._tools = tools
+            self._parser = StreamParser(tools, self._options)
 
     def detect_and_parse(self, text: str) -> StreamingParseResult:
         reading = self._reading
-        message = parse(text, None, self._options) if reading is None else reading.read_whole(text)
+        message = parse(text, self._tools, self._options) if reading is None else reading.read_whole(text)
         if self._force_nonempty_content and not (message.content or message.tool_calls):
             message.content = message.reasoning
             result = StreamingParseResult(normal_text=message.reasoning)

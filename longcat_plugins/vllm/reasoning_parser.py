@@ -309,7 +309,10 @@ class LongcatReasoningParser(_GateBase):  # type: ignore[valid-type,misc]
         :mod:`longcat_plugins.core.reasoning_tokens`); a list that grows costs only its new tokens."""
         counter = self._counter
         if counter is None:
-            counter = self._counter = ReasoningTokenCounter(self._token_text, reasoning_open=self.reasoning_open)
+            tools = self.tool_stage.request_tools if self.tool_stage is not None else None
+            counter = self._counter = ReasoningTokenCounter(
+                self._token_text, reasoning_open=self.reasoning_open, tools=tools
+            )
         return counter.count(token_ids)
 
     def _token_text(self, token_id: int) -> str:

@@ -218,5 +218,10 @@ class LongcatToolParser(ToolParser):
         self._finished = True
         return events_to_delta(self._blank.finish(self._order.finish(self._stream.finish())))
 
+    @property
+    def request_tools(self) -> list[dict[str, Any]] | None:
+        """The tools of the request this parser was built for."""
+        return tool_dicts(self._request_tools)
+
     def _tools(self, request: Any) -> list[dict[str, Any]] | None:
         return tool_dicts(getattr(request, "tools", None) or self._request_tools)

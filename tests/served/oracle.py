@@ -45,8 +45,10 @@ def core_options(cell: Cell, reasoning_open: bool) -> ParserOptions:
 
 
 def one_pass(text: str, tools: Any, cell: Cell, reasoning_open: bool) -> Served:
-    """The core's reading of the generated text with the options the cell's parsers run with."""
-    message = parse(text, tools if cell.calls_parsed else None, core_options(cell, reasoning_open))
+    """The core's reading of the generated text with the options the cell's parsers run with. A tool parser knows the
+    request's tools even when it reads no calls (``tool_choice="none"``): a block naming none of them is text; the
+    reasoning parser alone knows none."""
+    message = parse(text, tools if cell.tool_parser and cell.has_tools else None, core_options(cell, reasoning_open))
     calls = tuple((c.name, json.loads(c.arguments)) for c in message.tool_calls)
     return Served(message.content, message.reasoning, calls)
 

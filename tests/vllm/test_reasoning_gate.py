@@ -334,6 +334,12 @@ COUNT_CASES = [
     ),
     Case("think_tag_as_text_in_reasoning", "plan <think> more</think>answer", reasoning_open=True),
     Case("reopened", "plan</think>Hello<think>second</think>Final<tool_call>{}</tool_call>", reasoning_open=True),
+    # a block naming no tool of the request is text: inside reasoning, reasoning (its tokens count)
+    Case(
+        "unknown_tool_inside_reasoning",
+        "<think>r <tool_call><function=g><parameter=a>x</think>y</parameter></function></tool_call> more</think>ans",
+    ),
+    Case("unknown_tool_mentioned_in_reasoning", "<think>I could use <tool_call><function=foo> here. </think>answer"),
 ]
 
 
