@@ -116,12 +116,9 @@ def _markup_body(dialect: Dialect, schema: dict[str, Any] | bool) -> Any:
     """The arguments of a markup dialect: the declared parameters in order (see the module's docstring); any
     parameters of the dialect's shape when there are none declared."""
     xml = dialect.body == "qwen_xml"
-    assert dialect.parameter is not None
-    before_key, key_to_value, after_value = (
-        dialect.parameter.key_open,
-        dialect.parameter.key_to_value,
-        dialect.parameter.value_close,
-    )
+    parameter = dialect.parameter
+    assert parameter is not None
+    before_key, key_to_value, after_value = parameter.key_open, parameter.key_to_value, parameter.value_close
     excludes = list((XML_VALUE_END if xml else KV_VALUE_END).tags)
     root = schema if isinstance(schema, Mapping) else {}
     node = as_node(root)

@@ -18,7 +18,6 @@ from pathlib import Path
 import pytest
 
 from longcat_plugins.core import ParserOptions, parse
-from longcat_plugins.core import tags as T
 from longcat_plugins.core.dialects import DIALECTS, Dialect
 from tests.fuzz.outputs import well_formed
 from tests.grammar_cases import written
@@ -71,7 +70,7 @@ def _marks(dialect: Dialect) -> tuple[str, ...]:
     """Text that only an output in ``dialect`` holds."""
     if dialect.parameter is None:
         return (f'{dialect.block.open}\n{{"name"', f'{dialect.block.open}{{"name"')
-    return (dialect.parameter.key_open,) if dialect.parameter.key_open != T.PARAMETER_OPEN else (dialect.trigger,)
+    return (dialect.parameter.key_open,)
 
 
 @pytest.mark.parametrize("dialect", list(DIALECTS.values()), ids=list(DIALECTS))

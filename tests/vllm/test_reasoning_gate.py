@@ -358,7 +358,7 @@ def test_reasoning_tokens_are_the_tokens_of_the_reasoning_text(all_tags_tokenize
     parser_cls = ParserManager.get_parser(
         tool_parser_name="longcat", reasoning_parser_name="longcat", enable_auto_tools=True, tokenizer=tokenizer
     )
-    parser = parser_cls(tokenizer, TOOLS, chat_template_kwargs={"enable_thinking": case.reasoning_open})
+    parser = parser_cls(tokenizer, TOOLS, chat_template_kwargs=case.template_kwargs)
     parser.set_prompt_token_ids(tokenizer.encode(case.prompt, add_special_tokens=False))
     reasoning = core_result(case).reasoning
     expected = len(tokenizer.encode(reasoning, add_special_tokens=False)) if reasoning else 0

@@ -48,14 +48,9 @@ def _parser_cls(tokenizer: Any, reasoning: bool = True) -> Any:
     )
 
 
-def thinking(case: Case) -> dict[str, bool]:
-    """The request's ``enable_thinking``: what the case says of where its output starts."""
-    return {"enable_thinking": case.reasoning_open}
-
-
 def _stream(tokenizer: Any, case: Case, group: int, reasoning: bool = True, **request_kwargs: Any) -> Result:
     request = chat_request(stream=True, **request_kwargs)
-    parser = _parser_cls(tokenizer, reasoning)(tokenizer, request.tools, chat_template_kwargs=thinking(case))
+    parser = _parser_cls(tokenizer, reasoning)(tokenizer, request.tools, chat_template_kwargs=case.template_kwargs)
     prompt_ids = tokenizer.encode(case.prompt)
     token_ids = tokenizer.encode(case.output)
     pieces = chunks(tokenizer, token_ids, group)
@@ -68,7 +63,7 @@ def _stream(tokenizer: Any, case: Case, group: int, reasoning: bool = True, **re
 
 def _whole(tokenizer: Any, case: Case, reasoning: bool = True) -> Result:
     request = chat_request()
-    parser = _parser_cls(tokenizer, reasoning)(tokenizer, request.tools, chat_template_kwargs=thinking(case))
+    parser = _parser_cls(tokenizer, reasoning)(tokenizer, request.tools, chat_template_kwargs=case.template_kwargs)
     parser.set_prompt_token_ids(tokenizer.encode(case.prompt))
     token_ids = tokenizer.encode(case.output)
     reasoning_text, content, calls = parser.parse(
@@ -169,7 +164,7 @@ def test_finish_reason_path_keeps_arguments_once(tokenizer: Any) -> None:
     """At the end vLLM appends 'parsed but not streamed' arguments; ours reports none, so nothing is doubled."""
     case = CASES[10]  # truncated_json_string
     request = chat_request(stream=True)
-    parser = _parser_cls(tokenizer)(tokenizer, request.tools, chat_template_kwargs=thinking(case))
+    parser = _parser_cls(tokenizer)(tokenizer, request.tools, chat_template_kwargs=case.template_kwargs)
     token_ids = tokenizer.encode(case.output)
     pieces = chunks(tokenizer, token_ids, 4)
     deltas = [
@@ -187,7 +182,7 @@ def test_finish_reason_path_keeps_arguments_once(tokenizer: Any) -> None:
 def test_tool_choice_none_streams_no_calls(tokenizer: Any) -> None:
     case = CASES[0]
     request = chat_request(stream=True, tool_choice="none")
-    parser = _parser_cls(tokenizer)(tokenizer, request.tools, chat_template_kwargs=thinking(case))
+    parser = _parser_cls(tokenizer)(tokenizer, request.tools, chat_template_kwargs=case.template_kwargs)
     pieces = chunks(tokenizer, tokenizer.encode(case.output), 5)
     streamed = stream_result(
         parser.parse_delta(text, ids, request, prompt_token_ids=[], finished=i == len(pieces) - 1)
@@ -244,7 +239,7 @@ def test_engine_core_reasoner(tokenizer: Any) -> None:
 def test_random_text_splits(tokenizer: Any, case: Case, cuts: list[int]) -> None:
     """Any split of the text (not only token boundaries) streams to the core's result."""
     request = chat_request(stream=True)
-    parser = _parser_cls(tokenizer)(tokenizer, request.tools, chat_template_kwargs=thinking(case))
+    parser = _parser_cls(tokenizer)(tokenizer, request.tools, chat_template_kwargs=case.template_kwargs)
     text = case.output
     points = sorted({c % (len(text) + 1) for c in cuts} | {0, len(text)})
     pieces = [text[a:b] for a, b in itertools.pairwise(points)] or [""]

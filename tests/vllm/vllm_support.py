@@ -66,6 +66,11 @@ class Case:
     def prompt(self) -> str:
         return PROMPT + (self.think_tag + "\n" if self.reasoning_open else "")
 
+    @property
+    def template_kwargs(self) -> dict[str, bool]:
+        """The request's ``enable_thinking``: what the case says of where its output starts."""
+        return {"enable_thinking": self.reasoning_open}
+
 
 CASES = [
     Case(
