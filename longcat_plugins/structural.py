@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import Any, Final
@@ -46,7 +47,7 @@ from xgrammar.structural_tag import (
 from longcat_plugins.core import tags as T
 from longcat_plugins.core.dialects import Dialect
 from longcat_plugins.core.readers.kv_call import KV_VALUE_END
-from longcat_plugins.core.readers.xml_call import XML_VALUE_END
+from longcat_plugins.core.readers.xml_call import markup_tables
 from longcat_plugins.core.schema import SchemaNode, is_string_schema, schema_types
 from longcat_plugins.core.schema.refs import as_node
 
@@ -56,8 +57,13 @@ logger = logging.getLogger("longcat_plugins")
 
 #: where a schema keeps the definitions its ``$ref``s point to
 _DEFINITION_KEYS: Final = ("$defs", "definitions")
-#: a parameter name as the XML reader takes it (a header ends at '<', '>' or a line break)
-_XML_FREE_NAME: Final = rf"[^<>\n]{{1,{T.MAX_NAME_LENGTH}}}"
+
+
+def _free_name(name_end: str) -> str:
+    """A parameter name as the markup reader takes it (a header ends at '<', '>', a line break or where its name
+    ends)."""
+    return rf"[^<>\n{re.escape(name_end[0])}]{{1,{T.MAX_NAME_LENGTH}}}"
+
 
 
 def function_schema(function: Any, forced: bool = True) -> dict[str, Any] | bool:
@@ -115,16 +121,20 @@ def _markup_value(excludes: list[str], node: SchemaNode | None, raw: Any, root: 
 def _markup_body(dialect: Dialect, schema: dict[str, Any] | bool) -> Any:
     """The arguments of a markup dialect: the declared parameters in order (see the module's docstring); any
     parameters of the dialect's shape when there are none declared."""
-    xml = dialect.body == "qwen_xml"
+    markup = dialect.markup
     parameter = dialect.parameter
     assert parameter is not None
     before_key, key_to_value, after_value = parameter.key_open, parameter.key_to_value, parameter.value_close
-    excludes = list((XML_VALUE_END if xml else KV_VALUE_END).tags)
+    excludes = list((markup_tables(markup).value_end if markup else KV_VALUE_END).tags)
     root = schema if isinstance(schema, Mapping) else {}
     node = as_node(root)
     properties = node.get("properties") if node is not None else None
     if not isinstance(properties, Mapping) or not properties:
-        key = RegexFormat(pattern=_XML_FREE_NAME) if xml else AnyTextFormat(excludes=[T.ARG_KEY_CLOSE, *excludes])
+        key = (
+            RegexFormat(pattern=_free_name(markup.name_end))
+            if markup
+            else AnyTextFormat(excludes=[T.ARG_KEY_CLOSE, *excludes])
+        )
         free = [ConstStringFormat(value=before_key), key, ConstStringFormat(value=key_to_value)]
         return StarFormat(content=SequenceFormat(
             elements=[*free, AnyTextFormat(excludes=excludes), ConstStringFormat(value=after_value)]

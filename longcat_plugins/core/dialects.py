@@ -19,10 +19,30 @@ ENV_VAR: Final = "LONGCAT_TOOL_DIALECT"
 
 @dataclass(frozen=True, slots=True)
 class Block:
-    """The tags around a dialect's calls."""
+    """The tags around a dialect's calls; ``holds_list``: the calls inside form a JSON array (``[{...}, {...}]``)."""
 
     open: str
     close: str
+    holds_list: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Markup:
+    """The tags of a call written as markup (an XML-like call)::
+
+        {call_open}NAME{name_end}
+        {param_open}P{name_end}value{param_close}
+        {call_close}
+
+    One reader reads every markup (``readers/xml_call.py``), configured by these tags. Inside a value, this
+    markup's ``call_close`` and every block's closing tag are value text unless what follows them says the call
+    ended (``readers/values.py``: :class:`~.readers.values.Closers`)."""
+
+    call_open: str
+    call_close: str
+    param_open: str
+    param_close: str
+    name_end: str = ">"
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,10 +70,12 @@ class Dialect:
     prefix: str
     name_suffix: str
     end: str
-    #: ``json``: a JSON object; ``qwen_xml``: ``<parameter=...>`` blocks; ``kv``: key/value tag pairs
-    body: Literal["json", "qwen_xml", "kv"]
+    #: ``json``: a JSON object; ``markup``: an XML-like call (:class:`Markup`); ``kv``: key/value tag pairs
+    body: Literal["json", "markup", "kv"]
     #: how a markup body writes each argument (None: a JSON body)
     parameter: Parameter | None = None
+    #: the tags of a call written as markup (``body == "markup"``), which the parser reads in any block
+    markup: Markup | None = None
 
     def begin(self, tool_name: str) -> str:
         return f"{self.prefix}{tool_name}{self.name_suffix}"
@@ -73,10 +95,30 @@ def _json_in(block: Block, name: str, title: str, models: str) -> Dialect:
     )
 
 
+def _markup_in(block: Block, markup: Markup, name: str, title: str, models: str) -> Dialect:
+    """A markup dialect, written with one line break after each header and around each value (as Qwen3-Coder's
+    template writes it; the reader takes those line breaks as markup)."""
+    call_open = f"{block.open}\n{markup.call_open}"
+    return Dialect(
+        name=name,
+        title=title,
+        models=models,
+        block=block,
+        trigger=call_open,
+        prefix=call_open,
+        name_suffix=f"{markup.name_end}\n",
+        end=f"{markup.call_close}\n{block.close}",
+        body="markup",
+        parameter=Parameter(markup.param_open, f"{markup.name_end}\n", f"\n{markup.param_close}\n"),
+        markup=markup,
+    )
+
+
 LONGCAT_BLOCK: Final = Block(T.LONGCAT_CALL_OPEN, T.LONGCAT_CALL_CLOSE)
 HERMES_BLOCK: Final = Block(T.HERMES_CALL_OPEN, T.HERMES_CALL_CLOSE)
 #: a JSON array of calls (``[{"name": ..., "parameters": {...}}, ...]``), read but never written (LongCat-Next)
-CALL_LIST_BLOCK: Final = Block(T.CALL_LIST_OPEN, T.CALL_LIST_CLOSE)
+CALL_LIST_BLOCK: Final = Block(T.CALL_LIST_OPEN, T.CALL_LIST_CLOSE, holds_list=True)
+QWEN_MARKUP: Final = Markup(T.FUNCTION_OPEN, T.FUNCTION_CLOSE, T.PARAMETER_OPEN, T.PARAMETER_CLOSE)
 
 #: Every dialect constrained decoding can write, by the name ``LONGCAT_TOOL_DIALECT`` takes.
 DIALECTS: Final[dict[str, Dialect]] = {
@@ -93,17 +135,8 @@ DIALECTS: Final[dict[str, Dialect]] = {
         body="kv",
         parameter=Parameter(T.ARG_KEY_OPEN, f"{T.ARG_KEY_CLOSE}\n{T.ARG_VALUE_OPEN}", f"{T.ARG_VALUE_CLOSE}\n"),
     ),
-    "xml": Dialect(
-        name="xml",
-        title="XML function",
-        models="Qwen3-Coder, XML-function reasoning models",
-        block=HERMES_BLOCK,
-        trigger=f"{HERMES_BLOCK.open}\n{T.FUNCTION_OPEN}",
-        prefix=f"{HERMES_BLOCK.open}\n{T.FUNCTION_OPEN}",
-        name_suffix=">\n",
-        end=f"{T.FUNCTION_CLOSE}\n{HERMES_BLOCK.close}",
-        body="qwen_xml",
-        parameter=Parameter(T.PARAMETER_OPEN, ">\n", f"\n{T.PARAMETER_CLOSE}\n"),
+    "xml": _markup_in(
+        HERMES_BLOCK, QWEN_MARKUP, "xml", "XML function", "Qwen3-Coder, XML-function reasoning models"
     ),
     "hermes": _json_in(HERMES_BLOCK, "hermes", "Hermes / Qwen JSON", "Qwen3, Hermes-style models"),
 }
@@ -111,6 +144,16 @@ DIALECTS: Final[dict[str, Dialect]] = {
 BLOCKS: Final = tuple(dict.fromkeys([*(d.block for d in DIALECTS.values()), CALL_LIST_BLOCK]))
 BLOCK_OPENS: Final = tuple(b.open for b in BLOCKS)
 BLOCK_CLOSES: Final = tuple(b.close for b in BLOCKS)
+#: the blocks whose calls form a JSON array
+LIST_BLOCK_OPENS: Final = tuple(b.open for b in BLOCKS if b.holds_list)
+#: every markup the parser reads, by its call's opening tag (a markup call is read in any block, and outside one)
+MARKUPS: Final = {m.call_open: m for m in dict.fromkeys(d.markup for d in DIALECTS.values() if d.markup)}
+CALL_OPENS: Final = tuple(MARKUPS)
+#: the key/value dialects: the tag that opens a pair (a declared name right before it is a call with no block), and
+#: their blocks (whose opening tag a model may write where the closing one belongs, after such a call)
+_PAIR_DIALECTS: Final = [d for d in DIALECTS.values() if d.body == "kv" and d.parameter]
+PAIR_KEY_OPENS: Final = tuple(dict.fromkeys(d.parameter.key_open for d in _PAIR_DIALECTS if d.parameter))
+PAIR_BLOCK_OPENS: Final = tuple(dict.fromkeys(d.block.open for d in _PAIR_DIALECTS))
 DEFAULT: Final = "json"
 
 
@@ -134,12 +177,16 @@ def detect_dialect(vocabulary: Container[str] = (), chat_template: str = "") -> 
     def seen(tag: str) -> bool:
         return tag in vocabulary or tag in chat_template
 
-    if seen(T.ARG_KEY_OPEN):
-        return DIALECTS["kv"]
-    if T.FUNCTION_OPEN in chat_template or T.PARAMETER_OPEN in chat_template:
-        return DIALECTS["xml"]
-    if seen(T.LONGCAT_CALL_OPEN):
-        return DIALECTS["json"]
-    if seen(T.HERMES_CALL_OPEN):
-        return DIALECTS["hermes"]
+    dialects = DIALECTS.values()
+    # the tags of a call's body are the surest sign; a markup's tags are text, looked for in the template only
+    for dialect in dialects:
+        if dialect.body == "kv" and dialect.parameter and seen(dialect.parameter.key_open):
+            return dialect
+    for dialect in dialects:
+        markup = dialect.markup
+        if markup is not None and (markup.call_open in chat_template or markup.param_open in chat_template):
+            return dialect
+    for dialect in dialects:
+        if dialect.body == "json" and seen(dialect.block.open):
+            return dialect
     return DIALECTS[DEFAULT]

@@ -44,17 +44,20 @@ _TAG_TRIGGERS: Final = {
     **dict.fromkeys(T.THINK_CLOSES, Trigger.THINK_CLOSE),
     **dict.fromkeys(T.END_OF_SEQUENCE, Trigger.END_MARKER),
     **dict.fromkeys(D.BLOCK_OPENS, Trigger.BLOCK_OPEN),
-    T.FUNCTION_OPEN: Trigger.BARE_FUNCTION,
+    **dict.fromkeys(D.CALL_OPENS, Trigger.BARE_FUNCTION),
 }
-_CONTENT_TAGS: Final = T.TagSet(*T.END_OF_SEQUENCE, *D.BLOCK_OPENS, T.FUNCTION_OPEN, *T.THINK_OPENS, *T.THINK_CLOSES)
-_CONTENT_TAGS_NO_REASONING: Final = T.TagSet(*T.END_OF_SEQUENCE, *D.BLOCK_OPENS, T.FUNCTION_OPEN)
-#: with declared tools, ``NAME<longcat_arg_key>`` is a call that lacks its opening tag
-_CONTENT_KEY_TAGS: Final = T.TagSet(*_CONTENT_TAGS.tags, T.ARG_KEY_OPEN)
-_CONTENT_KEY_TAGS_NO_REASONING: Final = T.TagSet(*_CONTENT_TAGS_NO_REASONING.tags, T.ARG_KEY_OPEN)
+_CONTENT_TAGS: Final = T.TagSet(*T.END_OF_SEQUENCE, *D.BLOCK_OPENS, *D.CALL_OPENS, *T.THINK_OPENS, *T.THINK_CLOSES)
+_CONTENT_TAGS_NO_REASONING: Final = T.TagSet(*T.END_OF_SEQUENCE, *D.BLOCK_OPENS, *D.CALL_OPENS)
+#: with declared tools, a declared name right before a pair's opening tag (``NAME<longcat_arg_key>``) is a call that
+#: lacks its block, and right before the opening tag of a key/value block the name of the block's call
+_PAIR_KEYS: Final = frozenset(D.PAIR_KEY_OPENS)
+_PAIR_BLOCKS: Final = frozenset(D.PAIR_BLOCK_OPENS)
+_CONTENT_KEY_TAGS: Final = T.TagSet(*_CONTENT_TAGS.tags, *_PAIR_KEYS)
+_CONTENT_KEY_TAGS_NO_REASONING: Final = T.TagSet(*_CONTENT_TAGS_NO_REASONING.tags, *_PAIR_KEYS)
 _REASONING_TAGS: Final = T.TagSet(*T.THINK_CLOSES, *D.BLOCK_OPENS, *T.END_OF_SEQUENCE, *T.THINK_OPENS)
-_BLOCK_TAGS: Final = T.TagSet(T.FUNCTION_OPEN, T.ARG_KEY_OPEN, *D.BLOCK_CLOSES, *D.BLOCK_OPENS, *T.END_OF_SEQUENCE)
+_BLOCK_TAGS: Final = T.TagSet(*D.CALL_OPENS, *_PAIR_KEYS, *D.BLOCK_CLOSES, *D.BLOCK_OPENS, *T.END_OF_SEQUENCE)
 #: after a call block, what makes the whitespace before it markup
-_NEXT_BLOCKS: Final = (*D.BLOCK_OPENS, T.FUNCTION_OPEN)
+_NEXT_BLOCKS: Final = (*D.BLOCK_OPENS, *D.CALL_OPENS)
 _AFTER_BLOCK_MARKUP: Final = (*_NEXT_BLOCKS, *D.BLOCK_CLOSES, *T.END_OF_SEQUENCE)
 _AFTER_BLOCK_TAGS: Final = T.TagSet(*_AFTER_BLOCK_MARKUP, *T.THINK_OPENS, *T.THINK_CLOSES)
 _AFTER_BLOCK_TAGS_NO_REASONING: Final = T.TagSet(*_AFTER_BLOCK_MARKUP)
@@ -67,7 +70,7 @@ _CALL_LIST_MARKUP: Final = ("[", ",]")  # (before the first call, after one)
 _BARE_OBJECT: Final = "{"
 _BARE_LIST: Final = "["
 _BARE_BLOCKS: Final = (_BARE_OBJECT, _BARE_LIST)
-_JSON_LIST_WRAPPERS: Final = (T.CALL_LIST_OPEN, _BARE_LIST)
+_JSON_LIST_WRAPPERS: Final = (*D.LIST_BLOCK_OPENS, _BARE_LIST)
 
 
 class Met(NamedTuple):
@@ -394,16 +397,16 @@ class StreamParser:
             self._tag_closer = f"</{name}>"
             return body, Met(Trigger.NAMED_CALL, name=name, name_markup=buf[i:body])
         named = None
-        if tag == T.ARG_KEY_OPEN or tag == T.LONGCAT_CALL_OPEN:
+        if tag in _PAIR_KEYS or tag in _PAIR_BLOCKS:
             named = untagged_names.name_before(buf, pos, i, self._word_tail)
         if named is not None:
+            assert isinstance(tag, str)
             start, name = named
             self._emit(Content, buf[pos:start])
-            if tag == T.ARG_KEY_OPEN:
-                return i, Met(Trigger.NAMED_CALL, T.ARG_KEY_OPEN, name=name, name_markup=buf[start:i])
-            return i, Met(Trigger.BLOCK_OPEN, T.LONGCAT_CALL_OPEN, name=name, name_markup=buf[start:i])
+            trigger = Trigger.NAMED_CALL if tag in _PAIR_KEYS else Trigger.BLOCK_OPEN
+            return i, Met(trigger, tag, name=name, name_markup=buf[start:i])
         self._emit(Content, buf[pos:i])
-        if tag is None or tag == T.ARG_KEY_OPEN:
+        if tag is None or tag in _PAIR_KEYS:
             self._emit(Content, "<")
             return i + 1, None
         assert isinstance(tag, str)
@@ -465,9 +468,10 @@ class StreamParser:
             if tag is None and calls and cur.ended and _BLOCK_TAGS.is_prefix(buf[pos:]):
                 self._whitespace.drop()  # a tag of the block cut off by the end of the output is markup
                 return len(buf), None
-            if tag == T.FUNCTION_OPEN:
-                return pos, Met(Trigger.CALL_BEGINS, reader=XmlCallReader(self._sink, self._schemas))
-            if tag == T.ARG_KEY_OPEN:  # a key/value call that gives its name as a pair, or markup of no call
+            markup = D.MARKUPS.get(tag) if isinstance(tag, str) else None
+            if markup is not None:
+                return pos, Met(Trigger.CALL_BEGINS, reader=XmlCallReader(self._sink, self._schemas, markup))
+            if tag in _PAIR_KEYS:  # a key/value call that gives its name as a pair, or markup of no call
                 if not calls:
                     name = self._block_name
                     self._block_name_markup = ""
@@ -479,11 +483,12 @@ class StreamParser:
             if isinstance(tag, str) and calls:
                 return pos, _MET_IN_BLOCK[tag]
         elif not calls and c not in _NOT_A_NAME_START:  # NAME, then key/value pairs, an object or parameters
-            xml = parameters_follow_name(cur, pos)
-            if xml is T.NEED_MORE:
+            named_markup = parameters_follow_name(cur, pos)
+            if named_markup is T.NEED_MORE:
                 return pos, None
-            if xml is True:
-                return pos, Met(Trigger.CALL_BEGINS, reader=XmlCallReader(self._sink, self._schemas, True))
+            if isinstance(named_markup, D.Markup):
+                reader = XmlCallReader(self._sink, self._schemas, named_markup, name_first=True)
+                return pos, Met(Trigger.CALL_BEGINS, reader=reader)
             return pos, Met(Trigger.CALL_BEGINS, reader=KvCallReader(self._sink, self._schemas))
         if not calls:  # the block holds no call: it was text
             return pos, _MET[self._machine.no_call()]
@@ -518,7 +523,7 @@ class StreamParser:
         self._wrapper = met.tag or _BARE_OBJECT
         self._held_block = [met.name_markup, met.tag]
         self._unknown_from = -1
-        self._misplaced_closer = self._after_untagged_pairs and met.tag == T.LONGCAT_CALL_OPEN and not met.name
+        self._misplaced_closer = self._after_untagged_pairs and met.tag in _PAIR_BLOCKS and not met.name
         self._after_untagged_pairs = False
         self._block_name = met.name  # a name written before the block, for a block that has none
         self._block_name_markup = met.name_markup  # (content after all when the block names its call)
@@ -528,7 +533,7 @@ class StreamParser:
         self._wrapper = None
         self._held_block = [met.name_markup]
         self._unknown_from = -1
-        self._after_untagged_pairs = met.tag == T.ARG_KEY_OPEN  # (once the call is read: see _return_held_block)
+        self._after_untagged_pairs = met.tag in _PAIR_KEYS  # (once the call is read: see _return_held_block)
         closer = self._tag_closer
         self._tag_closer = ""
         self._reader = KvCallReader(self._sink, self._schemas, given_name=met.name, bare=True, closing_tag=closer)
@@ -538,7 +543,7 @@ class StreamParser:
         self._wrapper = None
         self._held_block = []
         self._unknown_from = -1
-        self._reader = XmlCallReader(self._sink, self._schemas)
+        self._reader = XmlCallReader(self._sink, self._schemas, D.MARKUPS[met.tag])
         return 0
 
     def _start_reader(self, met: Met) -> int:
@@ -586,7 +591,7 @@ class StreamParser:
         self._held_block = None
         self._unknown_from = -1
         self._block_name_markup = ""  # (it is in the held block)
-        if self._misplaced_closer and len(held_block) > 1 and held_block[1] == T.LONGCAT_CALL_OPEN:
+        if self._misplaced_closer and len(held_block) > 1 and held_block[1] in _PAIR_BLOCKS:
             # a block holding no call right after key/value pairs that had no opening tag: its tag closed them
             del held_block[1]
         self._misplaced_closer = False

@@ -26,7 +26,6 @@ from longcat_plugins.core import (
     parse,
 )
 from longcat_plugins.core import dialects as D
-from longcat_plugins.core import tags as T
 from longcat_plugins.core.bare_calls import may_start_bare_call
 from longcat_plugins.core.item_order import CallItemOrder
 from longcat_plugins.core.options import emit_unknown_calls_from_env
@@ -38,7 +37,7 @@ from .structural import build_structural_tag
 
 #: tags that may start a call: a block, an XML call with no block, a key/value call's pairs after its name (the
 #: model left the block's opening tag out)
-_CALL_OPENS = (*D.BLOCK_OPENS, T.FUNCTION_OPEN, T.ARG_KEY_OPEN)
+_CALL_OPENS = (*D.BLOCK_OPENS, *D.CALL_OPENS, *D.PAIR_KEY_OPENS)
 
 
 class LongcatDetector(BaseFormatDetector):

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from enum import Enum
 from typing import Final
 
+from .. import dialects as D
 from .. import tags as T
 from ..cursor import Cursor
 from ..schema import ToolSchemas
@@ -35,14 +36,14 @@ _NAME_PAIR: Final = re.compile(
     r"<longcat_arg_key>\s*name\s*</longcat_arg_key>\s*<longcat_arg_value>\s*([^\s<>]{1,256})\s*</longcat_arg_value>"
 )
 _NAME_PAIR_BOUND: Final = 128 + T.MAX_NAME_LENGTH
-#: inside a block, between pairs: a think tag, an end-of-sequence marker or a ``<function=`` call cannot continue the
+#: inside a block, between pairs: a think tag, an end-of-sequence marker or a markup call cannot continue the
 #: block (one that never closes): it ends the call and the block
 _KV_BLOCK_BODY_TAGS: Final = T.TagSet(*KV_BODY_TAGS.tags, *T.THINK_OPENS, *T.THINK_CLOSES)
 #: what a call's text may end in, cut off by the end of the output, that is markup: a prefix of a tag of the body, or
 #: of a value's closing tag (the value it closes ended where the tag begins)
 _KV_CUT_TAGS: Final = T.TagSet(*_KV_BLOCK_BODY_TAGS.tags, T.ARG_VALUE_CLOSE)
 _KV_KEY_CLOSE: Final = T.TagSet(T.ARG_KEY_CLOSE)
-_ENDS_BLOCK: Final = frozenset((*T.THINK_OPENS, *T.THINK_CLOSES, *T.END_OF_SEQUENCE, T.FUNCTION_OPEN))
+_ENDS_BLOCK: Final = frozenset((*T.THINK_OPENS, *T.THINK_CLOSES, *T.END_OF_SEQUENCE, *D.CALL_OPENS))
 
 
 class _State(Enum):

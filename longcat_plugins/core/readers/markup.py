@@ -20,7 +20,7 @@ from ..schema import Schema, ToolSchemas, convert_union, convert_value, is_strin
 from ..tool_names import resolve_tool_name
 from ..whitespace import WHITESPACE, WhitespaceRun, text_end
 from .sink import MUTED, CallSink
-from .values import LineValue, PlainValue, dumps, json_escape
+from .values import Closers, LineValue, PlainValue, dumps, json_escape
 
 logger = logging.getLogger("longcat_plugins")
 
@@ -30,7 +30,7 @@ class MarkupCall:
     """What the XML and key/value readers share: parameters, their typing and the arguments object they form."""
 
     _closing_tag: str  # the tag that closes a value
-    _held_back: frozenset[str] = frozenset()  # see PlainValue
+    _closers: Closers | None = None  # the closers that may stand inside a value (see PlainValue)
 
     def __init__(self, sink: CallSink, schemas: ToolSchemas) -> None:
         self._sink = sink
@@ -100,7 +100,7 @@ class MarkupCall:
             self._value = (
                 LineValue(sink.content, self._accepts_line_key)
                 if line
-                else PlainValue(terminators, False, sink.content, self._held_back)
+                else PlainValue(terminators, False, sink.content, self._closers)
             )
             self._finish_value = None
             self._repeat_closing = self._closing_tag
@@ -134,7 +134,7 @@ class MarkupCall:
         if line:
             self._value = LineValue(out, self._accepts_line_key)
         else:
-            self._value = PlainValue(terminators, strip_newlines, out, self._held_back)
+            self._value = PlainValue(terminators, strip_newlines, out, self._closers)
         self._finish_value = finish
 
     def _accepts_line_key(self, key: str) -> bool:

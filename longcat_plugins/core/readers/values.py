@@ -20,11 +20,53 @@ _MAX_CLOSER_RUN: Final = 512  # how much of a run of closing tags inside a value
 _LINE_BREAK_OR_TAG: Final = re.compile("[\n<]")
 #: ``json.dumps(value, ensure_ascii=False)``, without building an encoder per call
 dumps: Final = json.JSONEncoder(ensure_ascii=False).encode
-#: the closers that end an XML value (and its call) where what follows decides so (see _closer_run_ends_call)
-CALL_CLOSERS: Final = frozenset((T.FUNCTION_CLOSE, *D.BLOCK_CLOSES))
-_AFTER_CLOSER: Final = T.TagSet(T.PARAMETER_CLOSE, *CALL_CLOSERS, *D.BLOCK_OPENS, T.FUNCTION_OPEN, *T.END_OF_SEQUENCE)
 #: the markup of a key/value body (what ends a ``KEY: value`` line's value)
-KV_BODY_TAGS: Final = T.TagSet(T.ARG_KEY_OPEN, *D.BLOCK_CLOSES, *D.BLOCK_OPENS, T.FUNCTION_OPEN, *T.END_OF_SEQUENCE)
+KV_BODY_TAGS: Final = T.TagSet(T.ARG_KEY_OPEN, *D.BLOCK_CLOSES, *D.BLOCK_OPENS, *D.CALL_OPENS, *T.END_OF_SEQUENCE)
+
+
+class Closers:
+    """The closing tags that may stand inside a markup call's value (a model writing an XML file writes
+    ``</function>`` in one): the call's own closing tag and every block's. Such a tag ends the value and its call
+    only where what follows decides so (:meth:`run_ends_call`)."""
+
+    __slots__ = ("_after", "_value_close", "held_back")
+
+    def __init__(self, call_close: str, value_close: str) -> None:
+        self.held_back: Final = frozenset((call_close, *D.BLOCK_CLOSES))
+        self._value_close = value_close
+        self._after = T.TagSet(value_close, *self.held_back, *D.BLOCK_OPENS, *D.CALL_OPENS, *T.END_OF_SEQUENCE)
+
+    def run_ends_call(self, cur: Cursor, start: int) -> bool | T.NeedMore:
+        """Whether the closing tag at ``start``, met inside an open value, ends the value and its call;
+        NEED_MORE: not known yet.
+
+        The closers and whitespace that follow it form one run; what comes after the run decides. The value's own
+        closing tag means the run was value text; so does other text on the run's last line, or after a run that
+        closes no block. The end of the output, an opening tag, an end marker, or text on a new line after a block's
+        closer mean it closed the call. A run longer than ``_MAX_CLOSER_RUN`` closes the call (the bound on what is
+        held back).
+        """
+        buf = cur.text
+        limit = start + _MAX_CLOSER_RUN
+        pos = start
+        block_closed = False
+        after_closer = self._after
+        while True:
+            tag = after_closer.match(cur, pos)
+            if tag is T.NEED_MORE:
+                return tag
+            if tag not in self.held_back:  # (never so at ``start``)
+                return tag != self._value_close
+            assert isinstance(tag, str)
+            block_closed = block_closed or tag in D.BLOCK_CLOSES
+            after = pos + len(tag)
+            pos = whitespace_end(buf, after)
+            if pos > limit:
+                return True
+            if pos == len(buf):
+                return True if cur.ended else T.NEED_MORE
+            if buf[pos] != "<" or after_closer.match(cur, pos) is None:
+                return block_closed and "\n" in buf[after:pos]
 
 
 def json_escape(text: str) -> str:
@@ -39,22 +81,22 @@ def json_escape(text: str) -> str:
 class PlainValue:
     """Reads one plain-text value up to (not including) the first of its terminator tags.
 
-    A terminator listed in ``held_back`` ends the value only where what follows it decides so (see
-    :func:`_closer_run_ends_call`); elsewhere it is text of the value (a model writing an XML file writes
-    ``</function>`` in a value). Only that undecided tail is held back.
+    A terminator among ``closers`` ends the value only where what follows it decides so (see :class:`Closers`);
+    elsewhere it is text of the value. Only that undecided tail is held back.
     """
 
-    __slots__ = ("_held_back", "_out", "_started", "_strip_newlines", "_terminators", "done", "terminator")
+    __slots__ = ("_closers", "_held_back", "_out", "_started", "_strip_newlines", "_terminators", "done", "terminator")
 
     def __init__(
         self,
         terminators: T.TagSet,
         strip_newlines: bool,
         out: Callable[[str], None],
-        held_back: frozenset[str] = frozenset(),
+        closers: Closers | None = None,
     ) -> None:
         self._terminators = terminators
-        self._held_back = held_back
+        self._closers = closers
+        self._held_back = closers.held_back if closers is not None else frozenset()
         self._strip_newlines = strip_newlines
         self._out = out
         self._started = not strip_newlines
@@ -83,7 +125,8 @@ class PlainValue:
             # at the end of the output, a cut-off closing tag still ends the value (it is not value text)
             tag = self._terminators.match_cut(buf, i)
             if isinstance(tag, str) and tag in self._held_back:
-                verdict = _closer_run_ends_call(cur, i)
+                assert self._closers is not None
+                verdict = self._closers.run_ends_call(cur, i)
                 if verdict is not True:
                     tag = verdict if verdict is T.NEED_MORE else None
             if tag is None:
@@ -204,33 +247,3 @@ class LineValue:
     def continues(self, text: str) -> bool:
         return "<" not in text and "\n" not in text
 
-
-def _closer_run_ends_call(cur: Cursor, start: int) -> bool | T.NeedMore:
-    """Whether the closing tag at ``start``, met inside an open value, ends the value and its call;
-    NEED_MORE: not known yet.
-
-    The closers and whitespace that follow it form one run; what comes after the run decides. ``</parameter>`` means
-    the run was value text; so does other text on the run's last line, or after a run that closes no block. The end
-    of the output, an opening tag, an end marker, or text on a new line after a block's closer mean it closed the
-    call. A run longer than ``_MAX_CLOSER_RUN`` closes the call (the bound on what is held back).
-    """
-    buf = cur.text
-    limit = start + _MAX_CLOSER_RUN
-    pos = start
-    block_closed = False
-    while True:
-        tag = _AFTER_CLOSER.match(cur, pos)
-        if tag is T.NEED_MORE:
-            return tag
-        if tag not in CALL_CLOSERS:  # (never so at ``start``)
-            return tag != T.PARAMETER_CLOSE
-        assert isinstance(tag, str)
-        block_closed = block_closed or tag in D.BLOCK_CLOSES
-        after = pos + len(tag)
-        pos = whitespace_end(buf, after)
-        if pos > limit:
-            return True
-        if pos == len(buf):
-            return True if cur.ended else T.NEED_MORE
-        if buf[pos] != "<" or _AFTER_CLOSER.match(cur, pos) is None:
-            return block_closed and "\n" in buf[after:pos]

@@ -1,4 +1,4 @@
-"""The XML call body (Qwen3-Coder style)::
+"""The markup call body (an XML-like call), as Qwen3-Coder writes it::
 
     <function=NAME>
     <parameter=P>
@@ -6,48 +6,80 @@
     </parameter>
     </function>
 
-One leading and one trailing newline of a value are markup. A body that is one JSON object instead of parameters
-(``<function=NAME>{"city": "Paris"}</function>``, as Hermes-trained models write it) is the arguments.
+and as any other :class:`~longcat_plugins.core.dialects.Markup` of the registry names its tags (the reader takes
+them from there). One leading and one trailing newline of a value are markup. A body that is one JSON object instead
+of parameters (``<function=NAME>{"city": "Paris"}</function>``, as Hermes-trained models write it) is the arguments.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from enum import Enum
+from functools import cache
 from typing import Final
 
 from .. import dialects as D
 from .. import tags as T
 from ..cursor import Cursor
+from ..dialects import Markup
 from ..schema import ToolSchemas
 from ..whitespace import WHITESPACE, whitespace_end
 from .json_value import JsonValueReader
 from .markup import MarkupCall
 from .sink import CallSink
-from .values import CALL_CLOSERS
+from .values import Closers
 
-_HEADER_END: Final = re.compile(r"[<>\n]")
 _MAX_WHITESPACE_AFTER_CLOSE: Final = 256
 
-#: what ends a ``<parameter=...>`` value (the call closers only where what follows decides so)
-XML_VALUE_END: Final = T.TagSet(T.PARAMETER_CLOSE, T.PARAMETER_OPEN, *CALL_CLOSERS)
-# Besides its own tags, a function body ends where its block closes, where the next call or block opens (a model
-# that forgot a closing tag) or at an end-of-sequence marker; those tags are left for the parser.
-_XML_BODY_TAGS: Final = T.TagSet(
-    T.PARAMETER_OPEN,
-    T.FUNCTION_CLOSE,
-    *D.BLOCK_CLOSES,
-    T.FUNCTION_OPEN,
-    *D.BLOCK_OPENS,
-    *T.END_OF_SEQUENCE,
-)
-#: the body of a call that names no tool (read only to be returned as text) also ends at a think tag between its
-#: parameters, which is then read as the text around the block reads it (a mention of a call inside reasoning)
-_UNKNOWN_BODY_TAGS: Final = T.TagSet(*_XML_BODY_TAGS.tags, *T.THINK_OPENS, *T.THINK_CLOSES)
-#: what a call's text may end in, cut off by the end of the output, that is markup: a prefix of a tag of the body, or
-#: of a value's closing tag (the value it closes ended where the tag begins)
-_XML_CUT_TAGS: Final = T.TagSet(*_XML_BODY_TAGS.tags, T.PARAMETER_CLOSE)
-_HEADER_NAME: Final = re.compile(r"[^<>\n]*")
+
+@dataclass(frozen=True, slots=True)
+class MarkupTables:
+    """What the reader matches in calls of one markup, derived from its tags."""
+
+    markup: Markup
+    #: what ends a value (the closers only where what follows decides so: ``closers``)
+    value_end: T.TagSet = field(init=False)
+    closers: Closers = field(init=False)
+    #: between parameters, besides the markup's own tags: where the block closes, where the next call or block opens
+    #: (a model that forgot a closing tag) or an end-of-sequence marker; those tags are left for the parser
+    body: T.TagSet = field(init=False)
+    #: the body of a call that names no tool (read only to be returned as text) also ends at a think tag between its
+    #: parameters, which is then read as the text around the block reads it (a mention of a call inside reasoning)
+    unknown_body: T.TagSet = field(init=False)
+    #: what a call's text may end in, cut off by the end of the output, that is markup: a prefix of a tag of the
+    #: body, or of a value's closing tag (the value it closes ended where the tag begins)
+    cut: T.TagSet = field(init=False)
+    param_open: T.TagSet = field(init=False)
+    #: where a header's NAME ends (at the name's end, or at what no header holds)
+    header_end: re.Pattern[str] = field(init=False)
+    header_name: re.Pattern[str] = field(init=False)
+    #: a NAME written without the call's opening tag
+    bare_name: re.Pattern[str] = field(init=False)
+
+    def __post_init__(self) -> None:
+        m = self.markup
+        closers = Closers(m.call_close, m.param_close)
+        body = (m.param_open, m.call_close, *D.BLOCK_CLOSES, *D.CALL_OPENS, *D.BLOCK_OPENS, *T.END_OF_SEQUENCE)
+        first = re.escape(m.name_end[0])
+        values = {
+            "closers": closers,
+            "value_end": T.TagSet(m.param_close, m.param_open, *closers.held_back),
+            "body": T.TagSet(*body),
+            "unknown_body": T.TagSet(*body, *T.THINK_OPENS, *T.THINK_CLOSES),
+            "cut": T.TagSet(*body, m.param_close),
+            "param_open": T.TagSet(m.param_open),
+            "header_end": re.compile(rf"[<>\n{first}]"),
+            "header_name": re.compile(rf"[^<>\n{first}]*"),
+            "bare_name": re.compile(rf"[^\s<>{{({first}]{{0,{T.MAX_NAME_LENGTH + 1}}}"),
+        }
+        for name, value in values.items():
+            object.__setattr__(self, name, value)
+
+
+@cache
+def markup_tables(markup: Markup) -> MarkupTables:
+    return MarkupTables(markup)
 
 
 class _State(Enum):
@@ -77,31 +109,33 @@ _JSON_ARGS: Final = _State.JSON_ARGS
 
 
 class XmlCallReader(MarkupCall):
-    """Reads ``<function=NAME>...</function>``, starting at ``<function=``; with ``name_first``, ``NAME>`` then
-    the parameters (Qwen3.5 leaves ``<function=`` out), starting at NAME."""
+    """Reads ``<function=NAME>...</function>`` (in ``markup``'s tags), starting at ``<function=``; with
+    ``name_first``, ``NAME>`` then the parameters (Qwen3.5 leaves ``<function=`` out), starting at NAME."""
 
-    _closing_tag = T.PARAMETER_CLOSE
-    _held_back = CALL_CLOSERS
-
-    def __init__(self, sink: CallSink, schemas: ToolSchemas, name_first: bool = False) -> None:
+    def __init__(self, sink: CallSink, schemas: ToolSchemas, markup: Markup, name_first: bool = False) -> None:
         super().__init__(sink, schemas)
+        tables = self._tables = markup_tables(markup)
+        self._closing_tag = markup.param_close
+        self._closers = tables.closers
         self._state = _HEADER
-        self._name_at = 0 if name_first else len(T.FUNCTION_OPEN)  # where the name starts after the reader's start
+        self._name_at = 0 if name_first else len(markup.call_open)  # where the name starts after the reader's start
         self._json: JsonValueReader | None = None  # (a body that is one JSON object) its reader
         self._body_blank = True  # nothing but whitespace was read in the body: a JSON object may begin it
 
     def feed(self, cur: Cursor, pos: int) -> int:
         buf = cur.text
         n = len(buf)
+        tables = self._tables
+        markup = tables.markup
         while pos < n and not (self.done or self.failed):
             state = self._state
             if state is _VALUE:
-                pos = self._feed_value(cur, pos, T.PARAMETER_CLOSE)
+                pos = self._feed_value(cur, pos, self._closing_tag)
                 if self._value is not None:
                     return pos
                 self._state = _BODY
             elif state is _HEADER:
-                header = _read_header(cur, pos + self._name_at)
+                header = _read_header(cur, pos + self._name_at, tables)
                 if not isinstance(header, tuple):  # NEED_MORE
                     return pos
                 name, end = header
@@ -123,30 +157,30 @@ class XmlCallReader(MarkupCall):
                     pos = self._body_text(buf, pos)
                     continue
                 self._body_blank = False
-                tag = (_UNKNOWN_BODY_TAGS if self._unknown else _XML_BODY_TAGS).match(cur, pos)
+                tag = (tables.unknown_body if self._unknown else tables.body).match(cur, pos)
                 if tag is T.NEED_MORE:
                     return pos
-                if tag is None and cur.ended and _XML_CUT_TAGS.is_prefix(buf[pos:]):
+                if tag is None and cur.ended and tables.cut.is_prefix(buf[pos:]):
                     self._whitespace.drop()  # a tag of the call cut off by the end of the output is markup
                     return n
-                if tag is not None and tag != T.PARAMETER_OPEN:  # (a parameter header is decided by its '>')
+                if tag is not None and tag != markup.param_open:  # (a parameter header is decided by its end)
                     self._whitespace.drop()
-                if tag == T.PARAMETER_OPEN:
+                if tag == markup.param_open:
                     self._state = _PARAM_HEADER
-                elif tag == T.FUNCTION_CLOSE:
+                elif tag == markup.call_close:
                     self.close()
-                    return pos + len(T.FUNCTION_CLOSE)
+                    return pos + len(markup.call_close)
                 elif tag is not None:  # the block closes, or the next call or block opens
                     self.close()
                     return pos
                 else:
                     pos = self._text_between(buf, pos)
             else:  # _PARAM_HEADER
-                header = _read_header(cur, pos + len(T.PARAMETER_OPEN))
+                header = _read_header(cur, pos + len(markup.param_open), tables)
                 if not isinstance(header, tuple):  # NEED_MORE
                     return pos
                 name, end = header
-                if name is None and cur.ended and _cut_header(buf, pos + len(T.PARAMETER_OPEN)):
+                if name is None and cur.ended and _cut_header(buf, pos + len(markup.param_open), tables):
                     self._whitespace.drop()  # a parameter's header cut off by the end of the output is markup
                     return n
                 if name is None:
@@ -154,7 +188,7 @@ class XmlCallReader(MarkupCall):
                     self._state = _BODY
                     continue
                 self._whitespace.drop()
-                self._begin_param(name.strip(), XML_VALUE_END, True, buf[pos:end])
+                self._begin_param(name.strip(), tables.value_end, True, buf[pos:end])
                 self._state = _VALUE
                 pos = end
         if cur.ended and not self.done and self._announced and self._state is _VALUE:
@@ -190,50 +224,68 @@ class XmlCallReader(MarkupCall):
             self._state = _BODY
 
 
-_NAME_CHARS: Final = re.compile(rf"[^\s<>{{(]{{0,{T.MAX_NAME_LENGTH + 1}}}")
-_PARAMETER_OPEN: Final = T.TagSet(T.PARAMETER_OPEN)
+def parameters_follow_name(cur: Cursor, pos: int) -> Markup | T.NeedMore | None:
+    """The markup whose call ``buf[pos:]`` is when it is ``NAME>`` then (after whitespace) ``<parameter=`` (in that
+    markup's tags): a call written without its ``<function=``. None: no such call; NEED_MORE: not known yet."""
+    waiting = False
+    for markup in D.MARKUPS.values():
+        follow = _parameters_follow(cur, pos, markup_tables(markup))
+        if follow is T.NEED_MORE:
+            waiting = True
+        elif follow:
+            return markup
+    return T.NEED_MORE if waiting else None
 
 
-def parameters_follow_name(cur: Cursor, pos: int) -> bool | T.NeedMore:
-    """Whether ``buf[pos:]`` is ``NAME>`` then (after whitespace) ``<parameter=``: a call written without its
-    ``<function=``. NEED_MORE: not known yet."""
+def _parameters_follow(cur: Cursor, pos: int, tables: MarkupTables) -> bool | T.NeedMore:
     buf = cur.text
-    m = _NAME_CHARS.match(buf, pos)
+    m = tables.bare_name.match(buf, pos)
     assert m is not None
     end = m.end()
     if end - pos > T.MAX_NAME_LENGTH:
         return False
     if end == len(buf):
         return False if cur.ended else T.NEED_MORE
-    if buf[end] != ">" or end == pos:
+    name_end = tables.markup.name_end
+    if end == pos:
         return False
-    first = whitespace_end(buf, end + 1)
+    if not buf.startswith(name_end, end):
+        rest = buf[end:]
+        return T.NEED_MORE if len(rest) < len(name_end) and name_end.startswith(rest) and not cur.ended else False
+    end += len(name_end)
+    first = whitespace_end(buf, end)
     if first - end > _MAX_WHITESPACE_AFTER_CLOSE:
         return False
     if first == len(buf):
         return False if cur.ended else T.NEED_MORE
-    tag = _PARAMETER_OPEN.match(cur, first)
+    tag = tables.param_open.match(cur, first)
     return tag if tag is T.NEED_MORE else tag is not None
 
 
-def _cut_header(buf: str, start: int) -> bool:
-    """Whether ``buf[start:]`` is the beginning of a header's NAME, cut off by the end of the output."""
-    m = _HEADER_NAME.match(buf, start)
+def _cut_header(buf: str, start: int, tables: MarkupTables) -> bool:
+    """Whether ``buf[start:]`` is the beginning of a header (its NAME, and part of what ends it), cut off by the end
+    of the output."""
+    m = tables.header_name.match(buf, start)
     assert m is not None
-    return m.end() == len(buf) and len(buf) - start <= T.MAX_NAME_LENGTH
+    return tables.markup.name_end.startswith(buf[m.end() :]) and len(buf) - start <= T.MAX_NAME_LENGTH
 
 
-def _read_header(cur: Cursor, start: int) -> tuple[str | None, int] | T.NeedMore:
-    """The NAME of a ``<function=NAME>``/``<parameter=NAME>`` header whose NAME starts at ``start``.
+def _read_header(cur: Cursor, start: int, tables: MarkupTables) -> tuple[str | None, int] | T.NeedMore:
+    """The NAME of a call's or parameter's header whose NAME starts at ``start``.
 
-    Returns (name, position after '>'), (None, 0) when this is no header, or NEED_MORE.
+    Returns (name, position after the header), (None, 0) when this is no header, or NEED_MORE.
     """
     buf = cur.text
-    m = _HEADER_END.search(buf, start, start + T.MAX_NAME_LENGTH + 1)
+    m = tables.header_end.search(buf, start, start + T.MAX_NAME_LENGTH + 1)
     if m is None:
         if len(buf) - start > T.MAX_NAME_LENGTH or cur.ended:
             return None, 0
         return T.NEED_MORE
-    if buf[m.start()] != ">":
+    at = m.start()
+    name_end = tables.markup.name_end
+    if not buf.startswith(name_end, at):
+        rest = buf[at:]
+        if len(rest) < len(name_end) and name_end.startswith(rest) and not cur.ended:
+            return T.NEED_MORE
         return None, 0
-    return buf[start : m.start()], m.end()
+    return buf[start:at], at + len(name_end)
