@@ -422,7 +422,7 @@ class StreamParser:
         tag = self._after_block_tags.match(cur, end)
         if tag is T.NEED_MORE:
             return end, None
-        if tag is None and cur.ended and _CUT_CLOSERS.is_prefix(buf[end:]):
+        if tag is None and cur.ended and not self._passthrough and _CUT_CLOSERS.is_prefix(buf[end:]):
             return end, Met(Trigger.BLOCK_CLOSE, buf[end:])  # a closing tag cut off by the end of the output
         if tag is None:
             return end, _MET[Trigger.TEXT_FOLLOWS]

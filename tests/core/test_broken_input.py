@@ -73,6 +73,16 @@ def test_reasoning_stage_then_tool_stage_equals_one_pass_after_a_block(text: str
         assert (second.content, first.reasoning, summary(second)[2]) == one_pass, pieces
 
 
+@pytest.mark.parametrize("end", ["<", "</", "</longcat_s", "\n</tool_ca"])
+def test_without_tool_parsing_a_cut_tag_after_a_block_is_text(end: str) -> None:
+    """Read for a separate tool stage, the output comes back verbatim, a cut-off tag at its end included (that
+    stage decides whether it is markup)."""
+    text = f'<longcat_tool_call>{{"name": "k", "arguments": {{}}}}</longcat_tool_call>{end}'
+    for pieces in ([text], list(text), groups_of(text, 3)):
+        result, _ = stream(pieces, TOOLS, ParserOptions(tools=False))
+        assert (result.reasoning, result.content) == ("", text), pieces
+
+
 @pytest.mark.parametrize(
     "text",
     [

@@ -14,18 +14,31 @@ from typing import Any
 
 from longcat_plugins.core import dialects as D
 from longcat_plugins.core import tags as T
+from longcat_plugins.core.readers.kv_call import KV_VALUE_END
+from longcat_plugins.core.readers.xml_call import markup_tables
+from tests.grammar_cases import written
 
 from .cases import Case, ExpectedCall, Segment, expected_of
 from .schemas import Param, Tool, json_arguments, make_tool, render_plain, value_for
 from .texts import WORDS, Sentinels, identifier, prose, string_value
 
-XML_VALUE_ENDS = (T.PARAMETER_CLOSE, T.PARAMETER_OPEN, T.FUNCTION_CLOSE, *D.BLOCK_CLOSES)
-KV_VALUE_ENDS = (T.ARG_VALUE_CLOSE, T.ARG_KEY_OPEN, T.LONGCAT_CALL_CLOSE)
+
+def value_ends(dialect: D.Dialect) -> tuple[str, ...]:
+    """The tags that end a value of ``dialect``'s body, as its reader has them: a generated value holds none."""
+    if dialect.markup is not None:
+        return markup_tables(dialect.markup).value_end.tags
+    return KV_VALUE_END.tags if dialect.body == "kv" else ()
+
+
+XML_VALUE_ENDS = value_ends(D.DIALECTS["xml"])
+KV_VALUE_ENDS = value_ends(D.DIALECTS["kv"])
 WS = " \t\r\n"
 
+#: one call of each registered dialect, as the declaration writes it (``registered.NAME``)
+REGISTERED_BLOCKS = tuple(f"registered.{name}" for name in D.DIALECTS)
 #: block shapes whose result is checked
 ROUND_TRIP_BLOCKS = ("json.longcat", "json.hermes", "xml.wrapped", "xml.bare", "xml.longcat", "kv.tag-line",
-                     "kv.own-line", "kv.no-closer")  # fmt: skip
+                     "kv.own-line", "kv.no-closer", *REGISTERED_BLOCKS)  # fmt: skip
 #: shapes read by rules still being settled: invariants only
 OPEN_BLOCKS = ("kv.prefix", "kv.no-opener", "kv.name-before-tag", "kv.json-body", "kv.ts-call", "kv.one-key-json",
                "kv.colon-lines", "kv.key-at-end", "xml.orphan-close", "xml.value-function-close",
@@ -267,6 +280,15 @@ def add_block(out: Output, shape: str, tools: dict[str, Tool], typed: bool) -> N
             if out.cut:
                 return
         out.add("block", rng.choice(("", "\n", " ")) + close_tag)
+        return
+    if shape in REGISTERED_BLOCKS:
+        dialect = D.DIALECTS[shape.removeprefix("registered.")]
+        tool = new_tool()
+        json_body = dialect.parameter is None
+        params = _call_args(out, tool, typed or json_body, value_ends(dialect))
+        text = written(dialect, tool.name, [(k, v if json_body else t) for k, t, v in params])
+        out.add("block", text)
+        out.calls.append(ExpectedCall(tool.name, {k: v for k, _, v in params}))
         return
     if shape == "json.untagged":  # a call object, or an array of them, with no tag (a call at the output's start)
         count = 1 if rng.random() < 0.6 else rng.randint(1, 3)
