@@ -1,7 +1,7 @@
 """Each dialect is declared once (``core/dialects.py``); what follows from a declaration is checked here for every
 registered dialect, so that a new one fails until it has everything a dialect needs:
 
-* docs/design.md shows the registry's table as it is;
+* the docs show the registry's tables as they are (``tests/test_docs_tables.py``);
 * the parser reads a call written as the declaration writes it (what constrained decoding forces) as that call;
 * the corpus (``tests/core/corpus.jsonl``) has cases in it, and the fuzzer's generator (``tests/fuzz/outputs.py``)
   writes it.
@@ -22,8 +22,6 @@ from longcat_plugins.core.dialects import DIALECTS, Dialect
 from tests.fuzz.outputs import well_formed
 from tests.grammar_cases import written
 
-ROOT = Path(__file__).resolve().parents[2]
-DOC = ROOT / "docs" / "design.md"
 CORPUS = Path(__file__).with_name("corpus.jsonl")
 TOOL = {
     "type": "function",
@@ -36,23 +34,6 @@ TOOL = {
         },
     },
 }
-
-
-def render_table() -> str:
-    rows = ["| name | dialect | written by | block | one call, as constrained decoding writes it |"]
-    rows.append("| --- | --- | --- | --- | --- |")
-    for dialect in DIALECTS.values():
-        call = written(dialect, "f", {"p": "v"}).replace("\n", "\\n")
-        block = f"`{dialect.block.open}` ... `{dialect.block.close}`"
-        rows.append(f"| `{dialect.name}` | {dialect.title} | {dialect.models} | {block} | `{call}` |")
-    return "\n".join(rows)
-
-
-def test_the_design_doc_shows_the_dialect_registry() -> None:
-    text = DOC.read_text(encoding="utf-8")
-    start = text.index("-->", text.index("<!-- dialects")) + len("-->")
-    end = text.index("<!-- /dialects -->")
-    assert text[start:end].strip() == render_table()
 
 
 @pytest.mark.parametrize("dialect", list(DIALECTS.values()), ids=list(DIALECTS))

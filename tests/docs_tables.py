@@ -1,0 +1,150 @@
+"""The tables the docs show that follow from the code: each is generated here and lives in its document between
+``<!-- NAME: generated ... -->`` and ``<!-- /NAME -->``. ``tests/test_docs_tables.py`` checks that every document
+shows them as they are; ``python -m tests.docs_tables --write`` rewrites them.
+
+* ``dialects`` (docs/design.md): the dialect registry, ``core/dialects.py``;
+* ``transitions`` (docs/design.md): the machine's moves, ``core/machine.py``;
+* ``reading`` (README.md): what the parser reads, the registered dialects first;
+* ``forced-dialects`` (deployment_guide.md): the values of ``LONGCAT_TOOL_DIALECT`` and the call each forces.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from longcat_plugins.core import dialects as D
+from longcat_plugins.core import tags as T
+from longcat_plugins.core.machine import TRANSITIONS, Mode
+from tests.grammar_cases import written
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _one_call(dialect: D.Dialect) -> str:
+    return written(dialect, "f", {"p": "v"}).replace("\n", "\\n")
+
+
+def dialects() -> str:
+    rows = ["| name | dialect | written by | block | one call, as constrained decoding writes it |"]
+    rows.append("| --- | --- | --- | --- | --- |")
+    for dialect in D.DIALECTS.values():
+        block = f"`{dialect.block.open}` ... `{dialect.block.close}`"
+        rows.append(f"| `{dialect.name}` | {dialect.title} | {dialect.models} | {block} | `{_one_call(dialect)}` |")
+    return "\n".join(rows)
+
+
+def transitions() -> str:
+    rows = ["| mode | trigger | next mode | action |", "| --- | --- | --- | --- |"]
+    for (mode, trigger), (target, action) in TRANSITIONS.items():
+        to = target.value if isinstance(target, Mode) else repr(target).lower().replace("_", " ")
+        rows.append(f"| {mode.value} | {trigger.value} | {to} | {action.value} |")
+    return "\n".join(rows)
+
+
+#: what the parser reads besides the registered dialects, as real models write it (the readers' own variants)
+READING_VARIANTS = (
+    (
+        "markup calls, anywhere",
+        "a markup call (`<function=f>...</function>`) bare, or in any block; an orphan `</tool_call>` after a bare "
+        "block is markup",
+    ),
+    (
+        "key/value, as real LongCat models also write it",
+        "`f {json}`, `f({js: 'object'})`, `f<longcat_arg_key>{json}`, `name`/`arguments` pairs, `p: value` lines; "
+        "`functions.f`",
+    ),
+    (
+        "Qwen3.5 / Qwen3.6 variants (read only when `f` is a declared tool)",
+        "`<tool_call>f>` then `<parameter=p>value</parameter>` pairs (no `<function=`), `<tool_call>f>{json}`, "
+        "`<f>{json}</f>` (the tool's name as the tag)",
+    ),
+    (
+        "JSON arguments wrapped (read only when `f` is a declared tool)",
+        'arguments wrapped as `{"args": {...}}` for a tool with no parameter `args`, in any JSON call',
+    ),
+    (
+        "JSON call with no tag (read only when `f` is a declared tool)",
+        'at the start of the output, `{"name": "f", "arguments": {...}}` or an array of them, in that key order (any '
+        "other JSON stays content)",
+    ),
+    (
+        "call list",
+        f'`{D.CALL_LIST_BLOCK.open}[{{"name": "f", "parameters": {{...}}}}]{D.CALL_LIST_BLOCK.close}`',
+    ),
+    (
+        "reasoning",
+        " ".join(f"`{o}...{c}`," for o, c in zip(T.THINK_OPENS, T.THINK_CLOSES, strict=True)).rstrip(",")
+        + " (also pre-opened by the template)",
+    ),
+)
+
+
+def reading() -> str:
+    rows = ["| dialect | looks like |", "| --- | --- |"]
+    for dialect in D.DIALECTS.values():
+        several = " (several calls per block)" if dialect.body == "json" else ""
+        rows.append(f"| {dialect.title} (`{dialect.name}`) | `{_one_call(dialect)}`{several} |")
+    rows += [f"| {name} | {text} |" for name, text in READING_VARIANTS]
+    return "\n".join(rows)
+
+
+def forced_dialects() -> str:
+    rows = ["| `LONGCAT_TOOL_DIALECT` | forced syntax | models |", "| --- | --- | --- |"]
+    for dialect in D.DIALECTS.values():
+        rows.append(f"| `{dialect.name}` | `{_one_call(dialect)}` | {dialect.models} |")
+    return "\n".join(rows)
+
+
+#: table name -> (document, what renders it)
+TABLES: dict[str, tuple[str, Callable[[], str]]] = {
+    "dialects": ("docs/design.md", dialects),
+    "transitions": ("docs/design.md", transitions),
+    "reading": ("README.md", reading),
+    "forced-dialects": ("deployment_guide.md", forced_dialects),
+}
+
+
+def _span(text: str, name: str) -> tuple[int, int]:
+    """Where table ``name`` stands in ``text`` (between the end of its opening comment and its closing one)."""
+    start = text.index("-->", text.index(f"<!-- {name}:")) + len("-->")
+    return start, text.index(f"<!-- /{name} -->", start)
+
+
+def shown(name: str) -> str:
+    document, _ = TABLES[name]
+    text = (ROOT / document).read_text(encoding="utf-8")
+    start, end = _span(text, name)
+    return text[start:end].strip()
+
+
+def write() -> list[str]:
+    """Rewrite every table that differs; returns their names."""
+    changed = []
+    for name, (document, render) in TABLES.items():
+        path = ROOT / document
+        text = path.read_text(encoding="utf-8")
+        start, end = _span(text, name)
+        if text[start:end].strip() != render():
+            path.write_text(f"{text[:start]}\n{render()}\n{text[end:]}", encoding="utf-8")
+            changed.append(name)
+    return changed
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tests.docs_tables", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--write", action="store_true", help="rewrite the tables that differ (else: list them)")
+    args = parser.parse_args(argv)
+    if args.write:
+        changed = write()
+        print("rewritten: " + (", ".join(changed) or "none"))
+        return 0
+    stale = [name for name, (_, render) in TABLES.items() if shown(name) != render()]
+    print("stale: " + (", ".join(stale) or "none"))
+    return 1 if stale else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
