@@ -135,9 +135,7 @@ DIALECTS: Final[dict[str, Dialect]] = {
         body="kv",
         parameter=Parameter(T.ARG_KEY_OPEN, f"{T.ARG_KEY_CLOSE}\n{T.ARG_VALUE_OPEN}", f"{T.ARG_VALUE_CLOSE}\n"),
     ),
-    "xml": _markup_in(
-        HERMES_BLOCK, QWEN_MARKUP, "xml", "XML function", "Qwen3-Coder, XML-function reasoning models"
-    ),
+    "xml": _markup_in(HERMES_BLOCK, QWEN_MARKUP, "xml", "XML function", "Qwen3-Coder, XML-function reasoning models"),
     "hermes": _json_in(HERMES_BLOCK, "hermes", "Hermes / Qwen JSON", "Qwen3, Hermes-style models"),
 }
 #: Every call block the parser reads: the dialects' blocks, then the call list.

@@ -26,8 +26,10 @@ from . import tags as T
 from .calls import CallLog
 from .cursor import Cursor
 from .events import Content, Event, Reasoning, ToolCallArgs, ToolCallEnd, ToolCallStart
+from .held_block import HeldBlock
 from .machine import BLOCK_MODES, CALL_MODES, Action, Machine, Mode, Trigger
 from .message import ParsedToolCall
+from .open_block import OpenBlock
 from .options import ParserOptions
 from .output import EventOutput
 from .readers import CallReader, CallSink, JsonCallReader, KvCallReader, Report, XmlCallReader, parameters_follow_name
@@ -66,7 +68,7 @@ _CUT_CLOSERS: Final = T.TagSet(*D.BLOCK_CLOSES, *T.END_OF_SEQUENCE)
 _NOT_A_NAME_START: Final = frozenset(" \t\r\n<>{}[]\"'")
 _CALL_LIST_MARKUP: Final = ("[", ",]")  # (before the first call, after one)
 #: the blocks of a call object, or an array of them, written with no tag at the start of the output (what the block
-#: is read as: its ``_wrapper``)
+#: is read as: its ``OpenBlock.wrapper``)
 _BARE_OBJECT: Final = "{"
 _BARE_LIST: Final = "["
 _BARE_BLOCKS: Final = (_BARE_OBJECT, _BARE_LIST)
@@ -85,6 +87,8 @@ class Met(NamedTuple):
     #: (NAMED_CALL, and BLOCK_OPEN when the name comes before the block)
     name: str = ""
     name_markup: str = ""
+    #: the closing tag of a call written as ``<NAME>{json}</NAME>`` (NAMED_CALL)
+    closer: str = ""
 
 
 #: the triggers that carry no data
@@ -122,15 +126,12 @@ class StreamParser:
         # tools, in content, when calls are read
         self._untagged_names = UntaggedNames(self._schemas.names) if self._schemas and opts.tools else None
         self._tool_tags = ToolTags(self._schemas.names) if self._untagged_names is not None else None
-        self._tag_closer = ""  # the closing tag of a call written as ``<NAME>{json}</NAME>``
         # the content shown so far ends in a word character, where no name can start (the content, not the text:
         # markup between is no boundary, so that the answer does not depend on how the text was split)
         self._word_tail = False
         # nothing but whitespace was shown as content and no call was read: a bare JSON call may start here
         self._at_output_start = self._untagged_names is not None
         self._reread: str | None = None  # held text to read again (a block with no tag that held no call)
-        self._block_name = ""  # the name written before the open block
-        self._block_name_markup = ""
         self._content_tags = _CONTENT_TAGS if opts.reasoning else _CONTENT_TAGS_NO_REASONING
         self._content_tags_with_keys = _CONTENT_KEY_TAGS if opts.reasoning else _CONTENT_KEY_TAGS_NO_REASONING
         self._after_block_tags = _AFTER_BLOCK_TAGS if opts.reasoning else _AFTER_BLOCK_TAGS_NO_REASONING
@@ -168,19 +169,13 @@ class StreamParser:
         self._cursor = Cursor()  # the text held back (it does not decide yet), and whether the input has ended
         self._log = CallLog()
         self._call_index = -1  # the call the reader reads (the last one announced)
-        self._wrapper: str | None = None  # the opening tag of the block being read
+        self._block = OpenBlock()
         self._reader: CallReader | None = None
-        self._block_ended = False  # the call just read ended its block
-        self._held_block: list[str] | None = None  # the block's text while it is not known to be a call
-        self._reader_from = 0  # where the text of the call being read starts in the held block
-        self._unknown_from = -1  # where the text of calls naming no tool starts in the held block (-1: none)
+        self._held = HeldBlock()  # the block's text while it is not known to be a call
         # a key/value call with no opening tag (``NAME<longcat_arg_key>``) was read, and nothing but whitespace since:
         # a ``<longcat_tool_call>`` here may be the call's closing tag, written as an opening one
         self._after_untagged_pairs = False
-        self._misplaced_closer = False  # the open block's tag may be such a closing tag
         self._reasoning_text = False  # reasoning text was shown since reasoning (last) opened
-        self._whitespace = WhitespaceRun()  # between the calls of a block
-        self._text_last = False  # the last thing read in the block was text (what its whitespace follows)
         self._after_block = WhitespaceRun()  # after a block
         self._finished = False
         self._cut_calls_as_text = opts.cut_calls_as_text and not self._passthrough
@@ -205,8 +200,7 @@ class StreamParser:
                 self._log.fragments[index].append(text)
                 incomplete = self._out.incomplete
                 if incomplete is not None:
-                    if self._held_block is not None:
-                        self._held_block.append(delta)
+                    self._held.append(delta)
                     incomplete.append(ToolCallArgs(index, text))
                     return []
                 return [ToolCallArgs(index, text)]
@@ -242,7 +236,7 @@ class StreamParser:
     def holding(self) -> bool:
         """Whether text read so far is undecided: held back (a possible tag), or held with a block that may
         still turn out not to be a call."""
-        return bool(self._cursor.text) or self._held_block is not None
+        return bool(self._cursor.text) or self._held.parts is not None
 
     @property
     def in_reasoning(self) -> bool:
@@ -268,18 +262,19 @@ class StreamParser:
             elif not passthrough:  # Report.END
                 self._out.event(ToolCallEnd(self._call_index))
                 if self._cut_calls_as_text:
-                    self._held_block = None  # (kept while the call was read, in case it was cut)
+                    self._held.release()  # (kept while the call was read, in case it was cut)
 
     def _start_call(self, name: str) -> None:
         """A call reader announced a call of the tool ``name``."""
         self._machine.announce()
         self._at_output_start = False
+        block = self._block
         if self._passthrough:
-            self._block_name_markup = ""  # (shown with the held block)
+            block.name_markup = ""  # (shown with the held block)
             return
-        if self._block_name_markup:  # the block named its call itself: the name before it was text
-            self._emit(Content, self._block_name_markup)
-            self._block_name_markup = ""
+        if block.name_markup:  # the block named its call itself: the name before it was text
+            self._emit(Content, block.name_markup)
+            block.name_markup = ""
         call_id = self._new_id(len(self._log))
         index = self._log.start(call_id, name)
         self._call_index = index
@@ -306,7 +301,7 @@ class StreamParser:
         while pos < n:
             mode = machine.mode
             new, met = scanners[mode](cur, pos)
-            if new > pos and (self._held_block is not None or self._passthrough) and mode in BLOCK_MODES:
+            if new > pos and (self._held.parts is not None or self._passthrough) and mode in BLOCK_MODES:
                 self._block_text(buf[pos:new])
             if machine.announced:
                 self._settle_held_block()
@@ -394,8 +389,7 @@ class StreamParser:
         if isinstance(tool_tag, tuple):  # ``<NAME>{json}</NAME>``
             self._emit(Content, buf[pos:i])
             name, body = tool_tag
-            self._tag_closer = f"</{name}>"
-            return body, Met(Trigger.NAMED_CALL, name=name, name_markup=buf[i:body])
+            return body, Met(Trigger.NAMED_CALL, name=name, name_markup=buf[i:body], closer=f"</{name}>")
         named = None
         if tag in _PAIR_KEYS or tag in _PAIR_BLOCKS:
             named = untagged_names.name_before(buf, pos, i, self._word_tail)
@@ -437,49 +431,50 @@ class StreamParser:
         buf = cur.text
         c = buf[pos]
         calls = self._machine.block_calls
-        if self._block_ended:  # the last call ended at markup that ends its block, which never closed
-            self._block_ended = False
+        block = self._block
+        if block.ended:  # the last call ended at markup that ends its block, which never closed
+            block.ended = False
             return pos, _MET[Trigger.BLOCK_CLOSE]
         if c in WHITESPACE:
             if not calls:  # before the block's first call it is held with the block
                 end = whitespace_end(buf, pos)
                 if self._machine.untagged:  # a call with no tag has little whitespace before it (the held '[' aside)
-                    held = sum(map(len, self._held_block or ())) - len(_BARE_LIST)
+                    held = self._held.size() - len(_BARE_LIST)
                     if end - pos + held > UNTAGGED_GAP:
                         return pos, _MET[self._machine.no_call()]
                 return end, None
-            return self._whitespace.take(buf, pos), None  # between calls: markup unless text follows
-        after_text = self._text_last
-        self._text_last = False
-        bare = self._wrapper in _BARE_BLOCKS
+            return block.whitespace.take(buf, pos), None  # between calls: markup unless text follows
+        after_text = block.text_last
+        block.text_last = False
+        bare = block.wrapper in _BARE_BLOCKS
         if c == "{":
             names = self._untagged_names if bare and not calls else None
             return pos, Met(Trigger.CALL_BEGINS, reader=JsonCallReader(self._sink, self._schemas, names))
         if bare and not calls:  # a bare block begins with a call object, or is text
             return pos, _MET[self._machine.no_call()]
         # (after text, a ']' or ',' goes on the text, as it does when the text and it are read in one piece)
-        if self._wrapper in _JSON_LIST_WRAPPERS and not after_text and c in _CALL_LIST_MARKUP[bool(calls)]:
-            self._whitespace.drop()
+        if block.wrapper in _JSON_LIST_WRAPPERS and not after_text and c in _CALL_LIST_MARKUP[bool(calls)]:
+            block.whitespace.drop()
             return pos + 1, None  # the array around the calls and the commas between them
         if c == "<":
             tag = _BLOCK_TAGS.match(cur, pos)
             if tag is T.NEED_MORE:
                 return pos, None
             if tag is None and calls and cur.ended and _BLOCK_TAGS.is_prefix(buf[pos:]):
-                self._whitespace.drop()  # a tag of the block cut off by the end of the output is markup
+                block.whitespace.drop()  # a tag of the block cut off by the end of the output is markup
                 return len(buf), None
             markup = D.MARKUPS.get(tag) if isinstance(tag, str) else None
             if markup is not None:
                 return pos, Met(Trigger.CALL_BEGINS, reader=XmlCallReader(self._sink, self._schemas, markup))
             if tag in _PAIR_KEYS:  # a key/value call that gives its name as a pair, or markup of no call
                 if not calls:
-                    name = self._block_name
-                    self._block_name_markup = ""
+                    name = block.name
+                    block.name_markup = ""
                     kv = KvCallReader(self._sink, self._schemas, name_pair=not name, given_name=name)
                     return pos, Met(Trigger.CALL_BEGINS, reader=kv)
                 tag = None
             if tag is not None:  # whitespace before markup is markup (before text, it is text)
-                self._whitespace.drop()
+                block.whitespace.drop()
             if isinstance(tag, str) and calls:
                 return pos, _MET_IN_BLOCK[tag]
         elif not calls and c not in _NOT_A_NAME_START:  # NAME, then key/value pairs, an object or parameters
@@ -493,8 +488,8 @@ class StreamParser:
         if not calls:  # the block holds no call: it was text
             return pos, _MET[self._machine.no_call()]
         end = text_end(buf, pos, CALL_START)  # text between calls of one block
-        self._content_in_block(self._whitespace.release() + buf[pos:end])
-        self._text_last = True
+        self._content_in_block(block.whitespace.release() + buf[pos:end])
+        block.text_last = True
         return end, None
 
     def _scan_call(self, cur: Cursor, pos: int) -> _Step:
@@ -504,7 +499,7 @@ class StreamParser:
         if self._sink.reports:
             self._take_reports()
         if reader.failed or reader.done:
-            self._block_ended = reader.done and reader.ends_block and reader.announced
+            self._block.ended = reader.done and reader.ends_block and reader.announced
             trigger = self._machine.reader_stopped(reader.failed, reader.done, reader.announced)
             assert trigger is not None
             return new, _MET[trigger]
@@ -520,83 +515,71 @@ class StreamParser:
         return len(met.tag)
 
     def _open_block(self, met: Met) -> int:
-        self._wrapper = met.tag or _BARE_OBJECT
-        self._held_block = [met.name_markup, met.tag]
-        self._unknown_from = -1
-        self._misplaced_closer = self._after_untagged_pairs and met.tag in _PAIR_BLOCKS and not met.name
+        misplaced_closer = self._after_untagged_pairs and met.tag in _PAIR_BLOCKS and not met.name
+        self._block.open(met.tag or _BARE_OBJECT, met.name, met.name_markup, misplaced_closer)
+        self._held.hold(met.name_markup, met.tag)
         self._after_untagged_pairs = False
-        self._block_name = met.name  # a name written before the block, for a block that has none
-        self._block_name_markup = met.name_markup  # (content after all when the block names its call)
         return len(met.tag)
 
     def _open_named_call(self, met: Met) -> int:
-        self._wrapper = None
-        self._held_block = [met.name_markup]
-        self._unknown_from = -1
+        self._block.wrapper = None
+        self._held.hold(met.name_markup)
         self._after_untagged_pairs = met.tag in _PAIR_KEYS  # (once the call is read: see _return_held_block)
-        closer = self._tag_closer
-        self._tag_closer = ""
-        self._reader = KvCallReader(self._sink, self._schemas, given_name=met.name, bare=True, closing_tag=closer)
+        self._reader = KvCallReader(self._sink, self._schemas, given_name=met.name, bare=True, closing_tag=met.closer)
         return 0
 
     def _open_bare_call(self, met: Met) -> int:
-        self._wrapper = None
-        self._held_block = []
-        self._unknown_from = -1
+        self._block.wrapper = None
+        self._held.hold()
         self._reader = XmlCallReader(self._sink, self._schemas, D.MARKUPS[met.tag])
         return 0
 
     def _start_reader(self, met: Met) -> int:
         """A call begins inside a block: it is held until it is announced (the block's first call is held
         together with the block's opening; a later one with the whitespace before it)."""
-        if self._held_block is None:
-            whitespace = self._whitespace.release()
-            self._held_block = [] if self._passthrough else [whitespace]  # (shown already without tool parsing)
-        self._reader_from = len(self._held_block)
+        held = self._held
+        if held.parts is None:
+            whitespace = self._block.whitespace.release()
+            held.hold(*(() if self._passthrough else (whitespace,)))  # (shown already without tool parsing)
+        held.reader_starts()
         self._reader = met.reader
         return 0
 
     def _hold_unknown_call(self, met: Met) -> int:
         """The block's first call named no tool (its reader read it to its end): its text stays held."""
-        if self._unknown_from < 0:
-            self._unknown_from = self._reader_from
+        self._held.reader_named_no_tool()
         return 0
 
     def _show_unknown_calls(self) -> None:
         """A call of the block is announced after calls naming no tool: their text (and what was held between them
         and the announced call) is content; the rest of the held block is markup."""
-        held_block = self._held_block
-        if self._unknown_from >= 0 and held_block is not None:
-            self._emit(Content, "".join(held_block[self._unknown_from : self._reader_from]))
-        self._unknown_from = -1
+        self._emit(Content, self._held.take_unknown())
 
     def _reread_held_block(self, met: Met) -> int:
-        held_block = self._held_block or []
-        self._held_block = None
-        self._wrapper = None
+        self._block.wrapper = None
         self._at_output_start = False
-        self._reread = "".join(held_block)
+        self._reread = "".join(self._held.release())
         return 0
 
     def _close_block(self, met: Met) -> int:
-        self._wrapper = None
-        if not met.tag and self._text_last:  # the output ends in a block, after text: its whitespace is text
-            self._content_in_block(self._whitespace.release())
-        self._text_last = False
+        block = self._block
+        block.wrapper = None
+        if not met.tag and block.text_last:  # the output ends in a block, after text: its whitespace is text
+            self._content_in_block(block.whitespace.release())
+        block.text_last = False
         self._block_text(met.tag)
         return len(met.tag)
 
     def _return_held_block(self, met: Met) -> int:
-        held_block = self._held_block or []
-        self._held_block = None
-        self._unknown_from = -1
-        self._block_name_markup = ""  # (it is in the held block)
-        if self._misplaced_closer and len(held_block) > 1 and held_block[1] in _PAIR_BLOCKS:
+        held_block = self._held.release()
+        block = self._block
+        block.name_markup = ""  # (it is in the held block)
+        if block.misplaced_closer and len(held_block) > 1 and held_block[1] in _PAIR_BLOCKS:
             # a block holding no call right after key/value pairs that had no opening tag: its tag closed them
             del held_block[1]
-        self._misplaced_closer = False
+        block.misplaced_closer = False
         if self._machine.mode is not Mode.BLOCK:
-            self._wrapper = None
+            block.wrapper = None
         if self._machine.mode is Mode.REASONING:
             self._emit(Reasoning, "".join(held_block))
             self._reasoning_text = True
@@ -616,13 +599,10 @@ class StreamParser:
         """The output ended inside a call the engine may have cut: the call was never reported (its events were held
         back), and the text held since its block (or the call) began is content."""
         self._reader = None
-        self._wrapper = None
+        self._block.wrapper = None
         self._out.withdraw_last_call()
         self._log.withdraw_last()
-        held_block = self._held_block or []
-        self._held_block = None
-        self._unknown_from = -1
-        self._emit(Content, "".join(held_block))
+        self._emit(Content, "".join(self._held.release()))
         return 0
 
     def _release_whitespace(self, met: Met) -> int:
@@ -637,8 +617,9 @@ class StreamParser:
 
     def _block_text(self, text: str) -> None:
         """Text a block mode read: held while the block is undecided; then markup (shown without tool parsing)."""
-        if self._held_block is not None:
-            self._held_block.append(text)
+        held = self._held.parts
+        if held is not None:
+            held.append(text)
         elif self._passthrough:
             self._emit(Content, text)
 
@@ -652,11 +633,9 @@ class StreamParser:
             self._after_block.drop()
         if self._cut_calls_as_text:
             return  # the held block is kept until the call is complete
-        held_block = self._held_block
-        if held_block and self._passthrough:
+        held_block = self._held.release()
+        if self._passthrough:
             self._emit(Content, "".join(held_block))
-        self._unknown_from = -1
-        self._held_block = None
 
     # -- output (gathered by .output.EventOutput) --------------------------------------------------------------
 

@@ -33,6 +33,7 @@ def value_ends(dialect: D.Dialect) -> tuple[str, ...]:
 XML_VALUE_ENDS = value_ends(D.DIALECTS["xml"])
 KV_VALUE_ENDS = value_ends(D.DIALECTS["kv"])
 WS = " \t\r\n"
+_CUT_AFTER_BLOCK = T.TagSet(*D.BLOCK_CLOSES, *T.END_OF_SEQUENCE)
 
 #: one call of each registered dialect, as the declaration writes it (``registered.NAME``)
 REGISTERED_BLOCKS = tuple(f"registered.{name}" for name in D.DIALECTS)
@@ -438,8 +439,8 @@ def well_formed(rng: random.Random) -> Case:
     at_end = shapes[-1:] == ["kv.key-at-end"] and rng.random() < 0.8
     after = prose(rng, out.sentinel) if rng.random() < 0.5 else rng.choice(("", "\n", " \n"))
     at_end = at_end or out.cut
-    if shapes[-1:] == ["kv.no-closer"] or at_end:
-        after = ""
+    if shapes[-1:] == ["kv.no-closer"] or at_end or _CUT_AFTER_BLOCK.is_prefix(after.lstrip(WS)):
+        after = ""  # (text that ends the output after a block in a cut-off closing tag is that tag: markup)
     out.mark("prose")
     out.add("prose", after)
     if rng.random() < 0.2 and not at_end:

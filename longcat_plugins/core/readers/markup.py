@@ -25,7 +25,6 @@ from .values import Closers, LineValue, PlainValue, dumps, json_escape
 logger = logging.getLogger("longcat_plugins")
 
 
-
 class MarkupCall:
     """What the XML and key/value readers share: parameters, their typing and the arguments object they form."""
 

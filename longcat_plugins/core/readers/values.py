@@ -246,4 +246,3 @@ class LineValue:
 
     def continues(self, text: str) -> bool:
         return "<" not in text and "\n" not in text
-
