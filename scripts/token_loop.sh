@@ -6,7 +6,8 @@
 # Usage: bash scripts/token_loop.sh [--seeds N] [--server-seed S] [pytest args...]
 #   --seeds N        requests per cell (LONGCAT_TOKEN_LOOP_SEEDS, default 6)
 #   --server-seed S  the servers' --seed (LONGCAT_TOKEN_LOOP_SERVER_SEED, default 0)
-# Time on 2 cores: about 3.5 minutes at 6 seeds, most of it the four servers' starts; more seeds add to the batches.
+# Time on 2 cores (one busy elsewhere): 2.5-3.5 minutes at 6 seeds, most of it the four servers' starts; about 5 at
+# 40 (737 requests; longcat-json's batch, under speculative decoding, takes 2 of them).
 # Builds .venvs/vllm-cpu (scripts/env_vllm_cpu.sh) if missing, and re-registers this checkout in it, as
 # `bash scripts/run_tests.sh token_loop` does.
 set -uo pipefail
