@@ -15,15 +15,13 @@ stage, which never sees it.
 
 from __future__ import annotations
 
-from enum import Enum
 from typing import Final
 
 from .events import Content, Event, Reasoning, ToolCallArgs, ToolCallEnd
+from .identity_enum import IdentityEnum
 
 
-class Mode(Enum):
-    __hash__ = object.__hash__  # (members are compared by identity; Enum's own hash is Python code)
-
+class Mode(IdentityEnum):
     CONTENT = "content"
     REASONING = "reasoning"
     #: inside ``<longcat_tool_call>`` / ``<tool_call>``, before, between or after its calls
@@ -37,9 +35,7 @@ class Mode(Enum):
     AFTER_BLOCK = "after block"
 
 
-class Trigger(Enum):
-    __hash__ = object.__hash__  # (members are compared by identity; Enum's own hash is Python code)
-
+class Trigger(IdentityEnum):
     THINK_OPEN = "a reasoning opening tag"
     THINK_CLOSE = "a reasoning closing tag"
     END_MARKER = "end-of-sequence marker"
@@ -78,9 +74,7 @@ class Trigger(Enum):
     END_OF_INPUT = "end of input"
 
 
-class Action(Enum):
-    __hash__ = object.__hash__  # (members are compared by identity; Enum's own hash is Python code)
-
+class Action(IdentityEnum):
     NONE = "none"
     #: a tag that is markup and nothing else
     DROP_TAG = "drop the tag"

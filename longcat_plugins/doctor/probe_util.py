@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import contextlib
+import importlib
 import logging
 import traceback
 from collections.abc import Callable, Iterator
 from typing import Any
 
 from .drift import stand_in_message
-from .model import ENGINES, Check, Status
+from .model import ENGINES, Check, EngineSpec, Status
 
 OURS = "longcat_plugins."
 
@@ -104,3 +105,23 @@ def resolution_check(
         f"{lookup} -> {qualname(cls)} ({builtin_hint}), not longcat-plugins' parser: the plugin did not run",
         not_loaded_fix,
     )
+
+
+def load_engine_plugins(spec: EngineSpec, module: str, function: str, not_loaded_fix: str) -> tuple[list[Check], bool]:
+    """Run the engine's own plugin loading (``module.function()``), as its server does at start: the check, and
+    whether the probe can go on (False: the engine could not be imported or its loading raised)."""
+    try:
+        load = getattr(importlib.import_module(module), function)
+    except Exception as exc:
+        fix = f"reinstall {spec.key} (pip install '{spec.key}{spec.supported}')"
+        return [failure(spec.key, "import", f"import {module}", exc, fix)], False
+    call = f"{module}.{function}()"
+    with logged_errors(module) as errors:
+        try:
+            load()
+        except Exception as exc:
+            return [failure(spec.key, "plugin loading", call, exc, not_loaded_fix)], False
+    if errors:
+        logged = f"{spec.label} logged: " + "; ".join(errors)
+        return [Check(spec.key, "plugin loading", Status.FAIL, logged, not_loaded_fix)], True
+    return [Check(spec.key, "plugin loading", Status.OK, f"{call} ran")], True

@@ -7,37 +7,16 @@ from typing import Any
 from . import samples
 from .contract_checks import contract_checks
 from .model import SGLANG, Check, Status
-from .probe_util import failure, logged_errors, resolution_check
+from .probe_util import failure, load_engine_plugins, resolution_check
 
 S = SGLANG.key
 _FIX_BROKEN = "the SGLang adapter does not work with this SGLang: check the version row, then report a bug"
 
 
 def probe(not_loaded_fix: str) -> list[Check]:
-    try:
-        from sglang.srt.plugins import load_plugins
-    except Exception as exc:
-        return [
-            failure(
-                S,
-                "import",
-                "import sglang.srt.plugins",
-                exc,
-                f"reinstall sglang (pip install 'sglang{SGLANG.supported}')",
-            )
-        ]
-    with logged_errors("sglang.srt.plugins") as errors:
-        try:
-            load_plugins()
-        except Exception as exc:
-            return [failure(S, "plugin loading", "sglang.srt.plugins.load_plugins()", exc, not_loaded_fix)]
-    if errors:
-        checks = [
-            Check(S, "plugin loading", Status.FAIL, "SGLang logged: " + "; ".join(errors), not_loaded_fix)
-        ]
-    else:
-        checks = [Check(S, "plugin loading", Status.OK, "sglang.srt.plugins.load_plugins() ran")]
-
+    checks, loaded = load_engine_plugins(SGLANG, "sglang.srt.plugins", "load_plugins", not_loaded_fix)
+    if not loaded:
+        return checks
     checks.append(_names_check(not_loaded_fix))
     try:
         from sglang.srt.function_call.function_call_parser import FunctionCallParser
@@ -94,9 +73,7 @@ def _names_check(not_loaded_fix: str) -> Check:
             f"'longcat' is not among the choices of {' and '.join(missing)}: launch_server would reject it",
             not_loaded_fix,
         )
-    return Check(
-        S, "parser names", Status.OK, "longcat is a choice of --tool-call-parser and --reasoning-parser"
-    )
+    return Check(S, "parser names", Status.OK, "longcat is a choice of --tool-call-parser and --reasoning-parser")
 
 
 def _parse_check(parser_cls: Any) -> Check:
@@ -120,9 +97,7 @@ def _parse_check(parser_cls: Any) -> Check:
                     entry[1] += item.parameters or ""
             problem = samples.compare_calls([(n, a) for _, (n, a) in sorted(calls.items())], text)
     except Exception as exc:
-        return failure(
-            S, "parse", "parsing the sample with FunctionCallParser(tools, 'longcat')", exc, _FIX_BROKEN
-        )
+        return failure(S, "parse", "parsing the sample with FunctionCallParser(tools, 'longcat')", exc, _FIX_BROKEN)
     if problem is not None:
         return Check(S, "parse", Status.FAIL, problem, _FIX_BROKEN)
     return Check(S, "parse", Status.OK, "sample: 2 calls, streamed and not, as expected")
@@ -132,9 +107,7 @@ def _reasoning_check(parser_cls: Any) -> Check:
     try:
         reasoning, content = parser_cls("longcat").parse_non_stream(samples.REASONING_OUTPUT)
     except Exception as exc:
-        return failure(
-            S, "reasoning", "splitting the sample with ReasoningParser('longcat')", exc, _FIX_BROKEN
-        )
+        return failure(S, "reasoning", "splitting the sample with ReasoningParser('longcat')", exc, _FIX_BROKEN)
     problem = samples.compare_reasoning(reasoning, content)
     if problem is not None:
         return Check(S, "reasoning", Status.FAIL, problem, _FIX_BROKEN)

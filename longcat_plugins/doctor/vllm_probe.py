@@ -7,31 +7,15 @@ from typing import Any
 from . import samples
 from .contract_checks import contract_checks
 from .model import VLLM, Check, Status
-from .probe_util import failure, logged_errors, resolution_check
+from .probe_util import failure, load_engine_plugins, resolution_check
 
 S = VLLM.key
 
 
 def probe(not_loaded_fix: str) -> list[Check]:
-    try:
-        from vllm.plugins import load_general_plugins
-    except Exception as exc:
-        return [
-            failure(
-                S, "import", "import vllm.plugins", exc, f"reinstall vllm (pip install 'vllm{VLLM.supported}')"
-            )
-        ]
-    with logged_errors("vllm.plugins") as errors:
-        try:
-            load_general_plugins()
-        except Exception as exc:
-            return [failure(S, "plugin loading", "vllm.plugins.load_general_plugins()", exc, not_loaded_fix)]
-    if errors:
-        checks = [
-            Check(S, "plugin loading", Status.FAIL, "vLLM logged: " + "; ".join(errors), not_loaded_fix)
-        ]
-    else:
-        checks = [Check(S, "plugin loading", Status.OK, "vllm.plugins.load_general_plugins() ran")]
+    checks, loaded = load_engine_plugins(VLLM, "vllm.plugins", "load_general_plugins", not_loaded_fix)
+    if not loaded:
+        return checks
 
     try:
         import vllm.parser.abstract_parser  # noqa: F401  (the API server's parser layer: the adapter checks it)
@@ -90,9 +74,7 @@ def _stream(parser_cls: Any, request: Any) -> str | None:
     deltas = []
     previous = ""
     for piece in samples.chunks(samples.TOOL_OUTPUT):
-        deltas.append(
-            parser.extract_tool_calls_streaming(previous, previous + piece, piece, [], [], [], request)
-        )
+        deltas.append(parser.extract_tool_calls_streaming(previous, previous + piece, piece, [], [], [], request))
         previous += piece
     finish = getattr(parser, "finish_streaming", None)
     if finish is not None:

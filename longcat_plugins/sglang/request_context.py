@@ -19,7 +19,8 @@ import weakref
 from collections.abc import Sequence
 from typing import Any
 
-_marked: dict[int, weakref.ref[Any]] = {}
+#: (by the address of the object noted) a weak reference to the object, and what is noted of it
+_marked: dict[int, tuple[weakref.ref[Any], bool]] = {}
 _tools_of: dict[int, tuple[weakref.ref[Any], tuple[Any, ...]]] = {}
 # Re-entrant: replacing an entry can free the objects it held, and their weak references call back into _forget
 # while the lock is held.
@@ -30,49 +31,43 @@ def note_request(request: Any, tools: Sequence[Any] | None = None) -> None:
     """Note a request SGLang is about to serve; ``tools``: those its tool-call parser will be handed (by default
     the request's own)."""
     if tools:
-        _note_tools(request, tuple(tools))
+        _remember(_tools_of, request, tuple(tools))
     stop = getattr(request, "stop", None)
     if not (isinstance(stop, (str, list, tuple)) and stop):
         return
     for tool in tools or getattr(request, "tools", None) or ():
-        key = id(tool)
-        try:
-            ref = weakref.ref(tool, lambda ref, key=key: _forget(_marked, key, ref))
-        except TypeError:
-            continue
-        with _lock:
-            _marked[key] = ref
-
-
-def _note_tools(request: Any, tools: tuple[Any, ...]) -> None:
-    key = id(request)
-    try:
-        ref = weakref.ref(request, lambda ref, key=key: _forget(_tools_of, key, ref))
-    except TypeError:
-        return
-    with _lock:
-        _tools_of[key] = (ref, tools)
-
-
-def _forget(table: dict[int, Any], key: int, ref: weakref.ref[Any]) -> None:
-    """Drop ``table[key]`` if it is still the entry of ``ref``'s object (the address may have been reused)."""
-    with _lock:
-        entry = table.get(key)
-        if entry is ref or (isinstance(entry, tuple) and entry[0] is ref):
-            del table[key]
+        _remember(_marked, tool, True)
 
 
 def tools_of_a_request_with_stop_strings(tools: Sequence[Any] | None) -> bool:
-    for tool in tools or ():
-        ref = _marked.get(id(tool))
-        if ref is not None and ref() is tool:
-            return True
-    return False
+    return any(_recall(_marked, tool) for tool in tools or ())
 
 
 def tool_parser_tools(request: Any) -> tuple[Any, ...] | None:
     """The tools noted for ``request`` (those SGLang's tool-call parser is handed), if it was noted."""
-    noted = _tools_of.get(id(request))
-    if noted is None or noted[0]() is not request:
-        return None
-    return noted[1]
+    return _recall(_tools_of, request)
+
+
+def _remember(table: dict[int, tuple[weakref.ref[Any], Any]], obj: Any, value: Any) -> None:
+    """Note ``value`` of ``obj`` while ``obj`` lives (an object that takes no weak reference is not noted)."""
+    key = id(obj)
+    try:
+        ref = weakref.ref(obj, lambda ref, key=key: _forget(table, key, ref))
+    except TypeError:
+        return
+    with _lock:
+        table[key] = (ref, value)
+
+
+def _recall(table: dict[int, tuple[weakref.ref[Any], Any]], obj: Any) -> Any:
+    """What is noted of ``obj`` (None: nothing)."""
+    entry = table.get(id(obj))
+    return entry[1] if entry is not None and entry[0]() is obj else None
+
+
+def _forget(table: dict[int, tuple[weakref.ref[Any], Any]], key: int, ref: weakref.ref[Any]) -> None:
+    """Drop ``table[key]`` if it is still the entry of ``ref``'s object (the address may have been reused)."""
+    with _lock:
+        entry = table.get(key)
+        if entry is not None and entry[0] is ref:
+            del table[key]

@@ -17,17 +17,17 @@ from __future__ import annotations
 
 import json
 import logging
-from enum import Enum
 from typing import Any, Final
 
 from ..cursor import Cursor
+from ..identity_enum import IdentityEnum
 from ..schema import SchemaNode, ToolSchemas, convert_value, is_string_schema, strict_json_dumps
 from ..tags import NEED_MORE
 from ..tool_names import resolve_tool_name
 from ..untagged_names import UNTAGGED_GAP, UntaggedNames
 from .args_wrapper import inner_object, unwraps_arguments, wrapper_close
 from .json_value import JsonValueReader
-from .sink import MUTED, CallSink
+from .sink import MUTED, CallProgress, CallSink
 
 logger = logging.getLogger("longcat_plugins")
 
@@ -38,10 +38,8 @@ _BARE_ARGUMENT_KEYS: Final = tuple(f'"{key}"' for key in _ARGUMENT_KEYS)
 _WHITESPACE: Final = frozenset(" \t\n\r")
 
 
-class _State(Enum):
+class _State(IdentityEnum):
     """Where the reader is in the call object."""
-
-    __hash__ = object.__hash__  # (members are compared by identity; Enum's own hash is Python code)
 
     #: at the '{'
     OPEN = "open"
@@ -54,19 +52,13 @@ class _State(Enum):
     DONE = "done"
 
 
-# (module names for the members: the reading loops compare with them, and a global is cheaper than an Enum
-# attribute on Python 3.11)
-_OPEN: Final = _State.OPEN
-_KEY_OR_END: Final = _State.KEY_OR_END
-_IN_KEY: Final = _State.IN_KEY
-_COLON: Final = _State.COLON
-_VALUE_START: Final = _State.VALUE_START
-_IN_VALUE: Final = _State.IN_VALUE
-_AFTER_VALUE: Final = _State.AFTER_VALUE
-_DONE: Final = _State.DONE
+# (the members as module names: see IdentityEnum)
+_OPEN, _KEY_OR_END, _IN_KEY, _COLON, _VALUE_START, _IN_VALUE, _AFTER_VALUE, _DONE = _State
+#: the states where one character must come, and the state after it
+_PUNCTUATION: Final = {_OPEN: ("{", _KEY_OR_END), _COLON: (":", _VALUE_START)}
 
 
-class _Member(Enum):
+class _Member(IdentityEnum):
     """What the JSON value being read is."""
 
     KEY = "key"
@@ -82,10 +74,11 @@ def _discard(_: str) -> None:
     pass
 
 
-class JsonCallReader:
+class JsonCallReader(CallProgress):
     """Reads one JSON call object, starting at its ``{``."""
 
     def __init__(self, sink: CallSink, schemas: ToolSchemas, bare_names: UntaggedNames | None = None) -> None:
+        super().__init__()
         self._sink = sink
         self._bare_names = bare_names  # (a bare call) the names it may give
         self._bare = bare_names is not None
@@ -99,8 +92,6 @@ class JsonCallReader:
         self._captured: list[str] = []  # raw text of the key or value being captured
         self._value: JsonValueReader | None = None
         self._value_kind = _Member.OTHER
-        self._announced = False  # the name was read (the call is announced unless it names no tool)
-        self._unknown = False  # the name names no tool of the request: the call is read on, reporting nothing
         self._args_seen = False
         self._args_open = False  # the arguments object is being streamed and is not closed yet
         self._args_early: list[str] = []  # argument text read before the name
@@ -115,13 +106,6 @@ class JsonCallReader:
         # part from earlier buffers (a member that breaks is shown as text)
         self._member_from: int | None = None
         self._member_raw: list[str] = []
-        self.done = False
-        self.failed = False
-        self.ends_block = False
-
-    @property
-    def announced(self) -> bool:
-        return self._announced and not self._unknown
 
     def feed(self, cur: Cursor, pos: int) -> int:
         buf = cur.text
@@ -168,10 +152,11 @@ class JsonCallReader:
                     if self._bare_gap > UNTAGGED_GAP:
                         return self._fail(pos)
                 pos += 1
-            elif state is _OPEN:
-                if c != "{":
+            elif state is _OPEN or state is _COLON:
+                expected, following = _PUNCTUATION[state]
+                if c != expected:
                     return self._fail(pos)
-                self._state = _KEY_OR_END
+                self._state = following
                 pos += 1
             elif state is _KEY_OR_END:
                 if c in "\"'":
@@ -184,11 +169,6 @@ class JsonCallReader:
                     pos += 1
                 else:
                     return self._fail(pos)
-            elif state is _COLON:
-                if c != ":":
-                    return self._fail(pos)
-                self._state = _VALUE_START
-                pos += 1
             elif state is _VALUE_START:
                 if c == "{" and self._unwraps(self._key):
                     inner = inner_object(cur, pos)

@@ -27,10 +27,10 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable
-from enum import Enum
 from typing import Final
 
 from ..cursor import Cursor
+from ..identity_enum import IdentityEnum
 from ..tags import NEED_MORE, NeedMore
 
 _STRING_SPECIAL: Final = re.compile(r'["\\\x00-\x1f\ud800-\udfff]')
@@ -73,10 +73,8 @@ _CONTROL_ESCAPES: Final = {chr(c): f"\\u{c:04x}" for c in range(0x20)} | {
 
 
 # Reader states.
-class _State(Enum):
+class _State(IdentityEnum):
     """Where the reader is in the value."""
-
-    __hash__ = object.__hash__  # (members are compared by identity; Enum's own hash is Python code)
 
     #: a value must start here (top level, or after ':')
     VALUE = "value"
@@ -95,17 +93,8 @@ class _State(Enum):
     DONE = "done"
 
 
-# (module names for the members: the reading loops compare with them, and a global is cheaper than an Enum
-# attribute on Python 3.11)
-_VALUE: Final = _State.VALUE
-_VALUE_OR_CLOSE: Final = _State.VALUE_OR_CLOSE
-_KEY_OR_CLOSE: Final = _State.KEY_OR_CLOSE
-_STRING: Final = _State.STRING
-_KEY: Final = _State.KEY
-_COLON: Final = _State.COLON
-_AFTER_VALUE: Final = _State.AFTER_VALUE
-_TOKEN: Final = _State.TOKEN
-_DONE: Final = _State.DONE
+# (the members as module names: see IdentityEnum)
+_VALUE, _VALUE_OR_CLOSE, _KEY_OR_CLOSE, _STRING, _KEY, _COLON, _AFTER_VALUE, _TOKEN, _DONE = _State
 
 
 def _number_text(token: str) -> str | None:

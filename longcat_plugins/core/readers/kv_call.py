@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from enum import Enum
 from typing import Final
 
 from .. import dialects as D
 from .. import tags as T
 from ..cursor import Cursor
+from ..identity_enum import IdentityEnum
 from ..schema import ToolSchemas
 from ..whitespace import WHITESPACE, whitespace_end
 from .args_wrapper import inner_object, unwraps_arguments, wrapper_close
@@ -46,10 +46,8 @@ _KV_KEY_CLOSE: Final = T.TagSet(T.ARG_KEY_CLOSE)
 _ENDS_BLOCK: Final = frozenset((*T.THINK_OPENS, *T.THINK_CLOSES, *T.END_OF_SEQUENCE, *D.CALL_OPENS))
 
 
-class _State(Enum):
+class _State(IdentityEnum):
     """Where the reader is in the call."""
-
-    __hash__ = object.__hash__  # (members are compared by identity; Enum's own hash is Python code)
 
     #: between pairs
     BODY = "body"

@@ -19,23 +19,22 @@ from ..cursor import Cursor
 from ..schema import Schema, ToolSchemas, convert_union, convert_value, is_string_schema, schema_types, union_undecided
 from ..tool_names import resolve_tool_name
 from ..whitespace import WHITESPACE, WhitespaceRun, text_end
-from .sink import MUTED, CallSink
+from .sink import MUTED, CallProgress, CallSink
 from .values import Closers, LineValue, PlainValue, dumps, json_escape
 
 logger = logging.getLogger("longcat_plugins")
 
 
-class MarkupCall:
+class MarkupCall(CallProgress):
     """What the XML and key/value readers share: parameters, their typing and the arguments object they form."""
 
     _closing_tag: str  # the tag that closes a value
     _closers: Closers | None = None  # the closers that may stand inside a value (see PlainValue)
 
     def __init__(self, sink: CallSink, schemas: ToolSchemas) -> None:
+        super().__init__()
         self._sink = sink
         self._schemas = schemas
-        self._announced = False  # the name was read (the call is announced unless it names no tool)
-        self._unknown = False  # the name names no tool of the request: the call is read on, reporting nothing
         self._tool = ""
         self._params = 0
         self._param_names: set[str] = set()
@@ -45,13 +44,6 @@ class MarkupCall:
         self._streaming_string = False  # the open value is a string, streamed as it arrives
         self._finish_value: Callable[[], None] | None = None
         self._whitespace = WhitespaceRun()
-        self.done = False
-        self.failed = False
-        self.ends_block = False
-
-    @property
-    def announced(self) -> bool:
-        return self._announced and not self._unknown
 
     def feed_fast(self, text: str) -> str | None:
         """``text`` at once, as argument text, if it only continues an open string value (see ``CallReader``)."""

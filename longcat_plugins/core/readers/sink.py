@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from enum import Enum
 from typing import Final, Protocol
 
 from ..cursor import Cursor
+from ..identity_enum import IdentityEnum
 
 
-class Report(Enum):
+class Report(IdentityEnum):
     """What a call reader reports."""
-
-    __hash__ = object.__hash__  # (members are compared by identity; Enum's own hash is Python code)
 
     #: the call is announced (the text is its tool's name); from here on the block's markup is consumed, not shown
     START = "start"
@@ -140,3 +138,19 @@ class CallReader(Protocol):
     def close(self) -> None:
         """The input ended or the block broke off: finish an announced call with valid JSON arguments."""
         ...
+
+
+class CallProgress:
+    """What every reader keeps of its call the same way (:class:`CallReader`'s flags): done or failed, whether the
+    call ended its block, and whether it was announced (a call naming no tool is read to its end, never announced)."""
+
+    def __init__(self) -> None:
+        self.done = False
+        self.failed = False
+        self.ends_block = False
+        self._announced = False  # the name was read (the call is announced unless it names no tool)
+        self._unknown = False  # the name names no tool of the request: the call is read on, reporting nothing
+
+    @property
+    def announced(self) -> bool:
+        return self._announced and not self._unknown

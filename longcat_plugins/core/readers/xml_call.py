@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from enum import Enum
 from functools import cache
 from typing import Final
 
@@ -23,6 +22,7 @@ from .. import dialects as D
 from .. import tags as T
 from ..cursor import Cursor
 from ..dialects import Markup
+from ..identity_enum import IdentityEnum
 from ..schema import ToolSchemas
 from ..whitespace import WHITESPACE, whitespace_end
 from .json_value import JsonValueReader
@@ -82,10 +82,8 @@ def markup_tables(markup: Markup) -> MarkupTables:
     return MarkupTables(markup)
 
 
-class _State(Enum):
+class _State(IdentityEnum):
     """Where the reader is in the call."""
-
-    __hash__ = object.__hash__  # (members are compared by identity; Enum's own hash is Python code)
 
     #: ``<function=NAME>``
     HEADER = "header"
@@ -99,13 +97,8 @@ class _State(Enum):
     JSON_ARGS = "json args"
 
 
-# (module names for the members: the reading loops compare with them, and a global is cheaper than an Enum
-# attribute on Python 3.11)
-_HEADER: Final = _State.HEADER
-_BODY: Final = _State.BODY
-_PARAM_HEADER: Final = _State.PARAM_HEADER
-_VALUE: Final = _State.VALUE
-_JSON_ARGS: Final = _State.JSON_ARGS
+# (the members as module names: see IdentityEnum)
+_HEADER, _BODY, _PARAM_HEADER, _VALUE, _JSON_ARGS = _State
 
 
 class XmlCallReader(MarkupCall):
