@@ -15,6 +15,9 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from longcat_plugins.core import ParserOptions, parse
+from longcat_plugins.core.dialects import DIALECTS
+from tests.fuzz.outputs import value_ends
+from tests.grammar_cases import written
 from tests.support.events import groups_of, prefixes_ok, split_at, stream, summary
 from tests.support.tools import function_tool
 
@@ -45,8 +48,9 @@ JSON_VALUE = st.recursive(
 )
 ARGS = st.dictionaries(NAME, JSON_VALUE, max_size=5)
 
-XML_TERMINATORS = ("</parameter>", "<parameter=", "</function>", "</tool_call>", "</longcat_tool_call>")
-KV_TERMINATORS = ("</longcat_arg_value>", "<longcat_arg_key>", "</longcat_tool_call>")
+#: what ends a value in each dialect, as its reader has it (a generated value holds none of it)
+XML_TERMINATORS = value_ends(DIALECTS["xml"])
+KV_TERMINATORS = value_ends(DIALECTS["kv"])
 
 
 def _json_type(value: Any) -> str:
@@ -75,9 +79,15 @@ def _plain_value(value: Any) -> str:
 @st.composite
 def call_block(draw: st.DrawFn) -> tuple[str, list[tuple[str, dict[str, Any]]]]:
     """One call block in a random dialect: its text and the calls it holds."""
-    dialect = draw(st.sampled_from(["longcat_json", "hermes_json", "xml", "xml_longcat", "xml_bare", "kv"]))
+    dialect = draw(st.sampled_from(["longcat_json", "hermes_json", "xml", "xml_longcat", "xml_bare", "kv", *DIALECTS]))
     name = draw(NAME)
     args = draw(ARGS)
+    if dialect in DIALECTS:  # as the registered declaration writes it
+        declared = DIALECTS[dialect]
+        if declared.parameter is None:
+            return written(declared, name, args), [(name, args)]
+        assume(all(t not in _plain_value(v) for v in args.values() for t in value_ends(declared)))
+        return written(declared, name, {k: _plain_value(v) for k, v in args.items()}), [(name, args)]
     ws = draw(st.sampled_from(["", "\n", " ", "\n\n"]))
     if dialect in ("longcat_json", "hermes_json"):
         open_tag, close_tag = (
