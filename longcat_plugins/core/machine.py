@@ -43,8 +43,8 @@ class Trigger(IdentityEnum):
     BLOCK_OPEN = "a block's opening tag"
     #: at the start of the output, a ``{`` or ``[`` that may begin a call written with no tag
     UNTAGGED_BLOCK_OPEN = "a JSON object or array at the start of the output"
-    #: a call's own opening tag (``<function=``) with no block around it
-    BARE_FUNCTION = "a call's opening tag outside a block"
+    #: a markup call's own opening tag (``dialects.CALL_OPENS``: ``<function=``) with no block around it
+    CALL_WITHOUT_BLOCK = "a call's opening tag outside a block"
     #: a declared tool's name, then ``<longcat_arg_key>``, outside a block (the model left the opening tag out); or
     #: the name as a tag, then its arguments object (``<NAME>{json}</NAME>``)
     NAMED_CALL = "a declared tool's name opening a call outside a block"
@@ -127,7 +127,7 @@ TRANSITIONS: Final[dict[tuple[Mode, Trigger], tuple[Target, Action]]] = {
     (Mode.CONTENT, Trigger.END_MARKER): (Mode.CONTENT, Action.DROP_TAG),
     (Mode.CONTENT, Trigger.BLOCK_OPEN): (Mode.BLOCK, Action.OPEN_BLOCK),
     (Mode.CONTENT, Trigger.UNTAGGED_BLOCK_OPEN): (Mode.BLOCK, Action.OPEN_BLOCK),
-    (Mode.CONTENT, Trigger.BARE_FUNCTION): (Mode.BARE_CALL, Action.OPEN_BARE_CALL),
+    (Mode.CONTENT, Trigger.CALL_WITHOUT_BLOCK): (Mode.BARE_CALL, Action.OPEN_BARE_CALL),
     (Mode.CONTENT, Trigger.NAMED_CALL): (Mode.BARE_CALL, Action.OPEN_NAMED_CALL),
     (Mode.CONTENT, Trigger.END_OF_INPUT): (Mode.CONTENT, Action.NONE),
     # a template that opened reasoning and a model that opens it again

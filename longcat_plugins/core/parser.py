@@ -46,7 +46,7 @@ _TAG_TRIGGERS: Final = {
     **dict.fromkeys(T.THINK_CLOSES, Trigger.THINK_CLOSE),
     **dict.fromkeys(T.END_OF_SEQUENCE, Trigger.END_MARKER),
     **dict.fromkeys(D.BLOCK_OPENS, Trigger.BLOCK_OPEN),
-    **dict.fromkeys(D.CALL_OPENS, Trigger.BARE_FUNCTION),
+    **dict.fromkeys(D.CALL_OPENS, Trigger.CALL_WITHOUT_BLOCK),
 }
 _CONTENT_TAGS: Final = T.TagSet(*T.END_OF_SEQUENCE, *D.BLOCK_OPENS, *D.CALL_OPENS, *T.THINK_OPENS, *T.THINK_CLOSES)
 _CONTENT_TAGS_NO_REASONING: Final = T.TagSet(*T.END_OF_SEQUENCE, *D.BLOCK_OPENS, *D.CALL_OPENS)

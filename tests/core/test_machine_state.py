@@ -81,7 +81,7 @@ def test_a_first_call_that_is_no_call_goes_back_to_the_origin() -> None:
 
 def test_reasoning_closes_to_where_it_was_opened() -> None:
     machine = Machine()
-    machine.move(Trigger.BARE_FUNCTION)
+    machine.move(Trigger.CALL_WITHOUT_BLOCK)
     machine.announce()
     machine.settle()
     machine.move(Trigger.CALL_ENDS)
