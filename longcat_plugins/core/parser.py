@@ -540,7 +540,10 @@ class StreamParser:
         held = self._held
         if held.parts is None:
             whitespace = self._block.whitespace.release()
-            held.hold(*(() if self._passthrough else (whitespace,)))  # (shown already without tool parsing)
+            if self._passthrough:
+                held.hold()  # (the whitespace was shown already)
+            else:
+                held.hold(whitespace)
         held.reader_starts()
         self._reader = met.reader
         return 0
