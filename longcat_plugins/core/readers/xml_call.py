@@ -14,7 +14,6 @@ of parameters (``<function=NAME>{"city": "Paris"}</function>``, as Hermes-traine
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from functools import cache
 from typing import Final
 
@@ -33,48 +32,38 @@ from .values import Closers
 _MAX_WHITESPACE_AFTER_CLOSE: Final = 256
 
 
-@dataclass(frozen=True, slots=True)
 class MarkupTables:
     """What the reader matches in calls of one markup, derived from its tags."""
 
-    markup: Markup
-    #: what ends a value (the closers only where what follows decides so: ``closers``)
-    value_end: T.TagSet = field(init=False)
-    closers: Closers = field(init=False)
-    #: between parameters, besides the markup's own tags: where the block closes, where the next call or block opens
-    #: (a model that forgot a closing tag) or an end-of-sequence marker; those tags are left for the parser
-    body: T.TagSet = field(init=False)
-    #: the body of a call that names no tool (read only to be returned as text) also ends at a think tag between its
-    #: parameters, which is then read as the text around the block reads it (a mention of a call inside reasoning)
-    unknown_body: T.TagSet = field(init=False)
-    #: what a call's text may end in, cut off by the end of the output, that is markup: a prefix of a tag of the
-    #: body, or of a value's closing tag (the value it closes ended where the tag begins)
-    cut: T.TagSet = field(init=False)
-    param_open: T.TagSet = field(init=False)
-    #: where a header's NAME ends (at the name's end, or at what no header holds)
-    header_end: re.Pattern[str] = field(init=False)
-    header_name: re.Pattern[str] = field(init=False)
-    #: a NAME written without the call's opening tag
-    bare_name: re.Pattern[str] = field(init=False)
+    __slots__ = (
+        "bare_name", "body", "closers", "cut", "header_end", "header_name", "markup", "param_open", "unknown_body",
+        "value_end",
+    )  # fmt: skip
 
-    def __post_init__(self) -> None:
-        m = self.markup
-        closers = Closers(m.call_close, m.param_close)
-        body = (m.param_open, m.call_close, *D.BLOCK_CLOSES, *D.CALL_OPENS, *D.BLOCK_OPENS, *T.END_OF_SEQUENCE)
-        first = re.escape(m.name_end[0])
-        values = {
-            "closers": closers,
-            "value_end": T.TagSet(m.param_close, m.param_open, *closers.held_back),
-            "body": T.TagSet(*body),
-            "unknown_body": T.TagSet(*body, *T.THINK_OPENS, *T.THINK_CLOSES),
-            "cut": T.TagSet(*body, m.param_close),
-            "param_open": T.TagSet(m.param_open),
-            "header_end": re.compile(rf"[<>\n{first}]"),
-            "header_name": re.compile(rf"[^<>\n{first}]*"),
-            "bare_name": re.compile(rf"[^\s<>{{({first}]{{0,{T.MAX_NAME_LENGTH + 1}}}"),
-        }
-        for name, value in values.items():
-            object.__setattr__(self, name, value)
+    def __init__(self, markup: Markup) -> None:
+        self.markup: Final = markup
+        #: the closers that may stand inside a value, and what decides them
+        self.closers: Final = Closers(markup.call_close, markup.param_close)
+        #: what ends a value (the closers only where what follows decides so)
+        self.value_end: Final = T.TagSet(markup.param_close, markup.param_open, *self.closers.held_back)
+        #: between parameters, besides the markup's own tags: where the block closes, where the next call or block
+        #: opens (a model that forgot a closing tag) or an end-of-sequence marker; those tags are left for the parser
+        body = (markup.param_open, markup.call_close, *D.BLOCK_CLOSES, *D.CALL_OPENS, *D.BLOCK_OPENS)
+        self.body: Final = T.TagSet(*body, *T.END_OF_SEQUENCE)
+        #: the body of a call that names no tool (read only to be returned as text) also ends at a think tag between
+        #: its parameters, which is then read as the text around the block reads it (a mention of a call inside
+        #: reasoning)
+        self.unknown_body: Final = T.TagSet(*self.body.tags, *T.THINK_OPENS, *T.THINK_CLOSES)
+        #: what a call's text may end in, cut off by the end of the output, that is markup: a prefix of a tag of the
+        #: body, or of a value's closing tag (the value it closes ended where the tag begins)
+        self.cut: Final = T.TagSet(*self.body.tags, markup.param_close)
+        self.param_open: Final = T.TagSet(markup.param_open)
+        #: where a header's NAME ends (where its name ends, or at what no header holds), and a NAME written without
+        #: the call's opening tag
+        first = re.escape(markup.name_end[0])
+        self.header_end: Final = re.compile(rf"[<>\n{first}]")
+        self.header_name: Final = re.compile(rf"[^<>\n{first}]*")
+        self.bare_name: Final = re.compile(rf"[^\s<>{{({first}]{{0,{T.MAX_NAME_LENGTH + 1}}}")
 
 
 @cache
