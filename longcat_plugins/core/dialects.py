@@ -1,6 +1,8 @@
 """The tool-call dialects, each declared once: its block, how it is written (what constrained decoding forces for
-``tool_choice="required"`` or a named tool), and its names. The parser's block tags derive from here
-(:data:`BLOCK_OPENS`, :data:`BLOCK_CLOSES`); parsing reads every dialect regardless of the one a model writes.
+``tool_choice="required"`` or a named tool), its names, and for an XML-like call its :class:`Markup`. The tags the
+parser reads derive from here (:data:`BLOCK_OPENS`, :data:`BLOCK_CLOSES`, :data:`MARKUPS` and the rest below);
+parsing reads every dialect regardless of the one a model writes. docs/design.md, "Adding a dialect", says what else
+follows from an entry.
 
 The model's dialect is read from its tokenizer (vocabulary and chat template); ``LONGCAT_TOOL_DIALECT`` overrides it.
 """
