@@ -109,6 +109,14 @@ VLLM_STRUCTURAL: Final = (
         checked_on=_V,
         upstream=f"{_NEXT_TOOL}.structural_tag_registry",
     ),
+    Contract(
+        "vllm.parser.abstract_parser:DelegatingParser._apply_structural_tag",
+        "a forced call's structural tag is asked of the tool parser (get_structural_tag) before its adjust_request; "
+        "a tool parser that sets the request's _grammar_from_parser there has the grammar applied from the first "
+        "token (resolve_reasoning_ended answers True): a forced call's grammar that covers the reasoning",
+        checked_on=_V,
+        upstream=f"{_NEXT_PARSER}.abstract_parser",
+    ),
 )
 VLLM_REASONING: Final = (
     Contract(
@@ -348,6 +356,21 @@ SGLANG_ONE_PASS: Final = (
         checked_on=_S,
     ),
 )
+#: Used when present: a forced call's grammar then covers the reasoning (without them it applies from the end of
+#: reasoning, and a thinking model may end its turn inside the reasoning).
+SGLANG_FORCED_REASONING: Final = (
+    Contract(
+        "sglang.srt.entrypoints.openai.serving_chat:OpenAIServingChat._convert_to_internal_request",
+        "a Chat Completions (and Messages) request's generation input: its sampling parameters (the structural tag) "
+        "and require_reasoning",
+        checked_on=_S,
+    ),
+    Contract(
+        "sglang.srt.sampling.sampling_params:set_request_reasoning_in_grammar",
+        "a request whose grammar also describes the reasoning: SGLang applies it from the first token",
+        checked_on=_S,
+    ),
+)
 SGLANG_OPTIONAL: Final = (
     Contract(
         "sglang.srt.entrypoints.http_server:app",
@@ -385,6 +408,7 @@ GROUPS: Final = {
         ("reasoning parser", SGLANG_REASONING, "required"),
         ("serving", (SGLANG_SERVING,), "required"),
         ("one pass", SGLANG_ONE_PASS, "optional"),
+        ("forced reasoning", SGLANG_FORCED_REASONING, "optional"),
         ("optional", SGLANG_OPTIONAL, "optional"),
         ("replay server", SGLANG_REPLAY, "replay"),
     ),

@@ -45,13 +45,13 @@ from xgrammar.structural_tag import (
 )
 
 from longcat_plugins.core import tags as T
-from longcat_plugins.core.dialects import Dialect
+from longcat_plugins.core.dialects import BLOCK_OPENS, CALL_OPENS, Dialect
 from longcat_plugins.core.readers.kv_call import KV_VALUE_END
 from longcat_plugins.core.readers.xml_call import markup_tables
 from longcat_plugins.core.schema import SchemaNode, is_string_schema, schema_types
 from longcat_plugins.core.schema.refs import as_node
 
-__all__ = ["call_body", "call_tag", "call_tags", "function_schema", "triggered_calls"]
+__all__ = ["call_body", "call_tag", "call_tags", "function_schema", "reasoning_then", "triggered_calls"]
 
 logger = logging.getLogger("longcat_plugins")
 
@@ -217,3 +217,24 @@ def triggered_calls(
     return TriggeredTagsFormat(
         triggers=[dialect.trigger], tags=tags, at_least_one=at_least_one, stop_after_first=stop_after_first
     )
+
+
+#: what may stand between the closing think tag and the first call (Qwen3's template writes a blank line there)
+AFTER_REASONING: Final = r"\n{0,2}"
+
+
+def reasoning_then(calls: Any) -> Any:
+    """Output that starts inside reasoning, then ``calls``: for a forced call of a request that reasons (the prompt
+    opened reasoning, the request asks for thinking, or the model may open it itself).
+
+    The reasoning may be left out (the model calls at once) and may begin with an opening think tag (a model that
+    opens it itself). It holds no closing think tag, call tag or end-of-sequence marker; it ends at a closing think
+    tag (then at most two line breaks) or at the first call's tag, as the parser reads it. Until the calls are
+    complete the grammar accepts no end of output: the turn cannot end inside the reasoning, and a forced answer
+    carries its call or is cut by ``max_tokens``."""
+    body = AnyTextFormat(excludes=[*T.THINK_CLOSES, *BLOCK_OPENS, *CALL_OPENS, *T.END_OF_SEQUENCE])
+    blocks = [TagFormat(begin=tag, content=body, end=list(T.THINK_CLOSES)) for tag in ("", *T.THINK_OPENS)]
+    closed = SequenceFormat(elements=[OrFormat(elements=blocks), RegexFormat(pattern=AFTER_REASONING)])
+    opener = OrFormat(elements=[ConstStringFormat(value=tag) for tag in T.THINK_OPENS])
+    ended_by_a_call = SequenceFormat(elements=[OptionalFormat(content=opener), body])
+    return SequenceFormat(elements=[OptionalFormat(content=OrFormat(elements=[closed, ended_by_a_call])), calls])

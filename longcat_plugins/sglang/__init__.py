@@ -26,7 +26,13 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Any, Final
 
-from longcat_plugins.contracts import SGLANG_ONE_PASS, SGLANG_REASONING, SGLANG_SERVING, SGLANG_TOOL
+from longcat_plugins.contracts import (
+    SGLANG_FORCED_REASONING,
+    SGLANG_ONE_PASS,
+    SGLANG_REASONING,
+    SGLANG_SERVING,
+    SGLANG_TOOL,
+)
 
 PARSER_NAME = "longcat"
 
@@ -45,6 +51,7 @@ TOOL_CONTRACTS: Final = SGLANG_TOOL
 REASONING_CONTRACTS: Final = SGLANG_REASONING
 SERVING: Final = SGLANG_SERVING
 ONE_PASS: Final = SGLANG_ONE_PASS
+FORCED_REASONING: Final = SGLANG_FORCED_REASONING
 
 
 def register() -> None:
@@ -279,7 +286,29 @@ def _warn_untested(registered: type) -> None:
 # one callable each, so that registering twice leaves one pending callback per module
 _on_tool_registry = _guarded(_register_tool_parser)
 _on_reasoning_registry = _guarded(_register_reasoning_parser)
-_on_serving = _guarded(_keep_reasoning_markup)
+def _cover_reasoning_of_forced_calls(module: Any) -> None:
+    """A forced call's grammar covers the reasoning before it (see :mod:`.forced_reasoning`)."""
+    from longcat_plugins.doctor.drift import missing
+
+    problems = missing(FORCED_REASONING)
+    if problems:
+        logger.warning(
+            "SGLang applies a forced call's grammar only from the end of reasoning here (a thinking model may end "
+            "its turn inside the reasoning, with no call): %s",
+            "; ".join(problems),
+        )
+        return
+    from .forced_reasoning import wrap_conversion
+
+    _wrap_once(module.OpenAIServingChat, "_convert_to_internal_request", wrap_conversion(_tool_parser_is_ours))
+
+
+def _on_chat_serving(module: Any) -> None:
+    _keep_reasoning_markup(module)
+    _cover_reasoning_of_forced_calls(module)
+
+
+_on_serving = _guarded(_on_chat_serving)
 _on_responses_serving = _guarded(_note_responses_tools)
 
 __all__ = ["ONE_PASS", "PARSER_NAME", "REASONING_CONTRACTS", "SERVING", "TOOL_CONTRACTS", "register"]

@@ -157,6 +157,19 @@ class LongcatReasoningParser(_GateBase):  # type: ignore[valid-type,misc]
             return state
         return self._thinking is True
 
+    @property
+    def reasons_before_a_call(self) -> bool:
+        """Whether a forced call's grammar must cover reasoning first: the output starts inside it
+        (:attr:`reasoning_open`, from the prompt once it is handed over). vLLM 0.32 builds a request's parsers
+        without its prompt: then the request's ``enable_thinking`` decides, else whether the model may reason at all
+        (a think tag in its vocabulary and a thinking switch in its template)."""
+        state = self._prompt_state if self._parsing_stream else self._gate_prompt_state
+        if state is not None:
+            return state
+        if self._thinking is not None:
+            return self._thinking
+        return bool(self._facts.think_start_ids and self._facts.template_may_think)
+
     # -- the prompt ----------------------------------------------------------------------------------------------
 
     def prompt_state(self, prompt_token_ids: Sequence[int]) -> bool | None:

@@ -16,7 +16,7 @@ from xgrammar.openai_tool_call_schema import BuiltinToolParam, FunctionToolParam
 from xgrammar.structural_tag import TagsWithSeparatorFormat
 
 from longcat_plugins.core.dialects import DIALECTS
-from longcat_plugins.structural import call_tags, triggered_calls
+from longcat_plugins.structural import call_tags, reasoning_then, triggered_calls
 
 from .names import STRUCTURAL_TAG_MODELS
 
@@ -37,6 +37,11 @@ def build_structural_tag(dialect: str, tools: list[FunctionToolParam], tool_choi
     return StructuralTag(format=fmt)
 
 
+def covering_reasoning(tag: StructuralTag) -> StructuralTag:
+    """``tag`` preceded by the reasoning a forced call may follow (the grammar then applies from the first token)."""
+    return StructuralTag(format=reasoning_then(tag.format))
+
+
 def _registry_entry(dialect: str) -> Callable[..., StructuralTag]:
     def entry(
         tools: list[FunctionToolParam],
@@ -45,7 +50,8 @@ def _registry_entry(dialect: str) -> Callable[..., StructuralTag]:
         reasoning: bool,
         token_suffix: str = "",
     ) -> StructuralTag:
-        del builtin_tools, reasoning, token_suffix  # the reasoning phase is never constrained by these tags
+        # (vLLM asks for these tags without the reasoning; the tool parser adds it for a forced call that reasons)
+        del builtin_tools, reasoning, token_suffix
         return build_structural_tag(dialect, tools, tool_choice)
 
     return entry

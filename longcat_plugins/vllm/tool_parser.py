@@ -58,6 +58,12 @@ def may_be_cut_by_stop_string(request: Any) -> bool:
     return bool(stop) if isinstance(stop, (str, list, tuple)) else False
 
 
+def is_forced(request: Any) -> bool:
+    """Whether the request asks for a call (``tool_choice`` required, or a named tool)."""
+    choice = getattr(request, "tool_choice", None)
+    return choice == "required" or (choice is not None and not isinstance(choice, str))
+
+
 def calls_allowed(request: Any, tools: list[dict[str, Any]] | None) -> bool:
     """Whether the request may get tool calls. vLLM runs this parser also for ``tool_choice="none"`` and for a
     request without tools (which it treats the same) and then drops the calls, keeping only the content: the
@@ -108,6 +114,7 @@ class LongcatToolParser(ToolParser):
         self._verbatim_stream = _options(reasoning=True, calls=False)
         self.reasoning_stage: Any = None  # the reasoning parser built with this one (see .pairing)
         self._whole_reading: ParsedMessage | None = None
+        self._grammar_covers_reasoning = False
         tool_parser_built(self)
 
     # vLLM's older serving layer read these at the end of a stream to send "arguments parsed but not streamed yet";
@@ -146,6 +153,9 @@ class LongcatToolParser(ToolParser):
         if request.tools:
             # tool-call tags are often special tokens: they must reach the parser
             request.skip_special_tokens = False
+        if self._grammar_covers_reasoning:
+            # the grammar applies from the first token (vLLM's gate no longer waits for the end of reasoning)
+            request._grammar_from_parser = True
         return request
 
     def get_structural_tag(
@@ -155,10 +165,19 @@ class LongcatToolParser(ToolParser):
         reasoning: bool = False,
         strict_level: ToolStrictLevel = ToolStrictLevel.AUTO,
     ) -> Any:
-        from .structural_tag import register_structural_tags
+        """The tag of the model's dialect (see :mod:`.structural_tag`). A forced call of a request that reasons
+        first is held from the first token: the reasoning, then the call, so that the turn cannot end inside the
+        reasoning (:func:`longcat_plugins.structural.reasoning_then`)."""
+        from .structural_tag import covering_reasoning, register_structural_tags
 
         register_structural_tags()
-        return super().get_structural_tag(request, reasoning=reasoning, strict_level=strict_level)
+        tag = super().get_structural_tag(request, reasoning=reasoning, strict_level=strict_level)
+        self._grammar_covers_reasoning = False
+        stage = self.reasoning_stage
+        if tag is not None and is_forced(request) and stage is not None and stage.reasons_before_a_call:
+            tag = covering_reasoning(tag)
+            self._grammar_covers_reasoning = True
+        return tag
 
     def read_whole(self, model_output: str, request: Any, reasoning_open: bool) -> ParsedMessage:
         """The whole output read in one pass, reasoning included (for the reasoning parser built with this one,

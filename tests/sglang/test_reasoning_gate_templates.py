@@ -85,8 +85,14 @@ def models() -> Iterator[dict[str, Model]]:
         }
 
 
-def _serve(model: Model, thinking: bool | None, monkeypatch: pytest.MonkeyPatch) -> Any:
-    """Serve a ``tool_choice="required"`` request; the request SGLang's serving hands the scheduler."""
+def _serve(
+    model: Model,
+    thinking: bool | None,
+    monkeypatch: pytest.MonkeyPatch,
+    tool_choice: Any = "required",
+    tools: list[dict[str, Any]] = TOOLS,
+) -> Any:
+    """Serve a request (``tool_choice="required"`` by default); the request SGLang's serving hands the scheduler."""
     from sglang.srt.entrypoints.openai.protocol import ChatCompletionRequest
     from starlette.requests import Request
 
@@ -95,8 +101,8 @@ def _serve(model: Model, thinking: bool | None, monkeypatch: pytest.MonkeyPatch)
     request = ChatCompletionRequest(
         model="m",
         messages=[{"role": "user", "content": "Weather in Paris?"}],
-        tools=TOOLS,
-        tool_choice="required",
+        tools=tools,
+        tool_choice=tool_choice,
         **extra,
     )
     model.manager.output = ""
@@ -105,30 +111,70 @@ def _serve(model: Model, thinking: bool | None, monkeypatch: pytest.MonkeyPatch)
     return model.manager.requests[-1]
 
 
-def _refusals(model: Model, obj: Any, output: str) -> list[int]:
-    """The tokens of ``output`` that the scheduler's grammar for ``obj`` refuses (it stops at the first)."""
-    import torch
+def _grammar(model: Model, obj: Any) -> Any:
+    """The scheduler's grammar for ``obj``: compiled by SGLang's reasoning-aware backend, configured from the
+    request's custom parameters as the scheduler's grammar manager configures it."""
     from sglang.srt.constrained.reasoner_grammar_backend import ReasonerGrammarBackend
     from sglang.srt.constrained.xgrammar_backend import XGrammarGrammarBackend
     from sglang.srt.parser.reasoning_parser import ReasoningParser
+    from sglang.srt.sampling.sampling_params import get_request_reasoning_in_grammar
 
     tokenizer = model.tokenizer
-    vocab_size = len(tokenizer)
-    inner = XGrammarGrammarBackend(tokenizer, vocab_size=vocab_size, model_eos_token_ids=[tokenizer.eos_token_id])
+    inner = XGrammarGrammarBackend(tokenizer, vocab_size=len(tokenizer), model_eos_token_ids=[tokenizer.eos_token_id])
     parser = ReasoningParser("longcat", stream_reasoning=False, tokenizer=tokenizer)
     backend = ReasonerGrammarBackend(inner, parser, tokenizer)
     tag = obj.sampling_params["structural_tag"]
     value, _ = backend.get_cached_or_future_value(("structural_tag", tag), obj.require_reasoning)
     grammar = value.result() if hasattr(value, "result") else value
-    for token in tokenizer.encode(output, add_special_tokens=False):
-        mask = grammar.allocate_vocab_mask(vocab_size, 1, "cpu")
-        mask.fill_(-1)
-        grammar.fill_vocab_mask(mask, 0)
-        if not (int(mask[0, token // 32]) >> (token % 32)) & 1:
+    if get_request_reasoning_in_grammar(obj.sampling_params.get("custom_params")):
+        grammar.set_reasoning_in_grammar()
+    return grammar
+
+
+def _allowed(model: Model, grammar: Any, token: int) -> bool:
+    mask = grammar.allocate_vocab_mask(len(model.tokenizer), 1, "cpu")
+    mask.fill_(-1)
+    grammar.fill_vocab_mask(mask, 0)
+    return bool((int(mask[0, token // 32]) >> (token % 32)) & 1)
+
+
+def _refusals(model: Model, obj: Any, output: str) -> list[int]:
+    """The tokens of ``output`` that the scheduler's grammar for ``obj`` refuses (it stops at the first)."""
+    grammar = _grammar(model, obj)
+    for token in model.tokenizer.encode(output, add_special_tokens=False):
+        if not _allowed(model, grammar, token):
             return [token]
         grammar.accept_token(token)
-    assert isinstance(mask, torch.Tensor)
     return []
+
+
+NAMED = {"type": "function", "function": {"name": "get_weather"}}
+
+
+@pytest.mark.parametrize("tool_choice", ["required", "named", "auto"])
+@pytest.mark.parametrize("thinking", [None, True])
+def test_a_forced_turn_cannot_end_inside_the_reasoning(
+    models: dict[str, Model], thinking: bool | None, tool_choice: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Qwen3 thinks: under required or a named tool the grammar covers the reasoning, so the end of the turn is refused
+    inside the reasoning and after it until the call is complete, and allowed once it is; under auto (a strict tool
+    brings the grammar in) the grammar waits for the end of reasoning, and the turn may end inside it, as before."""
+    model = models["qwen3"]
+    tools = [{"type": "function", "function": {**TOOLS[0]["function"], "strict": True}}, *TOOLS[1:]]
+    choice: Any = {"required": "required", "auto": "auto"}.get(tool_choice, NAMED)
+    obj = _serve(model, thinking, monkeypatch, tool_choice=choice, tools=tools)
+    assert obj.require_reasoning is True
+    end_of_turn = model.tokenizer.eos_token_id
+    for prefix, may_end in [
+        (f"<think>\n{PLAN}", tool_choice == "auto"),
+        (f"<think>\n{PLAN}\n</think>\n\n", tool_choice == "auto"),
+        (f"<think>\n{PLAN}\n</think>\n\n{_call(model)}", True),
+    ]:
+        grammar = _grammar(model, obj)
+        for token in model.tokenizer.encode(prefix, add_special_tokens=False):
+            assert _allowed(model, grammar, token), (prefix, token)
+            grammar.accept_token(token)
+        assert _allowed(model, grammar, end_of_turn) is may_end, prefix
 
 
 def _call(model: Model) -> str:

@@ -87,6 +87,11 @@ class Scenario:
     def __str__(self) -> str:
         return self.name
 
+    @property
+    def forced(self) -> bool:
+        choice = self.request.get("tool_choice")
+        return choice == "required" or isinstance(choice, dict)
+
 
 NAMED = {"type": "function", "function": {"name": "get_weather"}}
 STRICT_WEATHER = {"type": "function", "function": {**WEATHER["function"], "strict": True}}
@@ -108,7 +113,8 @@ SCENARIOS = [
         "chat_single_call", "longcat_chat", _call("json"), {"tool_choice": "required", "parallel_tool_calls": False}
     ),
     Scenario("chat_response_format", "longcat_chat", CITY, {"response_format": RESPONSE_FORMAT, "tools": None}),
-    # a thinking model: the grammar applies after reasoning, whichever way it ends
+    # a thinking model: a forced call's grammar covers the reasoning, whichever way it ends; a JSON answer's grammar
+    # applies after it
     Scenario("think_end", "qwen_thinking", PLAN + "</think>" + _call("xml"), {"tool_choice": "required"}, end="tag"),
     Scenario(
         "think_end_response_format",
@@ -229,6 +235,18 @@ def run_gate(serving: Serving, call: Any, output_ids: list[int], group: int, ser
     return count
 
 
+def end_of_turn_allowed(serving: Serving, call: Any, prefix_ids: list[int], end_of_turn: int) -> bool:
+    """Whether the engine core's gate lets the model end its turn (``end_of_turn``) after ``prefix_ids``, with the
+    server deciding where the grammar starts."""
+    manager, request, _ = _engine_request(serving, call)
+    for token in prefix_ids:
+        manager.grammar_bitmask({"r": request}, ["r"], {})
+        request.append_output_token_ids(token)
+        assert manager.accept_tokens(request, [token]), f"token {token} refused after {prefix_ids}"
+    manager.grammar_bitmask({"r": request}, ["r"], {})
+    return _allows(manager._grammar_bitmask.numpy()[0], end_of_turn)
+
+
 def _trim_drafts(manager: Any) -> Any:
     """The scheduler's check of draft tokens: ``trim_spec_tokens`` since vLLM 0.34, ``validate_tokens`` before."""
     return getattr(manager, "trim_spec_tokens", None) or manager.validate_tokens
@@ -260,14 +278,18 @@ def test_grammar_applies_from_the_end_of_reasoning(
     expected = parse(scenario.output, None, ParserOptions(reasoning_open=scenario.end is not None))
     output_ids = tokenizer.encode(scenario.output, add_special_tokens=False)
     reasoning_ids = tokenizer.encode(expected.reasoning, add_special_tokens=False) if expected.reasoning else []
-    assert call.kwargs["reasoning_ended"] is (scenario.end is None)
+    # a forced call's grammar covers the reasoning before it (the turn cannot end inside it): the server has it
+    # applied from the first token; an engine that decides from the prompt alone starts it where reasoning ends,
+    # and the same grammar takes the call there
+    assert call.kwargs["reasoning_ended"] is (scenario.end is None or scenario.forced)
+    from_start = scenario.end is None or (scenario.forced and decided_by == "server")
 
     count = run_gate(serving, call, output_ids, group, server_decides=decided_by == "server")
     assert count.refused == []
     # the token that ends reasoning is sampled before the gate knows; a call tag is fed to the grammar all the same
-    first_constrained = 0 if scenario.end is None else len(reasoning_ids) + 1
+    first_constrained = 0 if from_start else len(reasoning_ids) + 1
     assert count.constrained == len(output_ids) - first_constrained
-    assert count.fed == count.constrained + (scenario.end == "call")
+    assert count.fed == count.constrained + (scenario.end == "call" and not from_start)
 
     assert response.usage.completion_tokens_details.reasoning_tokens == len(reasoning_ids)
     assert (response.choices[0].message.reasoning or "") == expected.reasoning

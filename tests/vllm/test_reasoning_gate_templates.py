@@ -24,7 +24,7 @@ from longcat_plugins.templates import template_path
 from longcat_plugins.vllm.tokenizer_facts import tokenizer_facts
 from tests.grammar_cases import written
 from tests.support.unopened import READINGS, unopened
-from tests.vllm.test_reasoning_gate import LONGCAT_TAGS, QWEN_TAGS, run_gate
+from tests.vllm.test_reasoning_gate import LONGCAT_TAGS, QWEN_TAGS, end_of_turn_allowed, run_gate
 
 pytestmark = pytest.mark.vllm
 
@@ -87,15 +87,53 @@ DECIDERS = ["server", "engine"]
 @pytest.mark.parametrize("decided_by", DECIDERS)
 @pytest.mark.parametrize("thinking", [None, True])
 def test_qwen3_reasons_before_a_forced_call(models: dict[str, Serving], thinking: bool | None, decided_by: str) -> None:
+    """The forced call's grammar covers the reasoning: the server has it applied from the first token; an engine that
+    decides from the prompt alone starts it after ``</think>``, and it takes the call there."""
     serving = models["qwen3"]
     call_text = _call(serving)
-    output = f"<think>\n{PLAN}\n</think>{call_text}"
+    output = f"<think>\n{PLAN}\n</think>\n\n{call_text}"
     call, count, ids = _gate(serving, output, thinking, decided_by)
-    assert call.kwargs["reasoning_ended"] is False
+    assert call.kwargs["reasoning_ended"] is True
     assert count.refused == []
-    # the grammar starts after </think>: what follows it is all constrained
     think_end = ids.index(serving.tokenizer.convert_tokens_to_ids("</think>"))
-    assert count.constrained == len(ids) - think_end - 1
+    assert count.constrained == (len(ids) if decided_by == "server" else len(ids) - think_end - 1)
+
+
+@pytest.mark.parametrize("tool_choice", ["required", "named", "auto"])
+@pytest.mark.parametrize("thinking", [None, True])
+def test_a_forced_turn_cannot_end_inside_the_reasoning(
+    models: dict[str, Serving], thinking: bool | None, tool_choice: str
+) -> None:
+    """Qwen3 thinks: under required or a named tool, the end of the turn (its end-of-sequence token) is refused
+    inside the reasoning and after it until the call is complete, and allowed once it is; under auto (a strict tool
+    brings the grammar in) the turn may end inside the reasoning, as before."""
+    from vllm.entrypoints.openai.chat_completion.protocol import ChatCompletionRequest
+
+    serving = models["qwen3"]
+    extra: dict[str, Any] = {} if thinking is None else {"chat_template_kwargs": {"enable_thinking": thinking}}
+    tool = {"type": "function", "function": {**WEATHER["function"], "strict": True}}
+    choice: Any = {"required": "required", "auto": "auto"}.get(tool_choice, NAMED)
+    request = ChatCompletionRequest(
+        model="m", messages=[{"role": "user", "content": "Weather?"}], tools=[tool], tool_choice=choice, **extra
+    )
+    engine = serving.engine
+    engine.output, engine.finish_reason = "x", "stop"
+    chat_completion(serving.chat, request)
+    call = engine.calls[-1]
+    end_of_turn = serving.tokenizer.eos_token_id
+    assert isinstance(end_of_turn, int)
+    tokenize = serving.tokenizer.encode
+    for prefix, may_end in [
+        ("<think>\nI call the tool.", tool_choice == "auto"),
+        ("<think>\nI call the tool.\n</think>\n\n", tool_choice == "auto"),
+        (f"<think>\nI call the tool.\n</think>\n\n{_call(serving)}", True),
+    ]:
+        assert end_of_turn_allowed(serving, call, tokenize(prefix, add_special_tokens=False), end_of_turn) is (
+            may_end
+        ), prefix
+
+
+NAMED = {"type": "function", "function": {"name": "get_weather"}}
 
 
 @pytest.mark.parametrize("decided_by", DECIDERS)
