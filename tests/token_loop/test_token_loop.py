@@ -394,6 +394,31 @@ def test_the_grammar_applies_from_the_end_of_reasoning(models: Models, name: str
     assert not problems, "\n".join(problems)
 
 
+@pytest.mark.parametrize("name", ["qwen3", "xml"])
+def test_a_forced_answer_always_carries_its_call(models: Models, name: str) -> None:
+    """Thinking on, the end of the turn favoured over closing the reasoning (a bias on ``<|im_end|>`` above the one on
+    ``</think>``): under required or a named tool the grammar covers the reasoning, so the model cannot end its turn
+    inside it; every finished answer carries a valid call (one cut by ``max_tokens`` reports ``length``)."""
+    server = models.ready(name)
+    end_of_turn, think_end = models.token_id(name, "<|im_end|>"), models.token_id(name, "</think>")
+    assert end_of_turn is not None and think_end is not None
+    extra = {"logit_bias": {str(end_of_turn): 8, str(think_end): 4}, "chat_template_kwargs": {"enable_thinking": True}}
+    requests = [body(i, CHOICES[choice], strict, **extra) for choice in CHOICES for strict in (True, False)
+                for i in range(SEEDS)]  # fmt: skip
+    answers = post_all(server, requests)
+    problems, finished = [], 0
+    for request, answer in zip(requests, answers, strict=True):
+        choice = answer["choices"][0]
+        if choice["finish_reason"] == "length":
+            continue
+        finished += 1
+        named = "book_trip" if isinstance(request["tool_choice"], dict) else None
+        problems += [f"{name} {request['tool_choice']}: {p}" for p in call_problems(choice, named)]
+    print(f"{name}: forced answers finished (not cut by max_tokens): {finished} of {len(requests)}")
+    assert not problems, "\n".join(problems)
+    assert finished >= len(requests) // 2, f"too few finished choices: {finished} of {len(requests)}"
+
+
 def test_the_doctor_reports_the_cpu_build() -> None:
     """``longcat-plugins doctor --engine vllm`` in this environment finds vLLM's CPU build and passes."""
     import os
