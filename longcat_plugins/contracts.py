@@ -373,6 +373,11 @@ SGLANG_FORCED_REASONING: Final = (
 )
 SGLANG_OPTIONAL: Final = (
     Contract(
+        "sglang.srt.function_call.base_format_detector:BaseFormatDetector.get_auto_tool_call_structural_tag",
+        "a request with tool_choice auto and parallel_tool_calls false: the grammar holds it to one call",
+        checked_on=_S,
+    ),
+    Contract(
         "sglang.srt.entrypoints.http_server:app",
         "SGLANG_HTTP_SERVER_APP_PATH for HTTP workers that do not load plugins",
         checked_on=_S,

@@ -166,6 +166,21 @@ class LongcatDetector(BaseFormatDetector):
         dialect = self.dialect
         return lambda name: StructureInfo(begin=dialect.begin(name), end=dialect.end, trigger=dialect.trigger)
 
+    def get_auto_tool_call_structural_tag(
+        self,
+        tools: Sequence[Any] | None = None,
+        thinking_mode: bool = False,
+        parallel_tool_calls: bool = True,
+        **_: Any,
+    ) -> Any:
+        """``tool_choice="auto"`` with ``parallel_tool_calls: false`` (and no strict tool, which SGLang serves through
+        :meth:`get_structural_tag`): free text with at most one call, its arguments held only where a tool says
+        ``strict`` (as vLLM holds the call envelope for such a request); None otherwise (nothing constrained)."""
+        if parallel_tool_calls or not tools:
+            return None
+        envelopes = [_envelope_only(tool) for tool in tools]
+        return build_structural_tag(self.dialect, envelopes, "auto", thinking_mode, parallel_tool_calls=False)
+
     def get_structural_tag(
         self,
         tools: Sequence[Any] | None = None,
@@ -175,3 +190,11 @@ class LongcatDetector(BaseFormatDetector):
         **_: Any,
     ) -> Any:
         return build_structural_tag(self.dialect, tools, tool_choice, thinking_mode, parallel_tool_calls)
+
+
+def _envelope_only(tool: Any) -> dict[str, Any]:
+    """A tool as a dict whose arguments the grammar holds only when it says ``strict: true``."""
+    dumped = tool.model_dump() if hasattr(tool, "model_dump") else dict(tool)
+    function = dict(dumped.get("function") or {})
+    function["strict"] = function.get("strict") is True
+    return {**dumped, "function": function}

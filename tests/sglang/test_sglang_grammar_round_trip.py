@@ -85,3 +85,31 @@ def test_a_forced_call_that_breaks_the_schema_is_refused(
     tool = broken_tool(properties, extra, strict)
     grammar = _grammar(dialect_env, dialect, tool, tool_choice)
     assert not _accepts(grammar, written(DIALECTS[dialect], "lookup", arguments))
+
+
+@pytest.mark.parametrize("tool_choice", ["required", "named", "auto"])
+@pytest.mark.parametrize("dialect", sorted(DIALECTS))
+def test_one_call_when_the_request_asks_for_one(dialect_env: Any, dialect: str, tool_choice: str) -> None:
+    """``parallel_tool_calls: false``: the grammar takes one call and refuses a second, in every dialect, also under
+    auto with no strict tool (the call envelope only: its arguments stay free); with parallel calls allowed, a
+    forced answer may hold two and an auto one is not constrained."""
+    dialect_env(dialect)
+    tool = strict_tool({"days": {"type": "integer"}}, None)
+    parser = FunctionCallParser([Tool.model_validate(tool)], "longcat")
+    choice: Any = ToolChoice.model_validate(NAMED) if tool_choice == "named" else tool_choice
+    table = DIALECTS[dialect]
+    one = written(table, "lookup", {"days": 3})
+    two = f"{one}\n{one}"
+    constraint = parser.get_structure_constraint(choice, parallel_tool_calls=False)
+    assert constraint is not None and constraint[0] == "structural_tag", constraint
+    single = xgrammar.Grammar.from_structural_tag(constraint[1])
+    assert _accepts(single, one)
+    assert not _accepts(single, two)
+    if tool_choice == "auto":
+        assert _accepts(single, written(table, "lookup", {"days": "three"}))  # arguments free: no tool is strict
+        assert _accepts(single, "No call needed.")
+        assert parser.get_structure_constraint(choice, parallel_tool_calls=True) is None
+    if tool_choice == "required":
+        several = parser.get_structure_constraint(choice, parallel_tool_calls=True)
+        assert several is not None
+        assert _accepts(xgrammar.Grammar.from_structural_tag(several[1]), two)

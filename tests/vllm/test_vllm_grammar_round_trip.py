@@ -154,3 +154,59 @@ def test_a_schema_the_grammar_engine_cannot_compile_falls_back_to_the_shape(
             assert _accepts(tag, written(table, "uncompilable", {"code": "anything"})), dialect
             assert not _accepts(tag, "no call at all"), dialect
         assert [len(lines) for lines in logged] == [1, 0], logged
+
+
+def _strict_level_tag(
+    monkeypatch: pytest.MonkeyPatch, tokenizer: Any, dialect: str, tools: list[Any], level: str | None, **request: Any
+) -> str | None:
+    """The structural tag vLLM's ``Parser`` asks of our tool parser on a server started with ``--tool-strict-level``."""
+    from vllm.parser.parser_manager import ParserManager
+
+    monkeypatch.setenv(DIALECT_ENV, dialect)
+    parser_cls = ParserManager.get_parser(
+        tool_parser_name="longcat",
+        reasoning_parser_name="longcat",
+        enable_auto_tools=True,
+        tokenizer=tokenizer,
+        tool_strict_level=level,
+    )
+    parser = parser_cls(tokenizer, tools, chat_template_kwargs={})
+    adjusted = parser.adjust_request(chat_request(tools=tools, **request))
+    structured = adjusted.structured_outputs
+    return None if structured is None or structured.structural_tag is None else str(structured.structural_tag)
+
+
+@pytest.mark.parametrize("tool_choice", ["required", NAMED, "auto"], ids=["required", "named", "auto"])
+@pytest.mark.parametrize("dialect", sorted(DIALECTS))
+def test_one_call_when_the_request_asks_for_one(
+    monkeypatch: pytest.MonkeyPatch, tokenizer: Any, dialect: str, tool_choice: Any
+) -> None:
+    """``parallel_tool_calls: false``: the grammar takes one call and refuses a second, in every dialect, also under
+    auto (vLLM raises the strict level so that the call envelope is in the grammar); with parallel calls allowed a
+    forced answer may hold two."""
+    tool = strict_tool({"city": {"type": "string"}}, None)
+    one = written(DIALECTS[dialect], "lookup", {"city": "Paris"})
+    two = f"{one}\n{one}"
+    single = _strict_level_tag(monkeypatch, tokenizer, dialect, [tool], None, tool_choice=tool_choice,
+                               parallel_tool_calls=False)  # fmt: skip
+    assert single is not None
+    assert _accepts(single, one)
+    assert not _accepts(single, two)
+    if tool_choice == "required":
+        several = _strict_level_tag(monkeypatch, tokenizer, dialect, [tool], None, tool_choice=tool_choice)
+        assert several is not None and _accepts(several, two)
+
+
+@pytest.mark.parametrize("dialect", sorted(DIALECTS))
+def test_the_server_strict_level_is_honoured(monkeypatch: pytest.MonkeyPatch, tokenizer: Any, dialect: str) -> None:
+    """``--tool-strict-level``: ``function`` holds auto calls to the dialect's envelope with free arguments;
+    ``parameter`` holds every tool's arguments to its schema; ``auto`` leaves an auto request of non-strict tools
+    free."""
+    tool = strict_tool({"days": {"type": "integer"}}, None)
+    table = DIALECTS[dialect]
+    good, bad = written(table, "lookup", {"days": 3}), written(table, "lookup", {"days": "three"})
+    assert _strict_level_tag(monkeypatch, tokenizer, dialect, [tool], "auto", tool_choice="auto") is None
+    envelope = _strict_level_tag(monkeypatch, tokenizer, dialect, [tool], "function", tool_choice="auto")
+    assert envelope is not None and _accepts(envelope, good) and _accepts(envelope, bad)
+    held = _strict_level_tag(monkeypatch, tokenizer, dialect, [tool], "parameter", tool_choice="auto")
+    assert held is not None and _accepts(held, good) and not _accepts(held, bad)
