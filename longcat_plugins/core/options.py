@@ -27,9 +27,10 @@ class ParserOptions:
     #: When the request declares tools, a block whose name resolves to none of them is content (and logged); with
     #: this, it is a call anyway, under the name as written (for harnesses that answer unknown calls themselves).
     emit_unknown_calls: bool = False
-    #: The engine may have cut the output where it ends (a stop string: engines do not tell the parser why an output
-    #: ended): a call still open at the end is returned as text, verbatim, not as a call that would run with cut
-    #: arguments. A stream then reports each call once it is complete (its closing markup read).
+    #: The engine may have cut the output where it ends (a stop string, a stop pattern, a stop token that is not an
+    #: end of sequence: engines do not tell the parser why an output ended; :func:`.stops.stops_may_cut_calls`
+    #: decides it from the request): a call still open at the end is returned as text, verbatim, not as a call that
+    #: would run with cut arguments. A stream then reports each call once it is complete (its closing markup read).
     cut_calls_as_text: bool = False
 
 
