@@ -22,6 +22,10 @@ class ParserOptions:
     tools: bool = True
     #: The prompt already opened reasoning (the template pre-filled ``<think>``): output starts inside it.
     reasoning_open: bool = False
+    #: Nothing says whether the output starts inside reasoning (a text read with no prompt or request): its first
+    #: think tag decides, a closer saying it does (see :mod:`.unknown_start`); :attr:`reasoning_open` is then unused.
+    #: The text is held until that tag, or the end of the output.
+    reasoning_start_unknown: bool = False
     #: Call id for a call index; default ``call_<24 hex digits>``.
     id_factory: Callable[[int], str] | None = None
     #: When the request declares tools, a block whose name resolves to none of them is content (and logged); with
