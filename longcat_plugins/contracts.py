@@ -332,7 +332,7 @@ SGLANG_REASONING: Final = (
 SGLANG_SERVING: Final = Contract(
     "sglang.srt.entrypoints.openai.serving_chat:OpenAIServingChat._patch_reasoning_skip_special_tokens",
     "keeping think tags that are special tokens in the text of a request without tools; telling the tool parser "
-    "whether the request has stop strings",
+    "whether a stop of the request may end its output inside a call",
     checked_on=_S,
 )
 #: Used when present: our reasoning and tool-call parsers then read a Chat Completions (and a Responses) request in

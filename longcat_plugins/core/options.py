@@ -22,14 +22,19 @@ class ParserOptions:
     tools: bool = True
     #: The prompt already opened reasoning (the template pre-filled ``<think>``): output starts inside it.
     reasoning_open: bool = False
+    #: Nothing says whether the output starts inside reasoning (a text read with no prompt or request): its first
+    #: think tag decides, a closer saying it does (see :mod:`.unknown_start`); :attr:`reasoning_open` is then unused.
+    #: The text is held until that tag, or the end of the output.
+    reasoning_start_unknown: bool = False
     #: Call id for a call index; default ``call_<24 hex digits>``.
     id_factory: Callable[[int], str] | None = None
     #: When the request declares tools, a block whose name resolves to none of them is content (and logged); with
     #: this, it is a call anyway, under the name as written (for harnesses that answer unknown calls themselves).
     emit_unknown_calls: bool = False
-    #: The engine may have cut the output where it ends (a stop string: engines do not tell the parser why an output
-    #: ended): a call still open at the end is returned as text, verbatim, not as a call that would run with cut
-    #: arguments. A stream then reports each call once it is complete (its closing markup read).
+    #: The engine may have cut the output where it ends (a stop string, a stop pattern, a stop token that is not an
+    #: end of sequence: engines do not tell the parser why an output ended; :func:`.stops.stops_may_cut_calls`
+    #: decides it from the request): a call still open at the end is returned as text, verbatim, not as a call that
+    #: would run with cut arguments. A stream then reports each call once it is complete (its closing markup read).
     cut_calls_as_text: bool = False
 
 

@@ -36,6 +36,7 @@ from .readers import CallReader, CallSink, JsonCallReader, KvCallReader, Report,
 from .schema import ToolSchemas
 from .tool_names import CallNames
 from .tool_tags import ToolTags
+from .unknown_start import UnknownStart
 from .untagged_names import UNTAGGED_GAP, WORD_CHARS, UntaggedNames
 from .whitespace import CALL_START, WHITESPACE, WhitespaceRun, text_end, whitespace_end
 
@@ -165,7 +166,10 @@ class StreamParser:
             Action.RELEASE_WHITESPACE: self._release_whitespace,
             Action.DROP_WHITESPACE: self._drop_whitespace,
         }
-        self._machine = Machine(Mode.REASONING if opts.reasoning and opts.reasoning_open else Mode.CONTENT)
+        # the start of the output, held until it says whether the output starts inside reasoning
+        self._unknown_start = UnknownStart() if opts.reasoning and opts.reasoning_start_unknown else None
+        opened = opts.reasoning and opts.reasoning_open and self._unknown_start is None
+        self._machine = Machine(Mode.REASONING if opened else Mode.CONTENT)
         self._cursor = Cursor()  # the text held back (it does not decide yet), and whether the input has ended
         self._log = CallLog()
         self._call_index = -1  # the call the reader reads (the last one announced)
@@ -187,6 +191,11 @@ class StreamParser:
         """Parse the next piece of model output; returns the events it completes."""
         if not delta or self._finished:
             return []
+        if self._unknown_start is not None:
+            starts_in_reasoning = self._unknown_start.feed(delta)
+            if starts_in_reasoning is None:
+                return []
+            delta = self._start_output(starts_in_reasoning)
         cur = self._cursor
         if cur.text:
             cur.text += delta  # (between feeds the cursor holds only the unread text)
@@ -212,6 +221,7 @@ class StreamParser:
         """End of output: release everything held back and close any open call with valid JSON arguments."""
         if self._finished:
             return []
+        events = self.feed(self._start_output(False)) if self._unknown_start is not None else []
         self._finished = True
         self._cursor.end()
         if self._cursor.text:
@@ -224,7 +234,15 @@ class StreamParser:
             self._move(_MET[self._end_of_input_trigger()])
         if self._passthrough:  # whitespace after a block, before reasoning that never closed: for the tool stage
             self._emit(Content, self._after_block.release())
-        return self._out.take()
+        return events + self._out.take()
+
+    def _start_output(self, in_reasoning: bool) -> str:
+        """The text held while the start was unknown, to read now that it is known (nothing was read before it)."""
+        assert self._unknown_start is not None
+        held, self._unknown_start = self._unknown_start.held(), None
+        if in_reasoning:
+            self._machine = Machine(Mode.REASONING)
+        return held
 
     @property
     def calls(self) -> list[ParsedToolCall]:
@@ -236,7 +254,7 @@ class StreamParser:
     def holding(self) -> bool:
         """Whether text read so far is undecided: held back (a possible tag), or held with a block that may
         still turn out not to be a call."""
-        return bool(self._cursor.text) or self._held.parts is not None
+        return bool(self._cursor.text) or self._held.parts is not None or self._unknown_start is not None
 
     @property
     def in_reasoning(self) -> bool:

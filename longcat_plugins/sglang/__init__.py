@@ -189,7 +189,7 @@ def _keep_reasoning_markup(module: Any) -> None:
             original(self, request)
             effective_tools = getattr(self, "_effective_tools", None)  # (ONE_PASS: the tools of the tool-call parser)
             one_pass = effective_tools is not None and _tool_parser_is_ours(self)
-            note_request(request, effective_tools(request) if one_pass else None)
+            note_request(request, effective_tools(request) if one_pass else None, _tokenizer(self))
             if self.reasoning_parser == PARSER_NAME:
                 request.skip_special_tokens = False
 
@@ -215,12 +215,17 @@ def _note_responses_tools(module: Any) -> None:
     def note_tools(original: Callable[..., Any]) -> Callable[..., Any]:
         def convert(self: Any, request: Any) -> Any:
             tools = original(self, request)
-            note_request(request, tools if _tool_parser_is_ours(self) else None)
+            note_request(request, tools if _tool_parser_is_ours(self) else None, _tokenizer(self))
             return tools
 
         return convert
 
     _wrap_once(module.OpenAIServingResponses, "_response_tools_to_chat_tools", note_tools)
+
+
+def _tokenizer(serving: Any) -> Any:
+    """The server's tokenizer (None when SGLang runs without one)."""
+    return getattr(getattr(serving, "tokenizer_manager", None), "tokenizer", None)
 
 
 def _tool_parser_is_ours(serving: Any) -> bool:

@@ -35,7 +35,7 @@ from typing import Any
 from longcat_plugins.core import Event, ParsedMessage, ParserOptions, Reasoning, StreamParser, parse
 from longcat_plugins.core.options import emit_unknown_calls_from_env
 
-from .request_context import tools_of_a_request_with_stop_strings
+from .request_context import tools_of_a_request_a_stop_may_cut
 
 _Key = tuple[int, ...]
 
@@ -45,9 +45,9 @@ _here = threading.local()
 
 
 def call_options(tools: Sequence[Any], options: ParserOptions) -> ParserOptions:
-    """``options`` for the request whose ``tools`` these are (a request with stop strings may be cut inside a call,
-    see :attr:`ParserOptions.cut_calls_as_text`)."""
-    if tools_of_a_request_with_stop_strings(tools):
+    """``options`` for the request whose ``tools`` these are (a stop of the request may cut its output inside a
+    call, see :attr:`ParserOptions.cut_calls_as_text` and :func:`.request_context.may_be_cut_by_a_stop`)."""
+    if tools_of_a_request_a_stop_may_cut(tools):
         return replace(options, cut_calls_as_text=True)
     return options
 

@@ -9,6 +9,11 @@ SGLang's Responses serving runs the tool stage only on text the reasoning stage 
 whose normal text is empty goes no further). In one pass that text only sets the tool stage going -- the tool stage
 answers from the reading -- so when the reading holds calls and no content, the reasoning stage leaves the text it
 was handed.
+
+SGLang passes ``force_reasoning`` with every request it serves (decided from the template and the request). Built
+without it -- the ``/separate_reasoning`` endpoint, which hands over a text with no request or prompt -- the detector
+does not know whether the text starts inside reasoning, and lets its first think tag decide
+(:attr:`longcat_plugins.core.ParserOptions.reasoning_start_unknown`).
 """
 
 from __future__ import annotations
@@ -30,7 +35,7 @@ class LongcatReasoningDetector(BaseReasoningFormatDetector):
     def __init__(
         self,
         stream_reasoning: bool = True,
-        force_reasoning: bool = False,
+        force_reasoning: bool | None = None,
         continue_final_message: bool = False,
         previous_content: str | Sequence[Any] | None = "",
         force_nonempty_content: bool = False,
@@ -38,6 +43,9 @@ class LongcatReasoningDetector(BaseReasoningFormatDetector):
         tokenizer: Any = None,
     ) -> None:
         previous_content = _message_text(previous_content)
+        continued = bool(continue_final_message and previous_content)
+        start_unknown = force_reasoning is None and not continued  # (no request: see the module's docstring)
+        force_reasoning = bool(force_reasoning)
         super().__init__(
             T.THINK_OPENS[0],
             T.THINK_CLOSES[0],
@@ -56,13 +64,13 @@ class LongcatReasoningDetector(BaseReasoningFormatDetector):
             reasoning_default=thinking_default(tokenizer),
         )
         reasoning_open = force_reasoning
-        if continue_final_message and previous_content:
+        if continued:
             # The assistant message being continued decides whether the output starts inside reasoning.
             probe = StreamParser(None, ParserOptions(tools=False, reasoning_open=force_reasoning))
             probe.feed(previous_content)
             reasoning_open = probe.in_reasoning
         self._reasoning_open = reasoning_open
-        self._options = ParserOptions(tools=False, reasoning_open=reasoning_open)
+        self._options = ParserOptions(tools=False, reasoning_open=reasoning_open, reasoning_start_unknown=start_unknown)
         self._parser = StreamParser(None, self._options)
         self._tool_call_parser_active = tool_call_parser_active
         self._reading: OnePassReading | None = None  # shared with the tool-call parser

@@ -3,10 +3,10 @@
 SGLang builds a tool-call detector from the request's tools only, and may parse on another thread than the one that
 read the request. The serving layer's per-request hook (``SERVING`` in :mod:`longcat_plugins.sglang`) notes here:
 
-- whether the request has stop strings: a stop string can end the output inside a call, which must then not come back
-  as a complete call (:attr:`longcat_plugins.core.ParserOptions.cut_calls_as_text`). The hook marks the tool objects
-  the tool-call parser of such a request is handed; the detector is handed those same objects with every piece of
-  text.
+- whether a stop of the request may end the output inside a call (:func:`may_be_cut_by_a_stop`), which must then
+  not come back as a complete call (:attr:`longcat_plugins.core.ParserOptions.cut_calls_as_text`). The hook marks the
+  tool objects the tool-call parser of such a request is handed; the detector is handed those same objects with
+  every piece of text.
 - when the server's tool-call parser is ours, the tools it will be handed for the request, so that the reasoning
   parser, which SGLang builds with the request (see :mod:`longcat_plugins.sglang.one_pass`), reads calls as that
   parser does (beside an engine's own tool-call parser, nothing is noted: the two read in two stages).
@@ -19,6 +19,8 @@ import weakref
 from collections.abc import Sequence
 from typing import Any
 
+from longcat_plugins.core.stops import end_of_sequence_ids, stops_may_cut_calls
+
 #: (by the address of the object noted) a weak reference to the object, and what is noted of it
 _marked: dict[int, tuple[weakref.ref[Any], bool]] = {}
 _tools_of: dict[int, tuple[weakref.ref[Any], tuple[Any, ...]]] = {}
@@ -27,25 +29,57 @@ _tools_of: dict[int, tuple[weakref.ref[Any], tuple[Any, ...]]] = {}
 _lock = threading.RLock()
 
 
-def note_request(request: Any, tools: Sequence[Any] | None = None) -> None:
+def note_request(request: Any, tools: Sequence[Any] | None = None, tokenizer: Any = None) -> None:
     """Note a request SGLang is about to serve; ``tools``: those its tool-call parser will be handed (by default
-    the request's own)."""
+    the request's own); ``tokenizer``: the server's (it tells which stop token ids end a turn)."""
     if tools:
         _remember(_tools_of, request, tuple(tools))
-    stop = getattr(request, "stop", None)
-    if not (isinstance(stop, (str, list, tuple)) and stop):
+    if not may_be_cut_by_a_stop(request, tokenizer):
         return
     for tool in tools or getattr(request, "tools", None) or ():
         _remember(_marked, tool, True)
 
 
-def tools_of_a_request_with_stop_strings(tools: Sequence[Any] | None) -> bool:
+def may_be_cut_by_a_stop(request: Any, tokenizer: Any = None) -> bool:
+    """Whether a stop of ``request`` may end its output inside a call: a stop string (``stop``; the Messages API
+    hands its ``stop_sequences`` on as ``stop``), a stop pattern (``stop_regex``), a stop token id that is not an end
+    of sequence (``stop_token_ids``; without a tokenizer, any). The Responses API takes ``stop`` only."""
+    stop_token_ids = getattr(request, "stop_token_ids", None)
+    eos_ids = _end_of_sequence_ids(tokenizer) if stop_token_ids else frozenset()
+    return stops_may_cut_calls(
+        (getattr(request, "stop", None), getattr(request, "stop_regex", None)), stop_token_ids, eos_ids
+    )
+
+
+def tools_of_a_request_a_stop_may_cut(tools: Sequence[Any] | None) -> bool:
     return any(_recall(_marked, tool) for tool in tools or ())
 
 
 def tool_parser_tools(request: Any) -> tuple[Any, ...] | None:
     """The tools noted for ``request`` (those SGLang's tool-call parser is handed), if it was noted."""
     return _recall(_tools_of, request)
+
+
+_eos_ids: dict[int, tuple[Any, frozenset[int]]] = {}
+
+
+def _end_of_sequence_ids(tokenizer: Any) -> frozenset[int]:
+    """The ids of ``tokenizer`` that end a turn, read once per tokenizer."""
+    if tokenizer is None:
+        return frozenset()
+    hit = _eos_ids.get(id(tokenizer))
+    if hit is not None and hit[0] is tokenizer:
+        return hit[1]
+    try:
+        vocab = tokenizer.get_vocab()
+    except Exception:
+        vocab = {}
+    eos = getattr(tokenizer, "eos_token_id", None)
+    eos_ids = eos if isinstance(eos, (list, tuple)) else [eos]
+    ids = end_of_sequence_ids(vocab if isinstance(vocab, dict) else {}, eos_ids)
+    with _lock:
+        _eos_ids[id(tokenizer)] = (tokenizer, ids)  # the tokenizer is kept alive, so its id is never reused
+    return ids
 
 
 def _remember(table: dict[int, tuple[weakref.ref[Any], Any]], obj: Any, value: Any) -> None:

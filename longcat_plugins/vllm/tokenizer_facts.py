@@ -1,7 +1,7 @@
 """What the adapters need to know about a model's tokenizer, read once per tokenizer.
 
 The tool-call dialect used for constrained decoding (``LONGCAT_TOOL_DIALECT=json|kv|xml|hermes`` overrides the
-choice), and the token ids of the reasoning markers and turn boundaries. Nothing here imports vLLM.
+choice), and the token ids of the reasoning markers, turn boundaries and ends of sequence. Nothing here imports vLLM.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from typing import Any, Final
 from longcat_plugins.core import dialects
 from longcat_plugins.core import tags as T
 from longcat_plugins.core.prompt import TURN_BOUNDARIES, template_may_think
+from longcat_plugins.core.stops import end_of_sequence_ids
 
 DIALECT_ENV: Final = dialects.ENV_VAR
 DIALECTS: Final = tuple(dialects.DIALECTS)
@@ -30,6 +31,8 @@ class TokenizerFacts:
     boundary_ids: frozenset[int]
     think_start: str
     think_end: str
+    #: the ids that end a turn (:func:`longcat_plugins.core.stops.end_of_sequence_ids`)
+    end_of_sequence_ids: frozenset[int] = frozenset()
     #: the tokenizer's own chat template (the model's, not a ``--chat-template`` the API server applies) says the model
     #: may reason (:func:`longcat_plugins.core.prompt.template_may_think`)
     template_may_think: bool = True
@@ -67,7 +70,13 @@ def _read_facts(tokenizer: Any, override: str) -> TokenizerFacts:
         think_start="<longcat_think>" if "<longcat_think>" in vocab else "<think>",
         think_end="</longcat_think>" if "</longcat_think>" in vocab else "</think>",
         template_may_think=template_may_think(template),
+        end_of_sequence_ids=end_of_sequence_ids(vocab, _eos_ids(tokenizer)),
     )
+
+
+def _eos_ids(tokenizer: Any) -> list[object]:
+    eos = getattr(tokenizer, "eos_token_id", None)
+    return list(eos) if isinstance(eos, (list, tuple)) else [eos]
 
 
 def _vocab(tokenizer: Any) -> dict[str, int]:

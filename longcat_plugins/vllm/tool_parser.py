@@ -26,6 +26,7 @@ from longcat_plugins.core import ParsedMessage, ParsedToolCall, ParserOptions, S
 from longcat_plugins.core.blank_content import BlankContentHold
 from longcat_plugins.core.item_order import CallItemOrder
 from longcat_plugins.core.options import emit_unknown_calls_from_env
+from longcat_plugins.core.stops import stops_may_cut_calls
 
 from .deltas import events_to_delta
 from .names import STRUCTURAL_TAG_MODELS
@@ -51,11 +52,16 @@ def _options(reasoning: bool, calls: bool = True, cut: bool = False, reasoning_o
     )
 
 
-def may_be_cut_by_stop_string(request: Any) -> bool:
-    """Whether the request has stop strings: vLLM does not tell the parser why an output ended, and a stop string
-    can end it inside a call (which must then not come back as a complete call)."""
-    stop = getattr(request, "stop", None)
-    return bool(stop) if isinstance(stop, (str, list, tuple)) else False
+def may_be_cut_by_a_stop(request: Any, tokenizer: Any) -> bool:
+    """Whether a stop of the request may end its output inside a call (which must then not come back as a complete
+    call; vLLM does not tell the parser why an output ended): a stop string (``stop``; the Messages API hands its
+    ``stop_sequences`` on as ``stop``), or a stop token id that is not an end of sequence of ``tokenizer``
+    (``stop_token_ids``). vLLM takes no stop pattern."""
+    return stops_may_cut_calls(
+        (getattr(request, "stop", None),),
+        getattr(request, "stop_token_ids", None),
+        tokenizer_facts(tokenizer).end_of_sequence_ids,
+    )
 
 
 def is_forced(request: Any) -> bool:
@@ -184,7 +190,8 @@ class LongcatToolParser(ToolParser):
         whose tool stage then answers with the same reading)."""
         tools = self._tools(request)
         if calls_allowed(request, tools):
-            options = _options(True, cut=may_be_cut_by_stop_string(request), reasoning_open=reasoning_open)
+            cut = may_be_cut_by_a_stop(request, self.model_tokenizer)
+            options = _options(True, cut=cut, reasoning_open=reasoning_open)
         else:
             options = _options(True, calls=False, reasoning_open=reasoning_open)
         self._whole_reading = parse(model_output, tools, options)
@@ -194,7 +201,7 @@ class LongcatToolParser(ToolParser):
         message = self._whole_reading
         if message is None:
             tools = self._tools(request)
-            cut = may_be_cut_by_stop_string(request)
+            cut = may_be_cut_by_a_stop(request, self.model_tokenizer)
             options = _options(reasoning=False, cut=cut) if calls_allowed(request, tools) else self._verbatim_whole
             message = parse(model_output, tools, options)
         self._whole_reading = None
@@ -221,7 +228,7 @@ class LongcatToolParser(ToolParser):
             reasoning_open = stage is not None and not stage.hands_over and stage.reasoning_open
             reasoning = not self.skip_reasoning_parsing
             if calls_allowed(request, tools):
-                cut = may_be_cut_by_stop_string(request)
+                cut = may_be_cut_by_a_stop(request, self.model_tokenizer)
                 options = _options(reasoning, cut=cut, reasoning_open=reasoning and reasoning_open)
             else:
                 options = _options(reasoning, calls=False, reasoning_open=reasoning and reasoning_open)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import string
+from dataclasses import replace
 from typing import Any
 
 from hypothesis import HealthCheck, assume, given, settings
@@ -16,6 +17,7 @@ from hypothesis import strategies as st
 
 from longcat_plugins.core import ParserOptions, parse
 from longcat_plugins.core.dialects import DIALECTS
+from longcat_plugins.core.tags import THINK_CLOSES, THINK_OPENS
 from tests.fuzz.outputs import value_ends
 from tests.grammar_cases import written
 from tests.support.events import groups_of, prefixes_ok, split_at, stream, summary
@@ -252,6 +254,24 @@ def test_injected_garbage_keeps_invariants(data: st.DataObject, conv: Any, inser
     tools = _tools(conv[3])
     options = ParserOptions(reasoning_open=data.draw(st.booleans()), cut_calls_as_text=data.draw(st.booleans()))
     whole = parse(text, tools, options)
+    streamed, _ = stream(data.draw(splits(text)), tools, options)
+    assert summary(streamed) == summary(whole)
+
+
+@SETTINGS
+@given(data=st.data(), conv=conversation(), opened=st.booleans())
+def test_an_unknown_start_is_read_as_its_first_think_tag_says(data: st.DataObject, conv: Any, opened: bool) -> None:
+    """``reasoning_start_unknown``: the reading of the prompt-opened output when the first think tag closes
+    reasoning (the template's opener left out here), else of an output that starts outside it; in any split."""
+    text = conv[0]
+    if opened:
+        text = "".join(text.split(data.draw(st.sampled_from(["<think>", "<longcat_think>"])), 1))
+    tools = _tools(conv[3])
+    first = min(((text.find(tag), tag) for tag in (*THINK_OPENS, *THINK_CLOSES) if tag in text), default=(-1, ""))
+    known = ParserOptions(reasoning_open=first[1] in THINK_CLOSES)
+    options = ParserOptions(reasoning_start_unknown=True, cut_calls_as_text=data.draw(st.booleans()))
+    whole = parse(text, tools, options)
+    assert summary(whole) == summary(parse(text, tools, replace(known, cut_calls_as_text=options.cut_calls_as_text)))
     streamed, _ = stream(data.draw(splits(text)), tools, options)
     assert summary(streamed) == summary(whole)
 

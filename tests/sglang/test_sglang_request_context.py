@@ -1,6 +1,7 @@
 """What our SGLang parsers note of a request (``longcat_plugins.sglang.request_context``): the tools its tool-call
-parser is handed, and whether it has stop strings. SGLang's Responses serving converts a request's tools anew each
-time it needs them, so one request is noted several times, each note freeing the tools of the one before."""
+parser is handed, and whether a stop may end its output inside a call. SGLang's Responses serving converts a
+request's tools anew each time it needs them, so one request is noted several times, each note freeing the tools of
+the one before."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import pytest
 from longcat_plugins.sglang.request_context import (
     note_request,
     tool_parser_tools,
-    tools_of_a_request_with_stop_strings,
+    tools_of_a_request_a_stop_may_cut,
 )
 
 pytestmark = pytest.mark.sglang
@@ -51,7 +52,7 @@ def test_the_last_note_of_a_request_holds() -> None:
     _in_a_thread(note_twice)
     (tools,) = kept
     assert tool_parser_tools(request) == tuple(tools)
-    assert tools_of_a_request_with_stop_strings(tools)
+    assert tools_of_a_request_a_stop_may_cut(tools)
 
 
 def test_a_request_without_stop_strings_marks_no_tool() -> None:
@@ -59,7 +60,7 @@ def test_a_request_without_stop_strings_marks_no_tool() -> None:
     tools = [_Tool()]
     note_request(request, tools)
     assert tool_parser_tools(request) == tuple(tools)
-    assert not tools_of_a_request_with_stop_strings(tools)
+    assert not tools_of_a_request_a_stop_may_cut(tools)
 
 
 def test_a_freed_request_is_forgotten() -> None:
@@ -70,4 +71,4 @@ def test_a_freed_request_is_forgotten() -> None:
     gc.collect()
     later = _Request()
     assert tool_parser_tools(later) is None
-    assert tools_of_a_request_with_stop_strings(tools)  # (the tools live on: their mark does too)
+    assert tools_of_a_request_a_stop_may_cut(tools)  # (the tools live on: their mark does too)

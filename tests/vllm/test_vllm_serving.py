@@ -170,3 +170,36 @@ def test_required_is_constrained_in_the_xml_dialect_and_parsed(serving: tuple[An
     assert begins == ["<tool_call>\n<function=get_weather>\n", "<tool_call>\n<function=write_file>\n"]
     assert [c["name"] for c in calls] == ["get_weather", "write_file"]
     assert finish == "tool_calls"
+
+
+def _token_id(engine: RecordingEngine, token: str) -> int:
+    return int(engine.renderer.tokenizer.convert_tokens_to_ids(token))
+
+
+#: (stop token, whether it may end the output inside a call): an ordinary token may, an end of sequence may not
+STOP_TOKENS = [("print", True), ("<tool_call>", True), ("</s>", False), ("<|im_end|>", False)]
+
+
+@pytest.mark.parametrize("stream", [True, False], ids=["stream", "whole"])
+@pytest.mark.parametrize(("token", "cuts"), STOP_TOKENS)
+def test_a_call_a_stop_token_cut_comes_back_as_text(
+    serving: tuple[Any, RecordingEngine], token: str, cuts: bool, stream: bool
+) -> None:
+    """``stop_token_ids``: a call the output ends in comes back as text when the stop token may be written inside
+    a call (as with a stop string), as a call when it is an end of sequence (the model's own end of turn)."""
+    chat, engine = serving
+    engine.output, engine.group, engine.finish_reason = TRUNCATED, 4, "stop"
+    request = _request(stream=stream, stop_token_ids=[_token_id(engine, token)])
+    if stream:
+        content, reasoning, calls, finish = _fold(chat_completion(chat, request))
+        served = (content, reasoning, [(c["name"], c["arguments"]) for c in calls], finish)
+    else:
+        choice = asyncio.run(chat.create_chat_completion(request)).choices[0]
+        message = choice.message
+        calls_ = [(c.function.name, c.function.arguments) for c in message.tool_calls]
+        served = (message.content or "", message.reasoning or "", calls_, choice.finish_reason)
+    expected = parse(TRUNCATED, TOOLS, ParserOptions(reasoning_open=True, cut_calls_as_text=cuts))
+    assert bool(expected.tool_calls) is not cuts
+    calls_expected = [(c.name, c.arguments) for c in expected.tool_calls]
+    assert (served[0].strip(), served[1], served[2]) == (expected.content.strip(), expected.reasoning, calls_expected)
+    assert served[3] == ("stop" if cuts else "tool_calls")

@@ -1,0 +1,114 @@
+"""Every stop a request can give SGLang that may end the output inside a call -- a stop string, a stop pattern
+(``stop_regex``), a stop token id that is not an end of sequence -- gets the call the output ends in back as text,
+through SGLang's ``OpenAIServingChat`` (both parsers ours), streamed and whole; a stop that only ends a turn, and
+no stop at all, leave it a call."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from test_sglang_serving_chat import CALL_XML, chat, fold_sse, pieces_of, server_args, serving
+
+from longcat_plugins.core import ParserOptions, parse
+from longcat_plugins.sglang.request_context import may_be_cut_by_a_stop
+
+pytestmark = pytest.mark.sglang
+
+__all__ = ["server_args", "serving"]  # (the fixtures)
+
+#: the output a stop ended inside the ``content`` value of a ``write_file`` call
+CUT = "Let me write it.\n" + CALL_XML[: CALL_XML.index('"hi"')]
+
+
+def _served(serving_chat: Any, stream: bool, **stops: Any) -> tuple[str, list[tuple[str, Any]], str]:
+    """What the client gets: content, calls (name, arguments), finish reason."""
+    response = chat(serving_chat, stream=stream, **stops)
+    if stream:
+        result = fold_sse(response)
+        calls = [(c["name"], json.loads(c["arguments"])) for c in result["calls"]]
+        return result["content"], calls, result["finish_reason"]
+    choice = response.choices[0]
+    calls = [(c.function.name, json.loads(c.function.arguments)) for c in choice.message.tool_calls or []]
+    return choice.message.content or "", calls, choice.finish_reason
+
+
+def _ordinary_token_id(serving_chat: Any) -> int:
+    return int(serving_chat.tokenizer_manager.tokenizer.encode("print", add_special_tokens=False)[0])
+
+
+def _eos_token_id(serving_chat: Any) -> int:
+    return int(serving_chat.tokenizer_manager.tokenizer.eos_token_id)
+
+
+STOPS_THAT_CUT = {
+    "stop_regex": lambda s: {"stop_regex": r'"h\w'},
+    "stop_regex_list": lambda s: {"stop_regex": [r"never", r'"h\w']},
+    "stop_string": lambda s: {"stop": ['"hi"']},
+    "stop_token_id": lambda s: {"stop_token_ids": [_ordinary_token_id(s)]},
+    "stop_token_ids_with_eos": lambda s: {"stop_token_ids": [_eos_token_id(s), _ordinary_token_id(s)]},
+}
+
+
+@pytest.mark.parametrize("stream", [True, False], ids=["stream", "whole"])
+@pytest.mark.parametrize("stop", list(STOPS_THAT_CUT))
+def test_a_call_a_stop_cut_comes_back_as_text(serving, stop: str, stream: bool) -> None:
+    serving_chat, manager = serving
+    manager.script(pieces_of(CUT, 6))
+    expected = parse(CUT, None, ParserOptions(cut_calls_as_text=True))
+    assert expected.content == CUT and not expected.tool_calls
+    assert _served(serving_chat, stream, **STOPS_THAT_CUT[stop](serving_chat)) == (CUT, [], "stop")
+
+
+STOPS_THAT_END_A_TURN = {
+    "none": lambda s: {},
+    "stop_token_id_eos": lambda s: {"stop_token_ids": [_eos_token_id(s)]},
+    "empty_stop_regex": lambda s: {"stop_regex": []},
+}
+
+
+@pytest.mark.parametrize("stream", [True, False], ids=["stream", "whole"])
+@pytest.mark.parametrize("stop", list(STOPS_THAT_END_A_TURN))
+def test_a_call_the_output_ends_in_is_a_call_without_a_cutting_stop(serving, stop: str, stream: bool) -> None:
+    """The model ended its turn inside the call (or only a stop that ends a turn could have): a call, its
+    arguments closed."""
+    serving_chat, manager = serving
+    manager.script(pieces_of(CUT, 6))
+    served = _served(serving_chat, stream, **STOPS_THAT_END_A_TURN[stop](serving_chat))
+    assert served == ("Let me write it.\n", [("write_file", {"path": "a.py", "content": "print("})], "tool_calls")
+
+
+class _Request:
+    def __init__(self, **fields: Any) -> None:
+        self.__dict__.update(fields)
+
+
+class _Tokenizer:
+    eos_token_id = 2
+
+    def get_vocab(self) -> dict[str, int]:
+        return {"<|im_end|>": 7, "</longcat_s>": 8, "a": 9}
+
+
+@pytest.mark.parametrize(
+    ("fields", "cut"),
+    [
+        ({}, False),
+        ({"stop": None, "stop_regex": None, "stop_token_ids": None}, False),
+        ({"stop": ""}, False),
+        ({"stop": "x"}, True),
+        ({"stop": ["x"]}, True),
+        ({"stop_regex": "x+"}, True),
+        ({"stop_regex": []}, False),
+        ({"stop_token_ids": [2, 7, 8]}, False),  # the tokenizer's end of sequence, the end-of-sequence markers
+        ({"stop_token_ids": [2, 9]}, True),
+        ({"stop_token_ids": [10]}, True),  # not in the vocabulary: not an end of sequence either
+    ],
+)
+def test_which_stops_may_cut_a_call(fields: dict[str, Any], cut: bool) -> None:
+    assert may_be_cut_by_a_stop(_Request(**fields), _Tokenizer()) is cut
+
+
+def test_without_a_tokenizer_any_stop_token_may_cut() -> None:
+    assert may_be_cut_by_a_stop(_Request(stop_token_ids=[2]), None)
