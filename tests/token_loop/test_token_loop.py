@@ -282,6 +282,8 @@ def call_problems(choice: dict[str, Any], named: str | None) -> list[str]:
     if not calls:
         return [f"no call (finish {choice['finish_reason']}, content {choice['message'].get('content')!r:.200})"]
     problems = []
+    if len(calls) > 1:  # every request here says parallel_tool_calls: false
+        problems.append(f"{len(calls)} calls where the request asks for one")
     for call in calls:
         name, text = call["function"]["name"], call["function"]["arguments"]
         if name not in FUNCTIONS or (named is not None and name != named):
