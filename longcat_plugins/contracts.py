@@ -166,12 +166,13 @@ VLLM_STREAM_END: Final = Contract(
     checked_on=_V,
     upstream=f"{_NEXT_PARSER}.abstract_parser",
 )
-#: Checked with :data:`VLLM_STREAM_END`; without it our reasoning parser cannot tell that an engine's own tool parser
-#: is beside it (a warning: that mix then streams calls as content).
+#: Checked with :data:`VLLM_STREAM_END`; without it our parsers cannot tell which tool parser a request's reasoning
+#: parser has (a warning: they read in two stages, as when built by hand).
 VLLM_PARSER_BESIDE: Final = Contract(
     "vllm.parser.abstract_parser:Parser.tool_parser_cls",
-    "the Parser vLLM composes for the server builds a request's reasoning parser in its __init__ and names the tool "
-    "parser class beside it: our reasoning parser hands the content over to an engine's own tool parser",
+    "the Parser vLLM composes for the server builds a request's reasoning and tool parsers in its __init__ and names "
+    "the tool parser class: ours pair there (one pass), and our reasoning parser hands the content over to an "
+    "engine's own tool parser",
     checked_on=_V,
     upstream=f"{_NEXT_PARSER}.abstract_parser",
 )

@@ -157,9 +157,9 @@ def _check_stream_end(module: ModuleType) -> None:
         beside = missing([VLLM_PARSER_BESIDE])
         if beside:
             logger.warning(
-                "%s longcat beside vLLM's own %s streams calls as content here: %s",
+                "%s longcat reads in two stages here, and alone it streams a think block after the first answer "
+                "text as content: %s",
                 _REASONING_FLAG,
-                _TOOL_FLAG,
                 "; ".join(beside),
             )
     except Exception as exc:
