@@ -86,7 +86,8 @@ def test_doctor_fails_when_the_allow_list_excludes_longcat() -> None:
 def test_doctor_quick_does_not_import_vllm() -> None:
     code, report, stderr = _doctor("--quick")
     assert code == 0
-    assert set(_vllm_rows(report)) == {"version", "entry point", "allow-list", "tool dialect", "unknown calls"}
+    rows = {"version", "entry point", "allow-list", "tool dialect", "unknown calls", "frontend"}
+    assert set(_vllm_rows(report)) == rows
     assert "importing" not in stderr
 
 
