@@ -174,14 +174,25 @@ VLLM_STREAM_END: Final = Contract(
     checked_on=_V,
     upstream=f"{_NEXT_PARSER}.abstract_parser",
 )
-#: Checked with :data:`VLLM_STREAM_END`; without it our reasoning parser cannot tell that an engine's own tool parser
-#: is beside it (a warning: that mix then streams calls as content).
+#: Checked with :data:`VLLM_STREAM_END`; without it our parsers cannot tell which tool parser a request's reasoning
+#: parser has (a warning: they read in two stages, as when built by hand).
 VLLM_PARSER_BESIDE: Final = Contract(
     "vllm.parser.abstract_parser:Parser.tool_parser_cls",
-    "the Parser vLLM composes for the server builds a request's reasoning parser in its __init__ and names the tool "
-    "parser class beside it: our reasoning parser hands the content over to an engine's own tool parser",
+    "the Parser vLLM composes for the server builds a request's reasoning and tool parsers in its __init__ and names "
+    "the tool parser class: ours pair there (one pass), and our reasoning parser hands the content over to an "
+    "engine's own tool parser",
     checked_on=_V,
     upstream=f"{_NEXT_PARSER}.abstract_parser",
+)
+#: ``VLLM_USE_RUST_FRONTEND=1 vllm serve`` runs vLLM's Rust frontend (the ``vllm-rs`` binary of the wheel) in place of
+#: the Python API server; its tool and reasoning parsers are compiled in, none is ``longcat``, and it loads no Python
+#: parser. The doctor fails the variable when it is set, and the plugin logs it in each process it is loaded in.
+VLLM_RUST_FRONTEND: Final = Contract(
+    "vllm.envs:VLLM_USE_RUST_FRONTEND",
+    "the variable that makes vllm serve answer through vLLM's Rust frontend, where no Python parser runs: the doctor "
+    "and the plugin's log name it",
+    checked_on=("0.33.0",),
+    since="0.33.0",
 )
 #: Used when present; without them the adapter still works (a warning, not a stand-in).
 VLLM_OPTIONAL: Final = (
@@ -404,7 +415,7 @@ GROUPS: Final = {
         ("constrained tool calls", VLLM_STRUCTURAL, "structural"),
         ("reasoning parser", VLLM_REASONING, "required"),
         ("serving", (VLLM_STREAM_END,), "required"),
-        ("optional", (*VLLM_OPTIONAL, VLLM_PARSER_BESIDE), "optional"),
+        ("optional", (*VLLM_OPTIONAL, VLLM_PARSER_BESIDE, VLLM_RUST_FRONTEND), "optional"),
         ("replay server", VLLM_REPLAY, "replay"),
     ),
     "sglang": (

@@ -13,7 +13,13 @@ import pytest
 
 from longcat_plugins.doctor import Status, run_checks
 from longcat_plugins.doctor import runner as doctor_runner
-from longcat_plugins.doctor.env_checks import HTTP_APP, VARIABLES, emit_unknown_calls_check, http_app_check
+from longcat_plugins.doctor.env_checks import (
+    HTTP_APP,
+    VARIABLES,
+    emit_unknown_calls_check,
+    http_app_check,
+    rust_frontend_check,
+)
 from longcat_plugins.doctor.model import SGLANG, VLLM, EngineSpec
 
 REPO = Path(__file__).resolve().parent.parent
@@ -56,6 +62,8 @@ def test_the_guide_lists_every_variable_once() -> None:
         ("SGLANG_HTTP_SERVER_APP_PATH", "no_colon", SGLANG, Status.FAIL),
         ("SGLANG_HTTP_SERVER_APP_PATH", "no_such_module_here:app", SGLANG, Status.FAIL),
         ("SGLANG_HTTP_SERVER_APP_PATH", "json:dumps", SGLANG, Status.WARN),
+        ("VLLM_USE_RUST_FRONTEND", "1", VLLM, Status.FAIL),
+        ("VLLM_USE_RUST_FRONTEND", "yes", VLLM, Status.FAIL),
     ],
 )
 def test_a_bad_value_is_reported(
@@ -97,3 +105,9 @@ def test_emit_unknown_calls_failure_says_what_the_engine_does(monkeypatch: pytes
 def test_our_http_app_is_fine(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SGLANG_HTTP_SERVER_APP_PATH", HTTP_APP)
     assert http_app_check().status is Status.OK
+
+
+def test_the_python_frontend_is_fine(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("VLLM_USE_RUST_FRONTEND", "0")
+    check = rust_frontend_check()
+    assert check.status is Status.OK and "Python API server" in check.detail

@@ -16,12 +16,17 @@ from .metadata_checks import allow_list_check, dialect_check
 from .model import SGLANG, Check, EngineSpec, Status
 
 HTTP_APP_ENV: Final = "SGLANG_HTTP_SERVER_APP_PATH"
+#: set to a non-zero integer, ``vllm serve`` answers through vLLM's Rust frontend, which has no ``longcat`` parser
+RUST_FRONTEND_ENV: Final = "VLLM_USE_RUST_FRONTEND"
+#: what the Rust frontend prints when it stops at start-up (vLLM 0.33), before its list of compiled-in parsers
+RUST_FRONTEND_REFUSAL: Final = "tool parser `longcat` is not registered"
 #: the app module that registers the plugin in SGLang's HTTP workers (``--tokenizer-worker-num > 1``)
 HTTP_APP: Final = "longcat_plugins.sglang.http_app:app"
 
 #: every variable the doctor checks, in the order of its rows
 VARIABLES: Final = (
     "VLLM_PLUGINS",
+    RUST_FRONTEND_ENV,
     "SGLANG_PLUGINS",
     "LONGCAT_TOOL_DIALECT",
     EMIT_UNKNOWN_CALLS_ENV,
@@ -34,7 +39,41 @@ def env_checks(engine: EngineSpec) -> list[Check]:
     rows = [allow_list_check(engine), dialect_check(engine), emit_unknown_calls_check(engine)]
     if engine is SGLANG:
         rows.append(http_app_check())
+    else:
+        rows.append(rust_frontend_check())
     return rows
+
+
+def rust_frontend() -> bool | None:
+    """Whether ``VLLM_USE_RUST_FRONTEND`` turns vLLM's Rust frontend on, read as vLLM reads it (an integer, unset is
+    0); None when vLLM cannot read it (not an integer)."""
+    try:
+        return bool(int(os.environ.get(RUST_FRONTEND_ENV, "0")))
+    except ValueError:
+        return None
+
+
+def rust_frontend_check() -> Check:
+    """``VLLM_USE_RUST_FRONTEND`` unset or 0: ``vllm serve`` runs the Python API server, which loads the plugin."""
+    raw = os.environ.get(RUST_FRONTEND_ENV)
+    name = "frontend"
+    on = rust_frontend()
+    if on is False:
+        state = "not set" if raw is None else f"={raw}"
+        return Check("vllm", name, Status.OK, f"{RUST_FRONTEND_ENV} {state}: vllm serve runs the Python API server")
+    fix = (
+        f"export {RUST_FRONTEND_ENV}=0 (or unset it): vllm serve then runs its Python API server, which loads "
+        "longcat-plugins"
+    )
+    if on is None:
+        detail = f"{RUST_FRONTEND_ENV}={raw!r} is not an integer: vllm serve fails reading it"
+    else:
+        detail = (
+            f"{RUST_FRONTEND_ENV}={raw}: vllm serve answers through vLLM's Rust frontend (vllm-rs), whose tool and "
+            f"reasoning parsers are compiled in and include no 'longcat': it stops at start-up with "
+            f"\"{RUST_FRONTEND_REFUSAL} (choose from: ...)\" (the same for --reasoning-parser longcat)"
+        )
+    return Check("vllm", name, Status.FAIL, detail, fix)
 
 
 def emit_unknown_calls_check(engine: EngineSpec) -> Check:

@@ -19,11 +19,19 @@ Importing it elsewhere imports nothing from vLLM.
 from __future__ import annotations
 
 import logging
+import os
 import sys
 from types import ModuleType
 from typing import Final
 
-from longcat_plugins.contracts import VLLM_PARSER_BESIDE, VLLM_REASONING, VLLM_REGISTRY, VLLM_STREAM_END, VLLM_TOOL
+from longcat_plugins.contracts import (
+    VLLM_PARSER_BESIDE,
+    VLLM_REASONING,
+    VLLM_REGISTRY,
+    VLLM_RUST_FRONTEND,
+    VLLM_STREAM_END,
+    VLLM_TOOL,
+)
 
 from .names import REASONING_PARSER_NAME, STRUCTURAL_TAG_MODELS, TOOL_PARSER_NAME
 
@@ -51,6 +59,7 @@ STREAM_END: Final = VLLM_STREAM_END
 
 def register() -> None:
     """Register the ``longcat`` tool and reasoning parsers with vLLM. Idempotent; cheap after the first call."""
+    _note_rust_frontend()
     try:
         import vllm.reasoning.abs_reasoning_parsers
         import vllm.tool_parsers.abstract_tool_parser  # noqa: F401
@@ -65,6 +74,26 @@ def register() -> None:
             _install_stand_ins([problem])
         except Exception as again:
             _log_unregistered(f"{problem}, and registering a stand-in raised {type(again).__name__}: {again}")
+
+
+def _note_rust_frontend() -> None:
+    """One line per process when ``VLLM_USE_RUST_FRONTEND`` is on: ``vllm serve`` then answers through vLLM's Rust
+    frontend, which runs none of our parsers (this process is its engine core, or the ``vllm serve`` that starts it)."""
+    from longcat_plugins.doctor.drift import log_once, missing
+    from longcat_plugins.doctor.env_checks import RUST_FRONTEND_ENV, RUST_FRONTEND_REFUSAL, rust_frontend
+
+    try:
+        if not rust_frontend() or missing([VLLM_RUST_FRONTEND]):
+            return
+    except Exception:  # only a log line: never in the way of registering
+        return
+    log_once(
+        logging.WARNING,
+        f"{RUST_FRONTEND_ENV}={os.environ[RUST_FRONTEND_ENV]}: vllm serve answers through vLLM's Rust frontend "
+        f"(vllm-rs), whose parsers are compiled in: --tool-call-parser / --reasoning-parser longcat cannot run there "
+        f"(it stops with \"{RUST_FRONTEND_REFUSAL}\"). Unset {RUST_FRONTEND_ENV} (or set it to 0) to serve with "
+        "vLLM's Python API server, which loads longcat-plugins.",
+    )
 
 
 def _log_unregistered(problem: str) -> None:
@@ -157,9 +186,9 @@ def _check_stream_end(module: ModuleType) -> None:
         beside = missing([VLLM_PARSER_BESIDE])
         if beside:
             logger.warning(
-                "%s longcat beside vLLM's own %s streams calls as content here: %s",
+                "%s longcat reads in two stages here, and alone it streams a think block after the first answer "
+                "text as content: %s",
                 _REASONING_FLAG,
-                _TOOL_FLAG,
                 "; ".join(beside),
             )
     except Exception as exc:

@@ -39,7 +39,8 @@ Without a tool parser (``--reasoning-parser`` alone), on every release, the requ
 from start to end, as the core reads it in one pass: the serving layer is told reasoning has not ended at the prompt,
 and the parser never hands over (see :mod:`.pairing`). Beside an engine's own tool parser, the serving layer is told
 the same, and this parser hands the content over where it starts (confirming the end of reasoning), as with ours:
-vLLM's tool parser then reads it.
+vLLM's tool parser then reads it. Built by hand (not by vLLM's ``Parser``), it does the same whatever tool parser
+follows, and ``extract_reasoning`` returns the output without its reasoning as content.
 """
 
 from __future__ import annotations
@@ -57,7 +58,7 @@ from longcat_plugins.core import tags as T
 from longcat_plugins.core.prompt import TURN_BOUNDARIES, model_may_open_reasoning, prompt_opens_reasoning
 from longcat_plugins.core.reasoning_tokens import ReasoningTokenCounter
 
-from .pairing import ToolParserBeside, reasoning_parser_built, tool_parser_beside
+from .pairing import ToolParserBeside, reasoning_parser_built
 from .tokenizer_facts import tokenizer_facts
 
 _PROMPT_TAIL_TOKENS: Final = 16
@@ -121,14 +122,15 @@ class LongcatReasoningParser(_GateBase):  # type: ignore[valid-type,misc]
         self._streams_all = False  # vLLM streams the whole output through this parser (no hand-over)
         self._finished = False
         self.tool_stage: Any = None  # the tool parser built with this one (see .pairing)
-        # an engine's own tool parser beside this one: vLLM hands it the content once this parser confirms the end
-        self._stage_before_other = tool_parser_beside() is ToolParserBeside.OTHER
         self._parsing_stream = False  # the serving layer gave this instance its prompt: it parses an output
         self._counter: ReasoningTokenCounter | None = None
         self._token_texts: dict[int, str] = {}
         # closing think tags that are not one token: found in the text
         self._split_closes = tuple(tag for tag in T.THINK_CLOSES if not _single_token_ids(tokenizer, (tag,)))
-        reasoning_parser_built(self)
+        # a tool parser not built with this one (an engine's own, or one built by hand) reads the content: it is
+        # handed over where it starts, confirming the end of reasoning
+        beside = reasoning_parser_built(self)
+        self._hands_content_over = beside in (ToolParserBeside.OTHER, ToolParserBeside.UNKNOWN)
 
     @property
     def reasoning_start_str(self) -> str:
@@ -347,8 +349,9 @@ class LongcatReasoningParser(_GateBase):  # type: ignore[valid-type,misc]
         return ParserOptions(reasoning=True, tools=False, reasoning_open=self.reasoning_open)
 
     def extract_reasoning(self, model_output: str, request: Any) -> tuple[str | None, str | None]:
-        """With a tool parser, the tool parser reads the whole output in one pass (the reasoning is its reading's;
-        it answers the tool stage with the same reading); alone, this parser reads it."""
+        """With the tool parser vLLM's ``Parser`` built beside this one, that tool parser reads the whole output in
+        one pass (the reasoning is its reading's; it answers the tool stage with the same reading, whatever content
+        it is handed); otherwise this parser reads it, and the content is the output without its reasoning."""
         if self.tool_stage is not None:
             message = self.tool_stage.read_whole(model_output, request, self.reasoning_open)
             return message.reasoning or None, model_output
@@ -377,7 +380,7 @@ class LongcatReasoningParser(_GateBase):  # type: ignore[valid-type,misc]
         events = stream.feed(delta_text)
         self._hold(events)
         content = ""
-        if self.tool_stage is None and not self._stage_before_other:
+        if self.tool_stage is None and not self._hands_content_over:
             content = self._release()
         elif self._held and (not stream.in_reasoning or (not self._streams_all and self._calls_held())):
             self._ended = True

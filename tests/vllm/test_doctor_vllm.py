@@ -43,7 +43,35 @@ def test_doctor_passes_with_vllm() -> None:
 
 def test_doctor_json_every_vllm_check_ok() -> None:
     tool, reasoning = "vllm.tool_parser.LongcatToolParser", "vllm.reasoning_parser.LongcatReasoningParser"
-    doctor.check_every_check_ok("vllm", os.environ, doctor.ENGINE_CHECKS, tool, reasoning)
+    doctor.check_every_check_ok("vllm", os.environ, doctor.ENGINE_CHECKS | {"frontend"}, tool, reasoning)
+
+
+def _frontend_env(value: str | None) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != "VLLM_USE_RUST_FRONTEND"}
+    return env if value is None else {**env, "VLLM_USE_RUST_FRONTEND": value}
+
+
+@pytest.mark.parametrize("value", [None, "0"])
+def test_doctor_passes_the_python_frontend(value: str | None) -> None:
+    code, report, stderr = doctor.doctor_report("vllm", env=_frontend_env(value))
+    row = _vllm_rows(report)["frontend"]
+    assert code == 0 and report["ok"], json.dumps(report, indent=1) + stderr[-2000:]
+    assert row["status"] == "ok" and "vllm serve runs the Python API server" in row["detail"]
+    assert "Rust frontend" not in stderr
+
+
+def test_doctor_fails_the_rust_frontend_and_says_what_to_do() -> None:
+    """``VLLM_USE_RUST_FRONTEND=1 vllm serve`` answers through vLLM's Rust frontend, which has no ``longcat``
+    parser: the doctor fails it with the message the frontend stops with, and how to serve with ours."""
+    code, report, stderr = doctor.doctor_report("vllm", env=_frontend_env("1"))
+    rows = _vllm_rows(report)
+    assert code == 1 and report["ok"] is False
+    assert rows["frontend"]["status"] == "FAIL"
+    assert "tool parser `longcat` is not registered" in rows["frontend"]["detail"]
+    assert rows["frontend"]["fix"].startswith("export VLLM_USE_RUST_FRONTEND=0 (or unset it)")
+    failed = {name for name, row in rows.items() if row["status"] == "FAIL"}
+    assert failed == {"frontend"}, rows  # the plugin itself is fine: only the frontend cannot load it
+    assert stderr.count("VLLM_USE_RUST_FRONTEND=1: vllm serve answers through vLLM's Rust frontend") == 1
 
 
 def test_doctor_fails_when_the_allow_list_excludes_longcat() -> None:
@@ -58,7 +86,8 @@ def test_doctor_fails_when_the_allow_list_excludes_longcat() -> None:
 def test_doctor_quick_does_not_import_vllm() -> None:
     code, report, stderr = _doctor("--quick")
     assert code == 0
-    assert set(_vllm_rows(report)) == {"version", "entry point", "allow-list", "tool dialect", "unknown calls"}
+    rows = {"version", "entry point", "allow-list", "tool dialect", "unknown calls", "frontend"}
+    assert set(_vllm_rows(report)) == rows
     assert "importing" not in stderr
 
 

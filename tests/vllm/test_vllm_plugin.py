@@ -114,3 +114,38 @@ def test_without_plugins_builtin_then_tool_parser_plugin_flag() -> None:
     assert "engine-free True" in out
     assert "before vllm.tool_parsers.longcat_tool_parser" in out
     assert "after longcat_plugins.vllm.tool_parser" in out
+
+
+_RUST_FRONTEND_LINE = "vllm serve answers through vLLM's Rust frontend (vllm-rs), whose parsers are compiled in"
+
+
+@pytest.mark.parametrize("value", ["1", "0", None])
+def test_a_rust_frontend_is_logged_once_per_process(value: str | None) -> None:
+    """Loaded by vLLM's plugin loader in a process with ``VLLM_USE_RUST_FRONTEND=1`` (the engine core of ``vllm
+    serve`` with the Rust frontend), the plugin registers as ever and logs one line saying that the frontend cannot
+    run ``longcat`` and what to do, however often it is loaded; with the variable 0 or unset, no line."""
+    env = {k: v for k, v in os.environ.items() if k != "VLLM_USE_RUST_FRONTEND"}
+    if value is not None:
+        env["VLLM_USE_RUST_FRONTEND"] = value
+    code = """
+        from vllm.plugins import load_general_plugins
+        from vllm.tool_parsers import ToolParserManager
+        import longcat_plugins.vllm
+        load_general_plugins()
+        load_general_plugins()
+        longcat_plugins.vllm.register()
+        print("tool", ToolParserManager.get_tool_parser("longcat").__module__)
+        """
+    result = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, env=env, timeout=300, check=False
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "tool longcat_plugins.vllm.tool_parser" in result.stdout
+    if value == "1":
+        assert result.stderr.count(_RUST_FRONTEND_LINE) == 1, result.stderr[-3000:]
+        line = next(line for line in result.stderr.splitlines() if _RUST_FRONTEND_LINE in line)
+        assert line.startswith("VLLM_USE_RUST_FRONTEND=1: ")
+        assert "tool parser `longcat` is not registered" in line
+        assert "Unset VLLM_USE_RUST_FRONTEND (or set it to 0)" in line
+    else:
+        assert "Rust frontend" not in result.stderr
