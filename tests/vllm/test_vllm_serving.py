@@ -166,10 +166,21 @@ def test_required_is_constrained_in_the_xml_dialect_and_parsed(serving: tuple[An
     _, _, calls, finish = _fold(chat_completion(chat, _request(stream=True, tool_choice="required")))
     sampling_params = engine.calls[-1].sampling_params
     tag = json.loads(sampling_params.structured_outputs.structural_tag)
-    begins = [t["begin"] for t in tag["format"]["tags"]]
+    begins = [t["begin"] for t in _call_tags(tag["format"])]
     assert begins == ["<tool_call>\n<function=get_weather>\n", "<tool_call>\n<function=write_file>\n"]
     assert [c["name"] for c in calls] == ["get_weather", "write_file"]
     assert finish == "tool_calls"
+
+
+def _call_tags(node: Any) -> list[dict[str, Any]]:
+    """The tags of the list of calls in a structural tag's format (after the reasoning a forced call may follow)."""
+    if isinstance(node, dict):
+        if "tags" in node:
+            return list(node["tags"])
+        return [tag for value in node.values() for tag in _call_tags(value)]
+    if isinstance(node, list):
+        return [tag for value in node for tag in _call_tags(value)]
+    return []
 
 
 def _token_id(engine: RecordingEngine, token: str) -> int:
