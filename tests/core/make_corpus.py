@@ -726,6 +726,33 @@ case(
     ],
 )
 case(
+    "xml_parameter_close_with_text_after_it_in_a_value",
+    "A value's own closing tag followed on its line by other text is value text (a shell command that prints the "
+    "tag); only a line break, a tag of the markup or the end of the output after it ends the value.",
+    tc('\n<function=write_file>\n<parameter=content>\necho "</parameter> done"\n</parameter>\n'
+       "<parameter=path>\nrun.sh\n</parameter>\n</function>\n"),
+    calls=[("write_file", {"content": 'echo "</parameter> done"', "path": "run.sh"})],
+)
+case(
+    "xml_parameter_close_compact_layout",
+    "The compact layout real models write: a value's closing tag right before the next tag (after spaces or none) "
+    "ends the value.",
+    tc("<function=write_file><parameter=path>a.txt</parameter><parameter=content>x</parameter>  </function>"),
+    calls=[("write_file", {"path": "a.txt", "content": "x"})],
+)
+case(
+    "kv_value_close_with_text_after_it_in_a_value",
+    "The same in the key/value dialect: </longcat_arg_value> and more text on its line is value text; followed by "
+    "a line break or a tag of the markup it ends the value.",
+    kv("write_file", ("content", "</longcat_arg_value> and more"), ("path", "a.txt"))
+    + lc("write_file<longcat_arg_key>path</longcat_arg_key><longcat_arg_value>b.txt</longcat_arg_value>"
+         "<longcat_arg_key>content</longcat_arg_key><longcat_arg_value>y</longcat_arg_value>"),
+    calls=[
+        ("write_file", {"content": "</longcat_arg_value> and more", "path": "a.txt"}),
+        ("write_file", {"path": "b.txt", "content": "y"}),
+    ],
+)
+case(
     "xml_missing_parameter_close",
     "A value not closed by </parameter> ends at the next <parameter= or at </function>.",
     "<tool_call>\n<function=write_file>\n<parameter=path>\na.txt\n<parameter=content>\nbody\n</function>\n</tool_call>",

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from longcat_plugins.core import Content, ParserOptions, StreamParser, ToolCallEnd, parse
+from longcat_plugins.core import Content, ParserOptions, StreamParser, ToolCallArgs, ToolCallEnd, parse
 from tests.support.events import groups_of, split_at, stream, summary
 from tests.support.tools import function_tool
 
@@ -252,3 +252,53 @@ def test_a_block_naming_its_tool_before_a_closing_angle_is_read_only_for_a_decla
     text: str, content: str, calls: Any
 ) -> None:
     assert _read_with(WRITE, text) == (content, calls)
+
+
+def _value_in(layout: str, value: str) -> str:
+    if layout == "xml":
+        return f"<tool_call>\n<function=write_file>\n<parameter=path>\n{value}\n</parameter>\n</function>\n</tool_call>"
+    return (
+        "<longcat_tool_call>write_file\n<longcat_arg_key>path</longcat_arg_key>\n"
+        f"<longcat_arg_value>{value}</longcat_arg_value>\n</longcat_tool_call>"
+    )
+
+
+_VALUE_CLOSE = {"xml": "</parameter>", "kv": "</longcat_arg_value>"}
+
+
+@pytest.mark.parametrize("layout", ["xml", "kv"])
+@pytest.mark.parametrize(
+    "value", ['echo "{close} done"', "a{close}  b", "{close}x", "a{close}<br> b", "one\nx{close}; y\nthree"]
+)
+def test_a_value_closing_tag_with_other_text_after_it_on_its_line_is_value_text(layout: str, value: str) -> None:
+    value = value.format(close=_VALUE_CLOSE[layout])
+    assert _read_with(WRITE, _value_in(layout, value)) == ("", [("write_file", {"path": value})])
+
+
+_COMPACT = {
+    "xml": "<function=write_file><parameter=path>a</parameter>{gap}<parameter=note>b</parameter>{end}</function>",
+    "kv": "<longcat_tool_call>write_file<longcat_arg_key>path</longcat_arg_key><longcat_arg_value>a"
+    "</longcat_arg_value>{gap}<longcat_arg_key>note</longcat_arg_key><longcat_arg_value>b</longcat_arg_value>{end}"
+    "</longcat_tool_call>",
+}
+
+
+@pytest.mark.parametrize("layout", ["xml", "kv"])
+@pytest.mark.parametrize(("gap", "end"), [("", ""), (" ", "  "), ("\t\n", " \n"), ("\n", "\r\n")])
+def test_a_value_closing_tag_before_a_tag_or_a_line_break_ends_the_value(layout: str, gap: str, end: str) -> None:
+    text = _COMPACT[layout].format(gap=gap, end=end)
+    assert _read_with(WRITE, text) == ("", [("write_file", {"path": "a", "note": "b"})])
+
+
+@pytest.mark.parametrize("after", ["", "  ", "\n"])
+def test_a_value_closing_tag_at_the_end_of_the_output_ends_the_value(after: str) -> None:
+    text = f"<function=write_file><parameter=path>a</parameter>{after}"
+    assert _read_with(WRITE, text) == ("", [("write_file", {"path": "a"})])
+
+
+def test_what_a_value_closing_tag_holds_back_is_bounded() -> None:
+    parser = StreamParser(WRITE)
+    events = parser.feed("<function=write_file><parameter=path>a</parameter>" + " " * 600)
+    assert "".join(e.text for e in events if isinstance(e, ToolCallArgs)) == '{"path": "a"'
+    events = parser.feed("x")
+    assert "".join(e.text for e in events if isinstance(e, ToolCallArgs)) == ""

@@ -35,6 +35,8 @@ TRICKY = st.lists(
         st.sampled_from(["\x00", "\x1f", "é", "中", "😀", "\u2028"]),
         # markup inside a value is data
         st.sampled_from(["<think>", "</longcat_think>", "<tool_call>", "</tool_call>", "<|im_end|>", "</longcat_s>"]),
+        # a value's own closing tag, value text where other text follows it on its line
+        st.sampled_from(["</parameter> ", "</longcat_arg_value>"]),
     ),
     max_size=30,
 ).map("".join)
@@ -51,8 +53,8 @@ JSON_VALUE = st.recursive(
 ARGS = st.dictionaries(NAME, JSON_VALUE, max_size=5)
 
 #: what ends a value in each dialect, as its reader has it (a generated value holds none of it)
-XML_TERMINATORS = value_ends(DIALECTS["xml"])
-KV_TERMINATORS = value_ends(DIALECTS["kv"])
+XML_ENDS = value_ends(DIALECTS["xml"])
+KV_ENDS = value_ends(DIALECTS["kv"])
 
 
 def _json_type(value: Any) -> str:
@@ -88,7 +90,7 @@ def call_block(draw: st.DrawFn) -> tuple[str, list[tuple[str, dict[str, Any]]]]:
         declared = DIALECTS[dialect]
         if declared.parameter is None:
             return written(declared, name, args), [(name, args)]
-        assume(all(t not in _plain_value(v) for v in args.values() for t in value_ends(declared)))
+        assume(not any(value_ends(declared)(_plain_value(v)) for v in args.values()))
         return written(declared, name, {k: _plain_value(v) for k, v in args.items()}), [(name, args)]
     ws = draw(st.sampled_from(["", "\n", " ", "\n\n"]))
     if dialect in ("longcat_json", "hermes_json"):
@@ -109,14 +111,14 @@ def call_block(draw: st.DrawFn) -> tuple[str, list[tuple[str, dict[str, Any]]]]:
         return open_tag + ws + "\n".join(bodies) + ws + close_tag, calls
     if dialect.startswith("xml"):
         params = "".join(f"<parameter={k}>\n{_plain_value(v)}\n</parameter>\n" for k, v in args.items())
-        assume(all(t not in _plain_value(v) for v in args.values() for t in XML_TERMINATORS))
+        assume(not any(XML_ENDS(_plain_value(v)) for v in args.values()))
         body = f"<function={name}>\n{params}</function>"
         if dialect == "xml":
             return f"<tool_call>{ws}{body}{ws}</tool_call>", [(name, args)]
         if dialect == "xml_longcat":
             return f"<longcat_tool_call>{ws}{body}{ws}</longcat_tool_call>", [(name, args)]
         return body, [(name, args)]
-    assume(all(t not in _plain_value(v) for v in args.values() for t in KV_TERMINATORS))
+    assume(not any(KV_ENDS(_plain_value(v)) for v in args.values()))
     pairs = "".join(
         f"<longcat_arg_key>{k}</longcat_arg_key>\n<longcat_arg_value>{_plain_value(v)}</longcat_arg_value>\n"
         for k, v in args.items()

@@ -171,9 +171,9 @@ def test_an_unclosed_key_value_block_ends_where_another_block_opens() -> None:
 
 
 def test_stray_text_between_pairs_keeps_the_block_open() -> None:
-    text = _PAIR + " note <longcat_arg_key>b</longcat_arg_key><longcat_arg_value>2</longcat_arg_value>"
+    text = _PAIR + "\nnote <longcat_arg_key>b</longcat_arg_key><longcat_arg_value>2</longcat_arg_value>"
     tools = [function_tool("f", {"a": {"type": "string"}, "b": {"type": "string"}})]
-    assert _read(text, tools) == (" note", "", [("f", {"a": "1", "b": "2"})])
+    assert _read(text, tools) == ("\nnote", "", [("f", {"a": "1", "b": "2"})])
 
 
 _NEAR_MISSES = '<web_search>hello <web_se x <div> <web_search>\n{{ <web_search>{"query": "a"}</web_search> '

@@ -14,20 +14,22 @@ from typing import Any
 
 from longcat_plugins.core import dialects as D
 from longcat_plugins.core import tags as T
-from longcat_plugins.core.readers.kv_call import KV_VALUE_END
+from longcat_plugins.core.readers.kv_call import KV_CLOSERS, KV_VALUE_END
 from longcat_plugins.core.readers.xml_call import markup_tables
 from tests.grammar_cases import written
 
 from .cases import Case, ExpectedCall, Segment, expected_of
 from .schemas import Param, Tool, json_arguments, make_tool, render_plain, value_for
-from .texts import WORDS, Sentinels, identifier, prose, string_value
+from .texts import NO_ENDS, WORDS, Sentinels, ValueEnds, identifier, prose, string_value
 
 
-def value_ends(dialect: D.Dialect) -> tuple[str, ...]:
-    """The tags that end a value of ``dialect``'s body, as its reader has them: a generated value holds none."""
+def value_ends(dialect: D.Dialect) -> ValueEnds:
+    """What ends a value of ``dialect``'s body, as its reader has it (the tags that end a value, and the value's own
+    closing tag, which ends it only where what follows on its line says so): a generated value holds none of it."""
     if dialect.markup is not None:
-        return markup_tables(dialect.markup).value_end.tags
-    return KV_VALUE_END.tags if dialect.body == "kv" else ()
+        tables = markup_tables(dialect.markup)
+        return ValueEnds(tables.value_end.tags, tables.closers.value_close)
+    return ValueEnds(KV_VALUE_END.tags, KV_CLOSERS.value_close) if dialect.body == "kv" else NO_ENDS
 
 
 XML_VALUE_ENDS = value_ends(D.DIALECTS["xml"])
@@ -85,7 +87,7 @@ class Output:
 # -- call bodies -----------------------------------------------------------------------------------------------------
 
 
-def _call_args(out: Output, tool: Tool | None, typed: bool, ends: tuple[str, ...]) -> list[tuple[str, str, Any]]:
+def _call_args(out: Output, tool: Tool | None, typed: bool, ends: ValueEnds) -> list[tuple[str, str, Any]]:
     """(key, text, expected value) for the parameters of one markup-dialect call."""
     rng = out.rng
     params = list(tool.params) if tool else []
@@ -119,15 +121,17 @@ OUT_OF_RANGE = {
 }
 
 
-def _stray(out: Output, dialect: str) -> str:
-    """Text inside a block between calls or parameters: leading whitespace and text, nothing that starts markup."""
+def _stray(out: Output, dialect: str, after_value: bool = False) -> str:
+    """Text inside a block between calls or parameters: leading whitespace and text, nothing that starts markup.
+    ``after_value``: right after a value's closing tag, where text on its line would be value text."""
     rng = out.rng
     out.features.append(f"{dialect}.stray")
     words = [rng.choice((*WORDS, out.sentinel())) for _ in range(rng.randint(1, 4))]
     if rng.random() < 0.3:
         words.insert(rng.randrange(len(words) + 1), rng.choice(("<b>note</b>", "a < b", "<3")))
         out.features.append(f"{dialect}.stray-lt")
-    return rng.choice((" ", "\n", "", "\n\n")) + " ".join(words)
+    lead = rng.choice(("\n", "\n\n", " \n")) if after_value else rng.choice((" ", "\n", "", "\n\n"))
+    return lead + " ".join(words)
 
 
 def _sep(rng: random.Random) -> str:
@@ -156,7 +160,7 @@ def _xml_function(out: Output, tool: Tool | None, name: str, typed: bool, shape:
         args[key] = value
         if rng.random() < 0.1 and close:
             parts[-1] = (parts[-1][0], parts[-1][1].rstrip(WS))  # the stray text brings its own whitespace
-            parts.append(("stray", _stray(out, "xml")))
+            parts.append(("stray", _stray(out, "xml", after_value=True)))
             parts.append(("block", _sep(rng)))
     if rng.random() < 0.93 or shape not in ("xml.wrapped", "xml.longcat"):
         parts.append(("block", T.FUNCTION_CLOSE))
@@ -180,7 +184,7 @@ def _kv_call(out: Output, tool: Tool | None, name: str, typed: bool, shape: str)
         args[key] = value
         if rng.random() < 0.1:
             parts[-1] = (parts[-1][0], parts[-1][1].rstrip(WS))
-            parts.append(("stray", _stray(out, "kv")))
+            parts.append(("stray", _stray(out, "kv", after_value=True)))
             parts.append(("block", _sep(rng)))
     if shape != "kv.no-closer":
         parts.append(("block", T.LONGCAT_CALL_CLOSE))

@@ -76,6 +76,27 @@ PATTERNS: dict[str, tuple[int, Callable[[int], tuple[str, Tools]]]] = {
             None,
         ),
     ),
+    "value-closers-in-value": (
+        65536,
+        lambda n: (
+            "<function=f><parameter=a>"
+            + "</parameter>"
+            + " " * 40
+            + "x" * (n // 2)
+            + "</parameter> y" * (n // 28)
+            + "</parameter></function>",
+            None,
+        ),
+    ),
+    "value-closers-in-kv-value": (
+        65536,
+        lambda n: (
+            "<longcat_tool_call>f\n<longcat_arg_key>a</longcat_arg_key><longcat_arg_value>"
+            + "</longcat_arg_value>  y" * (n // 23)
+            + "</longcat_arg_value></longcat_tool_call>",
+            None,
+        ),
+    ),
     "closing-tags-in-kv": (
         65536,
         lambda n: ("<longcat_tool_call>f\n" + "</longcat_arg_value>" * (n // 20) + "</longcat_tool_call>", None),

@@ -8,7 +8,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from .texts import Sentinels, identifier, opaque_value, string_value, tool_name
+from .texts import NO_ENDS, Sentinels, ValueEnds, identifier, opaque_value, string_value, tool_name
 
 KINDS = ("string", "integer", "number", "boolean", "null", "array", "object", "opaque")
 
@@ -183,7 +183,7 @@ def make_tool(
 # -- values --------------------------------------------------------------------------------------------------------
 
 
-def _json_scalar(rng: random.Random, kind: str, sentinel: Sentinels, forbidden: tuple[str, ...]) -> Any:
+def _json_scalar(rng: random.Random, kind: str, sentinel: Sentinels, ends: ValueEnds) -> Any:
     if kind == "integer":
         return rng.choice([0, 1, -1, rng.randrange(-1000, 1000), rng.randrange(-(10**15), 10**15)])
     if kind == "number":
@@ -192,10 +192,10 @@ def _json_scalar(rng: random.Random, kind: str, sentinel: Sentinels, forbidden: 
         return rng.random() < 0.5
     if kind == "null":
         return None
-    return string_value(rng, sentinel, forbidden)
+    return string_value(rng, sentinel, ends)
 
 
-def value_for(rng: random.Random, param: Param, sentinel: Sentinels, forbidden: tuple[str, ...]) -> Any:
+def value_for(rng: random.Random, param: Param, sentinel: Sentinels, ends: ValueEnds) -> Any:
     """A value for the parameter (a Python/JSON value, or a str that must come back as that string)."""
     if param.nullable and rng.random() < 0.3 and param.kind != "string":
         return None
@@ -203,19 +203,17 @@ def value_for(rng: random.Random, param: Param, sentinel: Sentinels, forbidden: 
         return opaque_value(rng, sentinel)
     if param.kind == "string":
         while True:
-            text = string_value(rng, sentinel, forbidden)
+            text = string_value(rng, sentinel, ends)
             if text.strip().lower() not in ("null", "none") or not param.nullable:
                 return text
     if param.kind == "array":
         kind = param.items or rng.choice(["integer", "string", "boolean", "null"])
         if kind == "object":
-            return [
-                {"k": rng.randrange(100), "s": string_value(rng, sentinel, forbidden)} for _ in range(rng.randrange(3))
-            ]
-        return [_json_scalar(rng, kind, sentinel, forbidden) for _ in range(rng.randrange(4))]
+            return [{"k": rng.randrange(100), "s": string_value(rng, sentinel, ends)} for _ in range(rng.randrange(3))]
+        return [_json_scalar(rng, kind, sentinel, ends) for _ in range(rng.randrange(4))]
     if param.kind == "object":
-        return {k: _json_scalar(rng, t, sentinel, forbidden) for k, t in param.members if rng.random() < 0.8}
-    return _json_scalar(rng, param.kind, sentinel, forbidden)
+        return {k: _json_scalar(rng, t, sentinel, ends) for k, t in param.members if rng.random() < 0.8}
+    return _json_scalar(rng, param.kind, sentinel, ends)
 
 
 def render_plain(rng: random.Random, param: Param, value: Any) -> str:
@@ -240,4 +238,5 @@ def json_arguments(rng: random.Random, sentinel: Sentinels, depth: int = 0) -> A
         return [json_arguments(rng, sentinel, depth + 1) for _ in range(rng.randrange(4))]
     if depth < 3 and r < 0.3:
         return {string_value(rng, sentinel): json_arguments(rng, sentinel, depth + 1) for _ in range(rng.randrange(4))}
-    return _json_scalar(rng, rng.choice(["integer", "number", "boolean", "null", "string", "string"]), sentinel, ())
+    kind = rng.choice(["integer", "number", "boolean", "null", "string", "string"])
+    return _json_scalar(rng, kind, sentinel, NO_ENDS)

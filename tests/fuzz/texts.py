@@ -102,8 +102,29 @@ def prose(rng: random.Random, sentinel: Sentinels, lt: bool = True, max_words: i
     return "".join(parts)
 
 
-def string_value(rng: random.Random, sentinel: Sentinels, forbidden: tuple[str, ...] = ()) -> str:
-    """A string value with the characters that matter to the scanners; contains none of ``forbidden``."""
+class ValueEnds:
+    """What ends a plain-text value, as a reader has it: ``tags`` wherever they stand; ``close`` (the value's own
+    closing tag) only where a line break, a tag or the value's end follows it on its line. A generated value holds
+    the closing tag only with other text after it on its line (where it is value text)."""
+
+    def __init__(self, tags: tuple[str, ...] = (), close: str = "") -> None:
+        self.tags: Final = tuple(t for t in tags if t != close)
+        self.close: Final = close
+        self._close_ends = re.compile(re.escape(close) + r"[ \t\r]*(?:\n|<|\Z)") if close else None
+
+    def __call__(self, text: str) -> bool:
+        """Whether ``text`` would end a value before its end."""
+        if any(t in text for t in self.tags):
+            return True
+        return self._close_ends is not None and self._close_ends.search(text) is not None
+
+
+NO_ENDS: Final = ValueEnds()
+
+
+def string_value(rng: random.Random, sentinel: Sentinels, ends: ValueEnds = NO_ENDS) -> str:
+    """A string value with the characters that matter to the scanners; holds nothing that ``ends`` it (a value's
+    closing tag with text after it on its line may stand in it)."""
     while True:
         parts: list[str] = []
         for _ in range(rng.randrange(10)):
@@ -120,10 +141,12 @@ def string_value(rng: random.Random, sentinel: Sentinels, forbidden: tuple[str, 
                 parts.append(rng.choice(CONTROL))
             elif r < 0.85:
                 parts.append(rng.choice(ALL_TAGS))  # markup inside a value is data
+                if ends.close and rng.random() < 0.3:
+                    parts.append(ends.close + rng.choice(("", " ")) + rng.choice(WORDS))  # value text, on its line
             else:
                 parts.append(rng.choice((" ", "\n", "  ")))
         text = "".join(parts)
-        if not any(f in text for f in forbidden):
+        if not ends(text):
             return text
 
 

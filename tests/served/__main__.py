@@ -1,10 +1,11 @@
 """The whole served-path matrix on one engine (run in that engine's environment):
 
-    python -m tests.served vllm [--sample N] [--seed S] [--texts K] [--every-text]
+    python -m tests.served vllm [--sample N] [--seed S] [--texts K] [--every-text] [--only ID ...]
 
 ``--sample N``: N cells drawn at random (default: every cell); ``--texts K``: K texts per cell, drawn at random
 from the ones the cell can serve (default: all of them); ``--every-text``: instead, every text through every API,
-mode, parser configuration and tokenization (tool choice auto, the model's end, 3 tokens per step). Prints the
+mode, parser configuration and tokenization (tool choice auto, the model's end, 3 tokens per step); ``--only ID``:
+only the texts whose id holds ID (``--only dangling_opener --only cut_call``), in every cell. Prints the
 outcomes grouped by difference; exit status 1 if any cell differs.
 """
 
@@ -27,6 +28,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--texts", type=int, default=0)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--every-text", action="store_true")
+    parser.add_argument("--only", action="append", default=[])
     args = parser.parse_args(argv)
     if args.engine == "vllm":
         sys.path.insert(0, "tests/vllm")
@@ -46,6 +48,8 @@ def main(argv: list[str] | None = None) -> int:
     outcomes = []
     for cell in cells:
         texts = driver.texts_for(cell)
+        if args.only:
+            texts = [t for t in texts if any(part in t.id for part in args.only)]
         if args.texts:
             texts = rng.sample(texts, min(args.texts, len(texts)))
         outcomes.extend(run_cell(driver, cell, text) for text in texts)

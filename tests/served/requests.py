@@ -86,9 +86,15 @@ def request_body(
     return body
 
 
-def stop_string(text: str) -> str | None:
+def stop_string(text: str, cut_after: str = "") -> str | None:
     """A stop string that cuts ``text`` inside its first call's arguments (or, with no call, inside its text): three
-    characters from the middle of the first string value, or of the text."""
+    characters from the middle of the first string value, or of the text. With ``cut_after``: the three characters
+    right after its first occurrence, when the string occurs there first."""
+    if cut_after:
+        at = text.find(cut_after)
+        end = at + len(cut_after)
+        piece = text[end : end + 3]
+        return piece if at >= 0 and len(piece) == 3 and text.find(piece) == end else None
     start = text.find('"city"')
     if start < 0:
         start = text.find("Paris")

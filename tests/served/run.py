@@ -39,6 +39,7 @@ class Outcome:
     skipped: str = ""  # why the cell does not apply to the text
     problems: list[str] = field(default_factory=list)
     engine_fault: str = ""  # the engine's own serving code failed the cell (see ENGINE_FAULTS)
+    want: Served | None = None  # what the cell had to serve (the one-pass reading, as its API shows it)
 
     @property
     def ok(self) -> bool:
@@ -53,8 +54,11 @@ class Outcome:
         return f"{head}: " + ("ok" if self.ok else " | ".join(self.problems))
 
 
-def cut_point(text: str) -> int:
-    """Where a ``max_tokens`` cut falls: inside the first call (at the stop string's place), else mid-text."""
+def cut_point(text: str, cut_after: str = "") -> int:
+    """Where a ``max_tokens`` cut falls: inside the first call (at the stop string's place), else mid-text; with
+    ``cut_after``, right after its first occurrence."""
+    if cut_after and cut_after in text:
+        return text.find(cut_after) + len(cut_after)
     stop = stop_string(text)
     return text.find(stop) if stop else len(text) // 2
 
@@ -67,13 +71,17 @@ def run_cell(driver: Driver, cell: Cell, text: Text) -> Outcome:
     ids = driver.token_ids(cell, output)
     generated, max_tokens, stop, cut = driver.decode(cell, ids), None, None, False
     if cell.finish == "length":
-        max_tokens = max(1, len(ids) * cut_point(output) // max(len(output), 1))
+        at = cut_point(output, text.cut_after)
+        if text.cut_after:  # the tokens up to the cut
+            max_tokens = len(driver.token_ids(cell, output[:at]))
+        else:
+            max_tokens = max(1, len(ids) * at // max(len(output), 1))
         if max_tokens >= len(ids):
             outcome.skipped = "too short to cut"
             return outcome
         generated, cut = driver.decode(cell, ids[:max_tokens]), True
     elif cell.finish == "stop":
-        stop = stop_string(generated)
+        stop = stop_string(generated, text.cut_after)
         if stop is None:
             outcome.skipped = "no stop string inside"
             return outcome
@@ -98,7 +106,7 @@ def run_cell(driver: Driver, cell: Cell, text: Text) -> Outcome:
             outcome.problems.append(problem)
         return outcome
     served = FOLDS[(cell.api, cell.stream)](payload)
-    want = expected(driver.engine, cell, generated, text.tools, text.reasoning_open, cut)
+    want = outcome.want = expected(driver.engine, cell, generated, text.tools, text.reasoning_open, cut)
     outcome.problems.extend(served.faults)
     outcome.problems.extend(compare(served, want))
     outcome.problems.extend(check_reasoning_tokens(driver, cell, served, want, output))

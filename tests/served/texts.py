@@ -38,6 +38,9 @@ class Text:
     reasoning_open: bool = False
     #: the dialect the text's calls are written in, when it was generated (then a grammar of it accepts them)
     dialect: str | None = None
+    #: where a ``max_tokens`` cut and a stop string fall: right after the first occurrence of this text (empty:
+    #: inside the first call, see :func:`tests.served.requests.stop_string`)
+    cut_after: str = ""
 
     def __str__(self) -> str:
         return self.id
@@ -84,7 +87,9 @@ REPORT = {"path": "out/report.md", "content": 'Weather:\n  "Paris": sunny <b>war
 @cache
 def generated_texts() -> tuple[Text, ...]:
     """Per dialect: one call; reasoning, a sentence and two parallel calls; the reasoning the prompt opened, ended by
-    a call; whitespace between blocks and text after them; an answer with no call; a call of an unknown tool."""
+    a call; whitespace between blocks and text after them; an answer with no call; a call of an unknown tool; and
+    the shapes parsers disagree on: an output that ends right after a block's opening tag, a call cut off by the
+    end of the output, and (in a JSON dialect) arguments that are not an object."""
     out = []
     for name, dialect in sorted(DIALECTS.items()):
         weather = written(dialect, "get_weather", PARIS)
@@ -99,9 +104,19 @@ def generated_texts() -> tuple[Text, ...]:
             "blocks_then_text": (weather + "\n\n" + report + "\n\nBoth done.", False),
             "answer_only": ("<think>No tool needed.</think>\n\nIt is sunny in Paris.", False),
             "unknown_tool": ("Looking it up.\n" + unknown, False),
+            "dangling_opener": ("Checking the weather.\n\n" + dialect.block.open, False),
+            "cut_call": ("Checking.\n" + weather[: weather.index("Paris") + 3], False),
         }
+        if dialect.body == "json":
+            not_object = f'{dialect.block.open}\n{{"name": "get_weather", "arguments": "Paris"}}\n{dialect.block.close}'
+            shapes["arguments_not_object"] = (not_object, False)
         for shape, (text, reasoning_open) in shapes.items():
             out.append(Text(f"gen:{name}:{shape}", text, TOOLS, reasoning_open, dialect=name))
+        # a call after a sentence, cut by max_tokens or a stop string right after its block's opening tag
+        text = "Checking the weather.\n\n" + weather
+        out.append(Text(f"gen:{name}:cut_after_opener", text, TOOLS, dialect=name, cut_after=dialect.block.open))
+        # a call cut by max_tokens or a stop string inside its string value
+        out.append(Text(f"gen:{name}:cut_in_value", "Checking.\n" + weather, TOOLS, dialect=name, cut_after="Par"))
     return tuple(out)
 
 
@@ -121,8 +136,12 @@ def all_texts() -> tuple[Text, ...]:
     return generated_texts() + real_texts() + corpus_texts()
 
 
-#: generated shapes by what a grammar lets the model write: only calls (``tool_choice`` required or named), one call
+#: generated shapes by what a grammar lets the model write: only calls (``tool_choice`` required or named), one call;
+#: and those no grammar lets it write
 _ONLY_CALLS = ("one_call", "two_calls", "open_reasoning_call_ends_it")
+_UNGRAMMATICAL = (
+    "unknown_tool", "dangling_opener", "cut_call", "arguments_not_object", "cut_after_opener", "cut_in_value",
+)  # fmt: skip
 _MULTI_CALL = ("two_calls", "think_text_two_calls", "blocks_then_text")
 
 
@@ -133,7 +152,7 @@ def constrained_texts(dialect: str, tool_choice: str, parallel: bool, reasoning_
     out = []
     for text in generated_texts():
         shape = text.id.rsplit(":", 1)[1]
-        if text.dialect != dialect or shape == "unknown_tool":
+        if text.dialect != dialect or shape in _UNGRAMMATICAL:
             continue
         if tool_choice in ("required", "named") and shape not in _ONLY_CALLS:
             continue

@@ -105,6 +105,33 @@ CASES: list[Case] = [
         (("get_weather", {"city": "Nice"}), ("write_file", {"path": "n.md", "content": "# Nice\n\nsunny"})),
     ),
     Case(
+        "xml-value-closing-tag-with-text-after-it",
+        "<tool_call>\n<function=write_file>\n<parameter=path>\nrun.sh\n</parameter>\n<parameter=content>\n"
+        'echo "</parameter> done"\n</parameter>\n</function>\n</tool_call>',
+        (("write_file", {"path": "run.sh", "content": 'echo "</parameter> done"'}),),
+        "",
+    ),
+    Case(
+        "xml-compact-values",
+        "<tool_call><function=write_file><parameter=path>a</parameter><parameter=content>b</parameter></function>"
+        "</tool_call>",
+        (("write_file", {"path": "a", "content": "b"}),),
+        "",
+    ),
+    Case(
+        "kv-value-closing-tag-with-text-after-it",
+        f"{LC_OPEN}write_file\n"
+        + KEY.format("path", "a.txt")
+        + KEY.format("content", "</longcat_arg_value> and more")
+        + f"{LC_CLOSE}\n{LC_OPEN}write_file<longcat_arg_key>path</longcat_arg_key><longcat_arg_value>b"
+        "</longcat_arg_value><longcat_arg_key>content</longcat_arg_key><longcat_arg_value>c</longcat_arg_value>"
+        + LC_CLOSE,
+        (
+            ("write_file", {"path": "a.txt", "content": "</longcat_arg_value> and more"}),
+            ("write_file", {"path": "b", "content": "c"}),
+        ),
+    ),
+    Case(
         "plain-text",
         "No tools needed: 2 < 3 and <b>bold</b> stays.",
         (),

@@ -7,6 +7,7 @@ For every dialect and every stream-interval group size: streaming result == non-
 from __future__ import annotations
 
 import itertools
+import json
 from typing import Any
 
 import pytest
@@ -117,6 +118,50 @@ def test_tool_parser_alone(tokenizer: Any, case: Case, group: int) -> None:
     core = core_result(case, reasoning=False)
     assert streamed.normalized() == core.normalized()
     assert whole.normalized() == core.normalized()
+
+
+#: a value's closing tag with other text after it on its line is value text; before a tag it ends the value
+CLOSERS_IN_VALUES = [
+    (
+        Case(
+            "xml_value_closing_tag_with_text_after_it",
+            "<tool_call>\n<function=write_file>\n<parameter=path>\nrun.sh\n</parameter>\n<parameter=content>\n"
+            'echo "</parameter> done"\n</parameter>\n</function>\n</tool_call>',
+        ),
+        [{"path": "run.sh", "content": 'echo "</parameter> done"'}],
+    ),
+    (
+        Case(
+            "xml_compact_values",
+            "<tool_call><function=write_file><parameter=path>a</parameter><parameter=content>b</parameter>"
+            "</function></tool_call>",
+        ),
+        [{"path": "a", "content": "b"}],
+    ),
+    (
+        Case(
+            "kv_value_closing_tag_with_text_after_it",
+            "<longcat_tool_call>write_file\n<longcat_arg_key>path</longcat_arg_key>\n<longcat_arg_value>a.txt"
+            "</longcat_arg_value>\n<longcat_arg_key>content</longcat_arg_key>\n<longcat_arg_value>"
+            "</longcat_arg_value> and more</longcat_arg_value>\n</longcat_tool_call>\n<longcat_tool_call>write_file"
+            "<longcat_arg_key>path</longcat_arg_key><longcat_arg_value>b</longcat_arg_value><longcat_arg_key>content"
+            "</longcat_arg_key><longcat_arg_value>c</longcat_arg_value></longcat_tool_call>",
+        ),
+        [{"path": "a.txt", "content": "</longcat_arg_value> and more"}, {"path": "b", "content": "c"}],
+    ),
+]
+
+
+@pytest.mark.parametrize("group", GROUPS)
+@pytest.mark.parametrize(("case", "arguments"), CLOSERS_IN_VALUES, ids=[c.name for c, _ in CLOSERS_IN_VALUES])
+def test_a_value_closing_tag_is_value_text_where_text_follows_it_on_its_line(
+    tokenizer: Any, case: Case, arguments: list[dict[str, str]], group: int
+) -> None:
+    streamed = _stream(tokenizer, case, group)
+    whole = _whole(tokenizer, case)
+    assert [(name, json.loads(args)) for name, args in streamed.calls] == [("write_file", a) for a in arguments]
+    assert whole.normalized() == streamed.normalized() == core_result(case).normalized()
+    assert streamed.normalized()[0] == ""
 
 
 def test_enable_thinking_opens_reasoning_without_a_prompt_marker(tokenizer: Any) -> None:

@@ -21,7 +21,7 @@ from .args_wrapper import inner_object, unwraps_arguments, wrapper_close
 from .json_value import JsonValueReader
 from .markup import MarkupCall
 from .sink import CallSink
-from .values import KV_BODY_TAGS, LineValue, line_key
+from .values import KV_BODY_TAGS, Closers, LineValue, line_key
 
 _KV_NAME_END: Final = re.compile(r"[\s<>{(]")
 _MAX_WHITESPACE_AFTER_CLOSE: Final = 256
@@ -39,6 +39,8 @@ _NAME_PAIR_BOUND: Final = 128 + T.MAX_NAME_LENGTH
 #: inside a block, between pairs: a think tag, an end-of-sequence marker or a markup call cannot continue the
 #: block (one that never closes): it ends the call and the block
 _KV_BLOCK_BODY_TAGS: Final = T.TagSet(*KV_BODY_TAGS.tags, *T.THINK_OPENS, *T.THINK_CLOSES)
+#: a value's closing tag followed on its line by other text is value text; a block's closing tag ends a value at once
+KV_CLOSERS: Final = Closers(T.ARG_VALUE_CLOSE, None, (*_KV_BLOCK_BODY_TAGS.tags, T.ARG_KEY_CLOSE, T.ARG_VALUE_OPEN))
 #: what a call's text may end in, cut off by the end of the output, that is markup: a prefix of a tag of the body, or
 #: of a value's closing tag (the value it closes ended where the tag begins)
 _KV_CUT_TAGS: Final = T.TagSet(*_KV_BLOCK_BODY_TAGS.tags, T.ARG_VALUE_CLOSE)
@@ -85,6 +87,7 @@ class KvCallReader(MarkupCall):
     """
 
     _closing_tag = T.ARG_VALUE_CLOSE
+    _closers = KV_CLOSERS
 
     def __init__(
         self,

@@ -18,6 +18,7 @@ _NEEDS_ESCAPE: Final = re.compile(r'["\\\x00-\x1f\ud800-\udfff]')
 _SURROGATE: Final = re.compile(r"[\ud800-\udfff]")
 _MAX_CLOSER_RUN: Final = 512  # how much of a run of closing tags inside a value is held back while undecided
 _LINE_BREAK_OR_TAG: Final = re.compile("[\n<]")
+_SPACES: Final = re.compile("[ \t\r]*")
 #: ``json.dumps(value, ensure_ascii=False)``, without building an encoder per call
 dumps: Final = json.JSONEncoder(ensure_ascii=False).encode
 #: the markup of a key/value body (what ends a ``KEY: value`` line's value)
@@ -25,16 +26,48 @@ KV_BODY_TAGS: Final = T.TagSet(T.ARG_KEY_OPEN, *D.BLOCK_CLOSES, *D.BLOCK_OPENS, 
 
 
 class Closers:
-    """The closing tags that may stand inside a markup call's value (a model writing an XML file writes
-    ``</function>`` in one): the call's own closing tag and every block's. Such a tag ends the value and its call
-    only where what follows decides so (:meth:`run_ends_call`)."""
+    """The closing tags that may stand inside a markup call's value, and what decides whether one ends it.
 
-    __slots__ = ("_after", "_value_close", "held_back")
+    The value's own closing tag (``</parameter>``, ``</longcat_arg_value>``) is value text when other text follows
+    it on its line (``echo "</parameter> done"``): see :meth:`own_ends_value`. In a markup with a call closer, that
+    closer and every block's closing tag may stand inside a value too (a model writing an XML file writes
+    ``</function>`` in one): such a tag ends the value and its call only where what follows decides so
+    (:meth:`run_ends_call`)."""
 
-    def __init__(self, call_close: str, value_close: str) -> None:
-        self.held_back: Final = frozenset((call_close, *D.BLOCK_CLOSES))
-        self._value_close = value_close
+    __slots__ = ("_after", "_after_own", "held_back", "value_close")
+
+    def __init__(self, value_close: str, call_close: str | None, markup_tags: tuple[str, ...]) -> None:
+        """``call_close``: the closer of a call written in this markup (None: a block's closing tag ends a value at
+        once); ``markup_tags``: the tags that may follow a value's closing tag on its line (the markup's)."""
+        self.value_close: Final = value_close
+        self.held_back: Final = frozenset((call_close, *D.BLOCK_CLOSES)) if call_close else frozenset[str]()
         self._after = T.TagSet(value_close, *self.held_back, *D.BLOCK_OPENS, *D.CALL_OPENS, *T.END_OF_SEQUENCE)
+        self._after_own = T.TagSet(value_close, *markup_tags)
+
+    def ends_value(self, cur: Cursor, start: int, tag: str) -> bool | T.NeedMore:
+        """Whether ``tag``, a closer met at ``start`` inside an open value, ends it; NEED_MORE: not known yet."""
+        return self.own_ends_value(cur, start) if tag == self.value_close else self.run_ends_call(cur, start)
+
+    def own_ends_value(self, cur: Cursor, start: int) -> bool | T.NeedMore:
+        """Whether the value's own closing tag at ``start`` ends the value: yes when (after spaces) a line break,
+        a tag of the markup or the end of the output follows it; other text on its line makes it value text. Spaces
+        longer than ``_MAX_CLOSER_RUN`` end the value (the bound on what is held back)."""
+        buf = cur.text
+        after = start + len(self.value_close)
+        m = _SPACES.match(buf, after, after + _MAX_CLOSER_RUN + 1)
+        assert m is not None
+        pos = m.end()
+        if pos - after > _MAX_CLOSER_RUN:
+            return True
+        if pos == len(buf):
+            return True if cur.ended else T.NEED_MORE
+        c = buf[pos]
+        if c == "\n":
+            return True
+        if c != "<":
+            return False
+        tag = self._after_own.match(cur, pos)
+        return tag if tag is T.NEED_MORE else tag is not None
 
     def run_ends_call(self, cur: Cursor, start: int) -> bool | T.NeedMore:
         """Whether the closing tag at ``start``, met inside an open value, ends the value and its call;
@@ -56,7 +89,7 @@ class Closers:
             if tag is T.NEED_MORE:
                 return tag
             if tag not in self.held_back:  # (never so at ``start``)
-                return tag != self._value_close
+                return tag != self.value_close
             assert isinstance(tag, str)
             block_closed = block_closed or tag in D.BLOCK_CLOSES
             after = pos + len(tag)
@@ -81,11 +114,12 @@ def json_escape(text: str) -> str:
 class PlainValue:
     """Reads one plain-text value up to (not including) the first of its terminator tags.
 
-    A terminator among ``closers`` ends the value only where what follows it decides so (see :class:`Closers`);
-    elsewhere it is text of the value. Only that undecided tail is held back.
+    A terminator among ``closers`` (the value's own closing tag, and the closers that may stand inside a value) ends
+    the value only where what follows it decides so (see :class:`Closers`); elsewhere it is text of the value. Only
+    that undecided tail is held back.
     """
 
-    __slots__ = ("_closers", "_held_back", "_out", "_started", "_strip_newlines", "_terminators", "done", "terminator")
+    __slots__ = ("_closers", "_decided", "_out", "_started", "_strip_newlines", "_terminators", "done", "terminator")
 
     def __init__(
         self,
@@ -96,7 +130,7 @@ class PlainValue:
     ) -> None:
         self._terminators = terminators
         self._closers = closers
-        self._held_back = closers.held_back if closers is not None else frozenset()
+        self._decided = closers.held_back | {closers.value_close} if closers is not None else frozenset[str]()
         self._strip_newlines = strip_newlines
         self._out = out
         self._started = not strip_newlines
@@ -124,9 +158,9 @@ class PlainValue:
                 return end
             # at the end of the output, a cut-off closing tag still ends the value (it is not value text)
             tag = self._terminators.match_cut(buf, i)
-            if isinstance(tag, str) and tag in self._held_back:
+            if isinstance(tag, str) and tag in self._decided:
                 assert self._closers is not None
-                verdict = self._closers.run_ends_call(cur, i)
+                verdict = self._closers.ends_value(cur, i, tag)
                 if verdict is not True:
                     tag = verdict if verdict is T.NEED_MORE else None
             if tag is None:

@@ -42,14 +42,14 @@ class MarkupTables:
 
     def __init__(self, markup: Markup) -> None:
         self.markup: Final = markup
-        #: the closers that may stand inside a value, and what decides them
-        self.closers: Final = Closers(markup.call_close, markup.param_close)
-        #: what ends a value (the closers only where what follows decides so)
-        self.value_end: Final = T.TagSet(markup.param_close, markup.param_open, *self.closers.held_back)
         #: between parameters, besides the markup's own tags: where the block closes, where the next call or block
         #: opens (a model that forgot a closing tag) or an end-of-sequence marker; those tags are left for the parser
         body = (markup.param_open, markup.call_close, *D.BLOCK_CLOSES, *D.CALL_OPENS, *D.BLOCK_OPENS)
         self.body: Final = T.TagSet(*body, *T.END_OF_SEQUENCE)
+        #: the closers that may stand inside a value, and what decides them
+        self.closers: Final = Closers(markup.param_close, markup.call_close, self.body.tags)
+        #: what ends a value (the closers only where what follows decides so)
+        self.value_end: Final = T.TagSet(markup.param_close, markup.param_open, *self.closers.held_back)
         #: the body of a call that names no tool (read only to be returned as text) also ends at a think tag between
         #: its parameters, which is then read as the text around the block reads it (a mention of a call inside
         #: reasoning)

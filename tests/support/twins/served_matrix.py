@@ -11,7 +11,9 @@ from typing import Any
 
 import pytest
 
+from longcat_plugins.core.dialects import DIALECTS
 from tests.served.cells import AXES, Cell, with_
+from tests.served.oracle import Served
 from tests.served.run import run_cell
 from tests.served.smoke import smoke_cells, smoke_texts
 
@@ -21,6 +23,7 @@ __all__ = [
     "test_pinned_cells",
     "test_served_equals_the_one_pass_reading",
     "test_the_smoke_covers_every_axis",
+    "test_what_parsers_disagree_on_is_served_as_decided",
 ]
 
 
@@ -71,4 +74,69 @@ def test_pinned_cells(driver: Any, pinned: Cell, text_id: str) -> None:
     for served_cell in (with_(pinned, api=api, stream=stream) for api in driver.apis for stream in (False, True)):
         (text,) = [t for t in driver.texts_for(served_cell) if t.id == text_id]
         outcomes.append(run_cell(driver, served_cell, text))
+    _assert_served_as_read(outcomes)
+
+
+_CUT_FINISH = {"chat": "length", "responses": "incomplete", "messages": "max_tokens"}
+
+
+def _dangling_opener(dialect: str, served: Served) -> bool:
+    """The output ends right after a block's opening tag: the tag is content, verbatim, and there is no call."""
+    return not served.calls and served.content.endswith(DIALECTS[dialect].block.open)
+
+
+def _not_an_object(dialect: str, served: Served) -> bool:
+    """``"arguments": "Paris"`` for a tool of two parameters: the call, with no arguments; the value is content."""
+    return served.calls == (("get_weather", {}),) and served.content.strip() == '"Paris"'
+
+
+def _cut_call(dialect: str, served: Served) -> bool:
+    """A call cut inside its value by the model's end or ``max_tokens``: a call, its arguments what was read (up to
+    the token the cut falls in)."""
+    (name, arguments), *others = served.calls or (("", {}),)
+    city = arguments.get("city", "")
+    return name == "get_weather" and not others and city.startswith("Par") and "Paris".startswith(city)
+
+
+def _cut_call_as_text(dialect: str, served: Served) -> bool:
+    """A call cut inside its value by a stop string: text, verbatim."""
+    return not served.calls and served.content.endswith("Par")
+
+
+#: the shapes parsers disagree on, with what this package serves for them in every API (deployment guide,
+#: section 5, "Where parsers disagree"): (text's shape, dialects, finish, the decision)
+DECIDED = (
+    ("dangling_opener", tuple(DIALECTS), "end", _dangling_opener),
+    ("cut_after_opener", tuple(DIALECTS), "length", _dangling_opener),
+    ("cut_after_opener", tuple(DIALECTS), "stop", _dangling_opener),
+    ("arguments_not_object", ("json", "hermes"), "end", _not_an_object),
+    ("cut_call", tuple(DIALECTS), "end", _cut_call),
+    ("cut_in_value", tuple(DIALECTS), "length", _cut_call),
+    ("cut_in_value", tuple(DIALECTS), "stop", _cut_call_as_text),
+)
+
+
+@pytest.mark.parametrize(
+    ("shape", "dialect", "finish", "decided"),
+    [(shape, d, finish, decided) for shape, dialects, finish, decided in DECIDED for d in dialects],
+    ids=[f"{shape}-{d}-{finish}" for shape, dialects, finish, _ in DECIDED for d in dialects],
+)
+def test_what_parsers_disagree_on_is_served_as_decided(
+    driver: Any, shape: str, dialect: str, finish: str, decided: Any
+) -> None:
+    outcomes = []
+    for api in driver.apis:
+        for stream in (False, True):
+            for tokens, group in (("special", 1), ("split", 3)):
+                cell = Cell(api=api, stream=stream, finish=finish, tokens=tokens, group=group)
+                texts = [t for t in driver.texts_for(cell) if t.id == f"gen:{dialect}:{shape}"]
+                if not texts:  # (SGLang's streams with a stop string are not modelled)
+                    assert driver.engine == "sglang" and stream and finish == "stop"
+                    continue
+                outcome = run_cell(driver, cell, texts[0])
+                assert not outcome.skipped, outcome
+                assert outcome.want is not None and decided(dialect, outcome.want), str(outcome)
+                if finish == "length":
+                    assert outcome.want.finish == _CUT_FINISH[api], (str(cell), outcome.want)
+                outcomes.append(outcome)
     _assert_served_as_read(outcomes)
