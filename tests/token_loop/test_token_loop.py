@@ -8,7 +8,8 @@ structure, never on text:
 * under ``tool_choice`` required or named, strict or not, every call of a finished choice names a declared tool and
   its arguments are one JSON object (no key twice) that validates against the tool's schema (required keys, enum,
   types, ``additionalProperties: false``, ``$ref``);
-* a request of a thinking model may reason before the forced call; the grammar applies from the end of reasoning;
+* a request of a thinking model may reason before the forced call, and the grammar covers that reasoning: the turn
+  cannot end inside it (every finished forced answer carries its call);
 * streamed, the same request (same seed) serves what it serves whole;
 * one batch holds requests with different grammars; ``n=2`` gives two valid choices.
 
@@ -384,9 +385,10 @@ def test_a_thinking_model_may_reason_before_a_forced_call(models: Models) -> Non
 
 
 @pytest.mark.parametrize("name", ["qwen3", "xml"])
-def test_the_grammar_applies_from_the_end_of_reasoning(models: Models, name: str) -> None:
+def test_a_thinking_model_closes_its_reasoning_then_calls(models: Models, name: str) -> None:
     """Thinking on (``xml-function-thinking`` pre-fills ``<think>``; Qwen3 may open it): the model closes reasoning
-    (steered), then writes a call the grammar holds to the schema."""
+    (steered), then writes a call the grammar holds to the schema; and it cannot end its turn inside the reasoning
+    (see :func:`_a_forced_answer_always_carries_its_call`)."""
     server = models.ready(name)
     extra = {**steering(models, name), "chat_template_kwargs": {"enable_thinking": True}}
     answers = post_all(server, [body(i, "required", True, **extra) for i in range(SEEDS)])
@@ -394,10 +396,10 @@ def test_the_grammar_applies_from_the_end_of_reasoning(models: Models, name: str
         p for a in answers if a["choices"][0]["finish_reason"] != "length" for p in call_problems(a["choices"][0], None)
     ]
     assert not problems, "\n".join(problems)
+    _a_forced_answer_always_carries_its_call(models, name)
 
 
-@pytest.mark.parametrize("name", ["qwen3", "xml"])
-def test_a_forced_answer_always_carries_its_call(models: Models, name: str) -> None:
+def _a_forced_answer_always_carries_its_call(models: Models, name: str) -> None:
     """Thinking on, the end of the turn favoured over closing the reasoning (a bias on ``<|im_end|>`` above the one on
     ``</think>``): under required or a named tool the grammar covers the reasoning, so the model cannot end its turn
     inside it; every finished answer carries a valid call (one cut by ``max_tokens`` reports ``length``)."""
