@@ -329,6 +329,19 @@ def _no_repeated_key(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return dict(pairs)
 
 
+def _strings(value: Any) -> Iterator[str]:
+    """The strings of a JSON value, keys and values."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield key
+            yield from _strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
+
+
 def call_problems(choice: dict[str, Any], named: str | None) -> list[str]:
     """What is wrong with the calls of a finished choice of a forced request."""
     calls = choice["message"].get("tool_calls") or []
@@ -340,14 +353,14 @@ def call_problems(choice: dict[str, Any], named: str | None) -> list[str]:
         if name not in FUNCTIONS or (named is not None and name != named):
             problems.append(f"call of {name!r}")
             continue
-        if "\ufffd" in text:
-            problems.append(f"{name}({text}): a byte that is no whole UTF-8 text")
-            continue
         try:
             arguments = json.loads(text, object_pairs_hook=_no_repeated_key)
             jsonschema.validate(arguments, FUNCTIONS[name]["parameters"])
         except (ValueError, jsonschema.ValidationError) as e:
             problems.append(f"{name}({text}): {str(e).splitlines()[0]}")
+            continue
+        if any("\ufffd" in string for string in _strings(arguments)):
+            problems.append(f"{name}({text}): a byte that is no whole UTF-8 text")
     return problems
 
 
@@ -393,6 +406,21 @@ def test_a_real_vocabulary_writes_any_byte(models: Models, name: str) -> None:
     letting a string end inside a character: :func:`call_problems` reports it. (A control character in a string is
     JSON's escape, a value the schema takes.)"""
     assert len(models.byte_tokens(name, below=256)) > 128
+
+
+def test_a_call_with_no_whole_text_is_reported() -> None:
+    """:func:`call_problems` both ways: a call with whole text in its strings passes, one with U+FFFD (the detokenizer's
+    stand-in for bytes that are no UTF-8) is reported, though it is JSON its schema takes."""
+
+    def choice(city: str, ascii: bool = False) -> dict[str, Any]:
+        arguments = json.dumps({"city": city, "unit": "celsius"}, ensure_ascii=ascii)
+        call = {"function": {"name": "get_weather", "arguments": arguments}}
+        return {"message": {"tool_calls": [call]}, "finish_reason": "tool_calls"}
+
+    assert call_problems(choice("Zürich 天气"), None) == []
+    for ascii in (False, True):
+        (problem,) = call_problems(choice("Z\ufffdrich", ascii), None)
+        assert "no whole UTF-8 text" in problem
 
 
 @pytest.mark.parametrize("name", active())
