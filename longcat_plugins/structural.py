@@ -85,6 +85,11 @@ def _with_definitions(schema: Any, root: Mapping[str, Any]) -> Any:
     return {**schema, **definitions} if definitions else schema
 
 
+#: one counted character of a plain-text string value: a code point that is neither '<' nor a surrogate (spelt as
+#: ranges: XGrammar 0.2.7 clamps a negated class's non-ASCII ranges to ASCII)
+_COUNTED: Final = r"(?:[\x00-;=-\x7f]|[\u0080-\ud7ff]|[\ue000-\uffff]|[\U00010000-\U0010ffff])"
+
+
 def _plain_text(excludes: list[str], node: SchemaNode | None) -> Any:
     """A string value written as plain text: none of ``excludes`` in it, and the string constraints of ``node`` when
     it admits nothing but a string."""
@@ -103,11 +108,12 @@ def _plain_text(excludes: list[str], node: SchemaNode | None) -> Any:
     low = low if isinstance(low, int) and not isinstance(low, bool) and low > 0 else 0
     high = high if isinstance(high, int) and not isinstance(high, bool) and high >= low else None
     # Counted characters are whole code points that are not '<' (every tag that ends a value starts with it): free
-    # text may hold bytes that are no UTF-8, which the detokenizer turns into characters the count did not see.
+    # text may hold bytes that are no UTF-8, which the detokenizer turns into characters the count did not see. Nor
+    # surrogates: XGrammar's classes take their three-byte encodings (ED A0-BF ..), which are no UTF-8 either.
     if high is not None:
-        return RegexFormat(pattern=f"[^<]{{{low},{high}}}")
+        return RegexFormat(pattern=f"{_COUNTED}{{{low},{high}}}")
     if low:
-        return SequenceFormat(elements=[RegexFormat(pattern=f"[^<]{{{low}}}"), AnyTextFormat(excludes=excludes)])
+        return SequenceFormat(elements=[RegexFormat(pattern=f"{_COUNTED}{{{low}}}"), AnyTextFormat(excludes=excludes)])
     return AnyTextFormat(excludes=excludes)
 
 

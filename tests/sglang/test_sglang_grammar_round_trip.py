@@ -35,7 +35,7 @@ def _grammar(dialect_env: Any, dialect: str, tool: dict[str, Any], tool_choice: 
     return xgrammar.Grammar.from_structural_tag(constraint[1])
 
 
-def _accepts(grammar: xgrammar.Grammar, text: str) -> bool:
+def _accepts(grammar: xgrammar.Grammar, text: str | bytes) -> bool:
     return bool(_is_grammar_accept_string(grammar, text))
 
 
@@ -54,6 +54,18 @@ def test_what_the_grammar_accepts_the_parser_reads_back(
     assert read_back(text, tool) == [("lookup", arguments)]
     if wrong is not None:
         assert not _accepts(tag, written(DIALECTS[dialect], "lookup", wrong))
+
+
+@pytest.mark.parametrize("bounds", [{"maxLength": 6}, {"minLength": 2}], ids=["max-length", "min-length"])
+@pytest.mark.parametrize("dialect", sorted(name for name, d in DIALECTS.items() if d.parameter is not None))
+def test_a_counted_string_holds_whole_utf8_text(dialect_env: Any, dialect: str, bounds: dict[str, int]) -> None:
+    """A markup string value with a length bound counts characters: a whole character of any width is one, the
+    three-byte encoding of a surrogate (no UTF-8) is refused, as is a lone continuation byte."""
+    tag = _grammar(dialect_env, dialect, strict_tool({"code": {"type": "string", **bounds}}))
+    text = written(DIALECTS[dialect], "lookup", {"code": "aé🙂"}).encode()
+    assert _accepts(tag, text)
+    for broken in (b"\xed\xa0\x80", b"\xed\xbf\xbf", b"\x80"):
+        assert not _accepts(tag, text.replace("é".encode(), broken)), broken
 
 
 def test_kv_nullable_string_is_free_text(dialect_env: Any) -> None:

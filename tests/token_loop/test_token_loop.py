@@ -206,6 +206,10 @@ class Models:
         blank = set("\u0120\u010a\u0109\u010d\u010b\u010c")  # the byte-level symbols of " \n\t\r\v\f"
         return sorted(i for t, i in tokenizer.get_vocab().items() if len(t) >= 2 and set(t) <= blank)
 
+    def surrogate_leads(self, name: str) -> list[int]:
+        """Tokens that end in the byte ED, the lead byte of a surrogate's three-byte encoding (ED A0-BF ..)."""
+        return sorted(i for t, i in self.tokenizer(name).get_vocab().items() if t.endswith("\u00ed"))
+
     def byte_tokens(self, name: str, below: int | None = None) -> list[int]:
         """Tokens (of ids below ``below``, default all) that are no whole UTF-8 text, or a control character other
         than a line break or a tab."""
@@ -381,13 +385,21 @@ def steering(models: Models, name: str, think: bool = True) -> dict[str, Any]:
     every request of the first runs). Its models are biased against runs of two or more (single spaces, tabs and line
     breaks stay as likely as any token, and a run is still written where the grammar allows nothing else).
 
+    XGrammar's own JSON strings (and free text) take the three-byte encoding of a surrogate (ED A0-BF ..), which is no
+    UTF-8: the detokenizer serves it as U+FFFD (:func:`call_problems` reports it; the scaled run found one in a
+    key/value call's JSON object). The markup dialects' counted strings, which are ours, refuse it
+    (``tests/vllm/test_vllm_grammar_round_trip.py::test_a_counted_string_holds_whole_utf8_text``); XGrammar's JSON
+    strings do not, and a real model does not write surrogates: the real-vocabulary models are steered off the tokens
+    that end in the lead byte ED, their only way to write one (no token of Qwen's holds ED A0-BF).
+
     (A model of the small vocabulary cannot write a byte that is no whole UTF-8 text, see
     :func:`test_the_vocabulary_writes_whole_text`; one of a real vocabulary can, and its calls are checked for it, see
     :func:`test_a_real_vocabulary_writes_any_byte`.)
     (Greedy, a random model under a grammar may repeat whitespace or digits up to ``max_tokens``: it samples.)"""
     if "--speculative-config" in MODELS[name][2]:
         return {}
-    bias = {str(i): -100 for i in models.whitespace_runs(name)} if name in VOCABULARY else {}
+    off = [*models.whitespace_runs(name), *models.surrogate_leads(name)] if name in VOCABULARY else []
+    bias = {str(i): -100 for i in off}
     if think:
         bias |= {str(i): 100 for t in ("</think>", "</longcat_think>") if (i := models.token_id(name, t)) is not None}
     return {"logit_bias": bias}

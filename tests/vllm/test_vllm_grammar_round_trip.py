@@ -45,7 +45,7 @@ def _structural_tag(
     return str(structural_tag)
 
 
-def _accepts(structural_tag: str, text: str) -> bool:
+def _accepts(structural_tag: str, text: str | bytes) -> bool:
     import xgrammar
     from xgrammar.testing import _is_grammar_accept_string
 
@@ -91,6 +91,25 @@ def test_kv_nullable_string_is_free_text(monkeypatch: pytest.MonkeyPatch, tokeni
     assert f"{T.ARG_VALUE_OPEN}Paris{T.ARG_VALUE_CLOSE}" in text
     assert _accepts(tag, text)
     assert read_back(text, tool) == [("lookup", {"city": "Paris"})]
+
+
+MARKUP = sorted(name for name, dialect in DIALECTS.items() if dialect.parameter is not None)
+
+
+@pytest.mark.parametrize("bounds", [{"maxLength": 6}, {"minLength": 2}], ids=["max-length", "min-length"])
+@pytest.mark.parametrize("dialect", MARKUP)
+def test_a_counted_string_holds_whole_utf8_text(
+    monkeypatch: pytest.MonkeyPatch, tokenizer: Any, dialect: str, bounds: dict[str, int]
+) -> None:
+    """A markup string value with a length bound counts characters: a whole character of any width is one, the
+    three-byte encoding of a surrogate (no UTF-8: the detokenizer serves it as U+FFFD) is refused, as is a lone
+    continuation byte."""
+    tool = strict_tool({"code": {"type": "string", **bounds}})
+    tag = _structural_tag(monkeypatch, tokenizer, dialect, tool)
+    text = written(DIALECTS[dialect], "lookup", {"code": "aé🙂"}).encode()
+    assert _accepts(tag, text)
+    for broken in (b"\xed\xa0\x80", b"\xed\xbf\xbf", b"\x80"):
+        assert not _accepts(tag, text.replace("é".encode(), broken)), broken
 
 
 @pytest.mark.parametrize("strict", STRICTNESS, ids=STRICTNESS_IDS)
