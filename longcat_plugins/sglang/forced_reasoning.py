@@ -15,13 +15,9 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+from longcat_plugins.core.tool_choice import forces_a_call
+
 logger = logging.getLogger("longcat_plugins")
-
-
-def is_forced(request: Any) -> bool:
-    """Whether the request asks for a call (``tool_choice`` required, or a named tool)."""
-    choice = getattr(request, "tool_choice", None)
-    return choice == "required" or (choice is not None and not isinstance(choice, str))
 
 
 def cover_reasoning(adapted_request: Any, request: Any) -> bool:
@@ -33,7 +29,8 @@ def cover_reasoning(adapted_request: Any, request: Any) -> bool:
     from longcat_plugins.structural import reasoning_then
 
     sampling_params = getattr(adapted_request, "sampling_params", None)
-    if not (is_forced(request) and getattr(adapted_request, "require_reasoning", False)):
+    forced = forces_a_call(getattr(request, "tool_choice", None))
+    if not (forced and getattr(adapted_request, "require_reasoning", False)):
         return False
     if not isinstance(sampling_params, dict) or not isinstance(sampling_params.get("structural_tag"), str):
         return False

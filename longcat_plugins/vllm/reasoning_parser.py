@@ -154,10 +154,16 @@ class LongcatReasoningParser(_GateBase):  # type: ignore[valid-type,misc]
     @property
     def reasoning_open(self) -> bool:
         """Whether the output starts inside reasoning."""
-        state = self._prompt_state if self._parsing_stream else self._gate_prompt_state
+        state = self._known_start
         if state is not None:
             return state
         return self._thinking is True
+
+    @property
+    def _known_start(self) -> bool | None:
+        """Whether the prompt leaves the output inside reasoning, as read when the serving layer handed it over (or,
+        before that, when the gate asked); None when it was not read or does not say."""
+        return self._prompt_state if self._parsing_stream else self._gate_prompt_state
 
     @property
     def reasons_before_a_call(self) -> bool:
@@ -165,7 +171,7 @@ class LongcatReasoningParser(_GateBase):  # type: ignore[valid-type,misc]
         (:attr:`reasoning_open`, from the prompt once it is handed over). vLLM 0.32 builds a request's parsers
         without its prompt: then the request's ``enable_thinking`` decides, else whether the model may reason at all
         (a think tag in its vocabulary and a thinking switch in its template)."""
-        state = self._prompt_state if self._parsing_stream else self._gate_prompt_state
+        state = self._known_start
         if state is not None:
             return state
         if self._thinking is not None:

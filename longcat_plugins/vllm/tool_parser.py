@@ -27,6 +27,7 @@ from longcat_plugins.core.blank_content import BlankContentHold
 from longcat_plugins.core.item_order import CallItemOrder
 from longcat_plugins.core.options import emit_unknown_calls_from_env
 from longcat_plugins.core.stops import stops_may_cut_calls
+from longcat_plugins.core.tool_choice import forces_a_call
 
 from .deltas import events_to_delta
 from .names import STRUCTURAL_TAG_MODELS
@@ -62,12 +63,6 @@ def may_be_cut_by_a_stop(request: Any, tokenizer: Any) -> bool:
         getattr(request, "stop_token_ids", None),
         tokenizer_facts(tokenizer).end_of_sequence_ids,
     )
-
-
-def is_forced(request: Any) -> bool:
-    """Whether the request asks for a call (``tool_choice`` required, or a named tool)."""
-    choice = getattr(request, "tool_choice", None)
-    return choice == "required" or (choice is not None and not isinstance(choice, str))
 
 
 def calls_allowed(request: Any, tools: list[dict[str, Any]] | None) -> bool:
@@ -180,7 +175,8 @@ class LongcatToolParser(ToolParser):
         tag = super().get_structural_tag(request, reasoning=reasoning, strict_level=strict_level)
         self._grammar_covers_reasoning = False
         stage = self.reasoning_stage
-        if tag is not None and is_forced(request) and stage is not None and stage.reasons_before_a_call:
+        forced = forces_a_call(getattr(request, "tool_choice", None))
+        if tag is not None and forced and stage is not None and stage.reasons_before_a_call:
             tag = covering_reasoning(tag)
             self._grammar_covers_reasoning = True
         return tag

@@ -502,6 +502,25 @@ def test_a_thinking_model_may_reason_before_a_forced_call(models: Models, name: 
         assert answer["choices"][0]["token_ids"][0] == think, answer["choices"][0]
 
 
+def check_forced_batch(server: Server, name: str, extra: dict[str, Any], label: str) -> None:
+    """One batch of ``name``'s questions under required and named, strict and not, with ``extra``: every finished
+    choice carries valid calls (see :func:`call_problems`), and at least half of the batch finishes."""
+    requests = [body(i, CHOICES[choice], strict, **extra) for choice in CHOICES for strict in (True, False)
+                for i in range(seeds(name))]  # fmt: skip
+    answers = post_all(server, requests)
+    problems, finished = [], 0
+    for request, answer in zip(requests, answers, strict=True):
+        choice = answer["choices"][0]
+        if choice["finish_reason"] == "length":
+            continue
+        finished += 1
+        named = "book_trip" if isinstance(request["tool_choice"], dict) else None
+        problems += [f"{name} {request['tool_choice']}: {p}" for p in call_problems(choice, named)]
+    print(f"{name}: {label}, finished (not cut by max_tokens): {finished} of {len(requests)}")
+    assert not problems, "\n".join(problems)
+    assert finished >= len(requests) // 2, f"too few finished choices: {finished} of {len(requests)}"
+
+
 THINKING = ["qwen3", "xml", "qwen3-vocab", "xml-vocab"]
 
 
@@ -524,20 +543,7 @@ def test_forced_calls_with_thinking_off(models: Models, name: str) -> None:
     strict and not: the call comes at once and holds to its schema."""
     server = models.ready(name)
     extra = {**steering(models, name, think=False), "chat_template_kwargs": {"enable_thinking": False}}
-    requests = [body(i, CHOICES[choice], strict, **extra) for choice in CHOICES for strict in (True, False)
-                for i in range(seeds(name))]  # fmt: skip
-    answers = post_all(server, requests)
-    problems, finished = [], 0
-    for request, answer in zip(requests, answers, strict=True):
-        choice = answer["choices"][0]
-        if choice["finish_reason"] == "length":
-            continue
-        finished += 1
-        named = "book_trip" if isinstance(request["tool_choice"], dict) else None
-        problems += [f"{name} {request['tool_choice']}: {p}" for p in call_problems(choice, named)]
-    print(f"{name}: thinking off, finished (not cut by max_tokens): {finished} of {len(requests)}")
-    assert not problems, "\n".join(problems)
-    assert finished >= len(requests) // 2, f"too few finished choices: {finished} of {len(requests)}"
+    check_forced_batch(server, name, extra, "thinking off")
 
 
 @pytest.mark.parametrize("name", active(*THINKING))
@@ -554,20 +560,7 @@ def test_a_forced_answer_always_carries_its_call(models: Models, name: str) -> N
     scale = max(0, round(math.log(len(models.tokenizer(name)) / 1200)))
     bias = {**steering(models, name, think=False)["logit_bias"], str(end_of_turn): 8 + scale, str(think_end): 4 + scale}
     extra = {"logit_bias": bias, "chat_template_kwargs": {"enable_thinking": True}}
-    requests = [body(i, CHOICES[choice], strict, **extra) for choice in CHOICES for strict in (True, False)
-                for i in range(seeds(name))]  # fmt: skip
-    answers = post_all(server, requests)
-    problems, finished = [], 0
-    for request, answer in zip(requests, answers, strict=True):
-        choice = answer["choices"][0]
-        if choice["finish_reason"] == "length":
-            continue
-        finished += 1
-        named = "book_trip" if isinstance(request["tool_choice"], dict) else None
-        problems += [f"{name} {request['tool_choice']}: {p}" for p in call_problems(choice, named)]
-    print(f"{name}: forced answers finished (not cut by max_tokens): {finished} of {len(requests)}")
-    assert not problems, "\n".join(problems)
-    assert finished >= len(requests) // 2, f"too few finished choices: {finished} of {len(requests)}"
+    check_forced_batch(server, name, extra, "forced answers")
 
 
 def test_the_doctor_reports_the_cpu_build() -> None:
