@@ -19,6 +19,14 @@ from . import tags as T
 ENV_VAR: Final = "LONGCAT_TOOL_DIALECT"
 
 
+def _require_tags(declared: object, **tags: str) -> None:
+    """A tag that is empty (or only whitespace) is in every text: it would match every model and start a call
+    anywhere. Such a declaration is an error."""
+    for field, tag in tags.items():
+        if not tag.strip():
+            raise ValueError(f"{type(declared).__name__}.{field} must be a tag, got {tag!r}")
+
+
 @dataclass(frozen=True, slots=True)
 class Block:
     """The tags around a dialect's calls; ``holds_list``: the calls inside form a JSON array (``[{...}, {...}]``)."""
@@ -26,6 +34,9 @@ class Block:
     open: str
     close: str
     holds_list: bool = False
+
+    def __post_init__(self) -> None:
+        _require_tags(self, open=self.open, close=self.close)
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +57,16 @@ class Markup:
     param_close: str
     name_end: str = ">"
 
+    def __post_init__(self) -> None:
+        _require_tags(
+            self,
+            call_open=self.call_open,
+            call_close=self.call_close,
+            param_open=self.param_open,
+            param_close=self.param_close,
+            name_end=self.name_end,
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class Parameter:
@@ -54,6 +75,9 @@ class Parameter:
     key_open: str
     key_to_value: str
     value_close: str
+
+    def __post_init__(self) -> None:
+        _require_tags(self, key_open=self.key_open, key_to_value=self.key_to_value, value_close=self.value_close)
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +102,9 @@ class Dialect:
     parameter: Parameter | None = None
     #: the tags of a call written as markup (``body == "markup"``), which the parser reads in any block
     markup: Markup | None = None
+
+    def __post_init__(self) -> None:
+        _require_tags(self, trigger=self.trigger, prefix=self.prefix)
 
     def begin(self, tool_name: str) -> str:
         return f"{self.prefix}{tool_name}{self.name_suffix}"
