@@ -11,9 +11,11 @@ shows them as they are; ``python -m tests.docs_tables --write`` rewrites them.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Final
 
 from longcat_plugins.core import dialects as D
 from longcat_plugins.core import tags as T
@@ -23,16 +25,39 @@ from tests.grammar_cases import written
 ROOT = Path(__file__).resolve().parents[1]
 
 
+#: in a code span of a table cell: what is written as an escape (a code span shows backslashes as they are, so a
+#: backslash is doubled to keep ``\\n`` a line break's escape)
+_CODE_ESCAPES: Final = {"\\": "\\\\", "\n": "\\n", "\r": "\\r", "|": "\\|"}
+#: in plain text of a table cell: Markdown's escapes, and line breaks as ``<br>``
+_TEXT_ESCAPES: Final = {"\\": "\\\\", "|": "\\|", "`": "\\`", "\r\n": "<br>", "\n": "<br>", "\r": "<br>"}
+_CODE_ESCAPE: Final = re.compile("|".join(map(re.escape, _CODE_ESCAPES)))
+_TEXT_ESCAPE: Final = re.compile("|".join(map(re.escape, _TEXT_ESCAPES)))
+
+
+def code(text: str) -> str:
+    """``text`` as a code span in a table cell: line breaks as ``\\n`` (a backslash as ``\\\\``), ``|`` escaped
+    (a table row is split at every unescaped ``|``, in code spans too), between enough backticks."""
+    escaped = _CODE_ESCAPE.sub(lambda m: _CODE_ESCAPES[m.group()], text)
+    fence = "`" * (max(map(len, re.findall("`+", escaped)), default=0) + 1)
+    pad = " " if escaped.startswith("`") or escaped.endswith("`") else ""
+    return f"{fence}{pad}{escaped}{pad}{fence}"
+
+
+def plain(text: str) -> str:
+    """``text`` as plain text in a table cell: backslashes, ``|`` and backticks escaped, line breaks as ``<br>``."""
+    return _TEXT_ESCAPE.sub(lambda m: _TEXT_ESCAPES[m.group()], text)
+
+
 def _one_call(dialect: D.Dialect) -> str:
-    return written(dialect, "f", {"p": "v"}).replace("\n", "\\n")
+    return code(written(dialect, "f", {"p": "v"}))
 
 
 def dialects() -> str:
     rows = ["| name | dialect | written by | block | one call, as constrained decoding writes it |"]
     rows.append("| --- | --- | --- | --- | --- |")
-    for dialect in D.DIALECTS.values():
-        block = f"`{dialect.block.open}` ... `{dialect.block.close}`"
-        rows.append(f"| `{dialect.name}` | {dialect.title} | {dialect.models} | {block} | `{_one_call(dialect)}` |")
+    for d in D.DIALECTS.values():
+        block = f"{code(d.block.open)} ... {code(d.block.close)}"
+        rows.append(f"| {code(d.name)} | {plain(d.title)} | {plain(d.models)} | {block} | {_one_call(d)} |")
     return "\n".join(rows)
 
 
@@ -86,7 +111,7 @@ def reading() -> str:
     rows = ["| dialect | looks like |", "| --- | --- |"]
     for dialect in D.DIALECTS.values():
         several = " (several calls per block)" if dialect.body == "json" else ""
-        rows.append(f"| {dialect.title} (`{dialect.name}`) | `{_one_call(dialect)}`{several} |")
+        rows.append(f"| {plain(dialect.title)} ({code(dialect.name)}) | {_one_call(dialect)}{several} |")
     rows += [f"| {name} | {text} |" for name, text in READING_VARIANTS]
     return "\n".join(rows)
 
@@ -94,7 +119,7 @@ def reading() -> str:
 def forced_dialects() -> str:
     rows = ["| `LONGCAT_TOOL_DIALECT` | forced syntax | models |", "| --- | --- | --- |"]
     for dialect in D.DIALECTS.values():
-        rows.append(f"| `{dialect.name}` | `{_one_call(dialect)}` | {dialect.models} |")
+        rows.append(f"| {code(dialect.name)} | {_one_call(dialect)} | {plain(dialect.models)} |")
     return "\n".join(rows)
 
 
