@@ -6,6 +6,12 @@ shows them as they are; ``python -m tests.docs_tables --write`` rewrites them.
 * ``transitions`` (docs/design.md): the machine's moves, ``core/machine.py``;
 * ``reading`` (README.md): what the parser reads, the registered dialects first;
 * ``forced-dialects`` (deployment_guide.md): the values of ``LONGCAT_TOOL_DIALECT`` and the call each forces.
+
+Shorter texts stand inline, in a sentence or a table cell, as often as a document needs them, between
+``<!-- NAME: generated -->`` and ``<!-- /NAME -->`` on one line (:data:`INLINE`):
+
+* ``dialect-names``: the registered dialects' names, which is every list of them the docs show;
+* ``dialect-detection``: how vLLM picks a model's dialect from its tokenizer.
 """
 
 from __future__ import annotations
@@ -123,6 +129,42 @@ def forced_dialects() -> str:
     return "\n".join(rows)
 
 
+def dialect_names() -> str:
+    return ", ".join(code(name) for name in D.DIALECTS)
+
+
+def dialect_detection() -> str:
+    rules = []
+    for sign in D.detection_signs():
+        tags = " or ".join(code(tag) for tag in sign.tags)
+        where = "template" if sign.template_only else "vocabulary or template"
+        rules.append(f"{code(sign.dialect.name)} if its {where} holds {tags}")
+    return ", ".join([*rules, f"else {code(D.DEFAULT)}"])
+
+
+#: inline text name -> what renders it
+INLINE: dict[str, Callable[[], str]] = {"dialect-names": dialect_names, "dialect-detection": dialect_detection}
+#: the documents that may show inline texts
+DOCUMENTS: tuple[str, ...] = ("README.md", "deployment_guide.md", "docs/design.md")
+_INLINE: Final = re.compile(r"(<!-- ([\w-]+): generated -->)(.*?)(<!-- /\2 -->)")
+
+
+def inline_shown(document: str) -> list[tuple[str, str]]:
+    """The inline texts ``document`` shows: (name, text) in order."""
+    text = (ROOT / document).read_text(encoding="utf-8")
+    return [(m.group(2), m.group(3)) for m in _INLINE.finditer(text)]
+
+
+def regenerated(text: str) -> str:
+    """``text`` with every inline text (and every table of :data:`TABLES` it holds) as the code renders it now."""
+    text = _INLINE.sub(lambda m: m.group(1) + INLINE[m.group(2)]() + m.group(4), text)
+    for name, (_, render) in TABLES.items():
+        if f"<!-- {name}:" in text:
+            start, end = _span(text, name)
+            text = f"{text[:start]}\n{render()}\n{text[end:]}"
+    return text
+
+
 #: table name -> (document, what renders it)
 TABLES: dict[str, tuple[str, Callable[[], str]]] = {
     "dialects": ("docs/design.md", dialects),
@@ -146,16 +188,23 @@ def shown(name: str) -> str:
 
 
 def write() -> list[str]:
-    """Rewrite every table that differs; returns their names."""
+    """Rewrite every document whose tables or inline texts differ; returns the documents."""
     changed = []
-    for name, (document, render) in TABLES.items():
+    for document in dict.fromkeys([*DOCUMENTS, *(document for document, _ in TABLES.values())]):
         path = ROOT / document
         text = path.read_text(encoding="utf-8")
-        start, end = _span(text, name)
-        if text[start:end].strip() != render():
-            path.write_text(f"{text[:start]}\n{render()}\n{text[end:]}", encoding="utf-8")
-            changed.append(name)
+        if regenerated(text) != text:
+            path.write_text(regenerated(text), encoding="utf-8")
+            changed.append(document)
     return changed
+
+
+def stale() -> list[str]:
+    """The tables and inline texts a document shows otherwise than the code renders them."""
+    out = [name for name, (_, render) in TABLES.items() if shown(name) != render()]
+    for document in DOCUMENTS:
+        out += [f"{document}: {name}" for name, text in inline_shown(document) if text != INLINE[name]()]
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -166,9 +215,9 @@ def main(argv: list[str] | None = None) -> int:
         changed = write()
         print("rewritten: " + (", ".join(changed) or "none"))
         return 0
-    stale = [name for name, (_, render) in TABLES.items() if shown(name) != render()]
-    print("stale: " + (", ".join(stale) or "none"))
-    return 1 if stale else 0
+    differ = stale()
+    print("stale: " + (", ".join(differ) or "none"))
+    return 1 if differ else 0
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from longcat_plugins.core import dialects as D
-from tests.docs_tables import TABLES, shown
+from tests.docs_tables import DOCUMENTS, INLINE, TABLES, inline_shown, shown
 from tests.grammar_cases import written
 
 
@@ -15,6 +15,16 @@ from tests.grammar_cases import written
 def test_the_docs_show_the_table_as_the_code_has_it(name: str) -> None:
     document, render = TABLES[name]
     assert shown(name) == render(), f"{document}: run python -m tests.docs_tables --write"
+
+
+@pytest.mark.parametrize("document", DOCUMENTS)
+def test_the_docs_show_the_inline_texts_as_the_code_has_them(document: str) -> None:
+    for name, text in inline_shown(document):
+        assert text == INLINE[name](), f"{document}: {name}: run python -m tests.docs_tables --write"
+
+
+def test_every_inline_text_is_shown() -> None:
+    assert {name for document in DOCUMENTS for name, _ in inline_shown(document)} == set(INLINE)
 
 
 #: a test-only dialect whose tags and words hold what a table cell must escape (tags as Kimi-K2 writes them)

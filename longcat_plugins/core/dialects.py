@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from collections.abc import Container
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Final, Literal, NamedTuple
 
 from . import tags as T
 
@@ -195,25 +195,31 @@ def dialect_override() -> Dialect | None:
         raise ValueError(f"{ENV_VAR}={value!r}: expected one of {', '.join(DIALECTS)}") from None
 
 
+class Sign(NamedTuple):
+    """What tells that a model writes ``dialect``: one of ``tags`` in its chat template, or in its vocabulary too
+    (unless ``template_only``)."""
+
+    dialect: Dialect
+    tags: tuple[str, ...]
+    template_only: bool
+
+
+def detection_signs() -> list[Sign]:
+    """The signs :func:`detect_dialect` looks for, in order: the tags of a call's body are the surest (a markup's
+    tags are text, looked for in the template only), then a JSON dialect's block."""
+    dialects = DIALECTS.values()
+    pairs = [Sign(d, (d.parameter.key_open,), False) for d in dialects if d.body == "kv" and d.parameter]
+    markups = [Sign(d, (d.markup.call_open, d.markup.param_open), True) for d in dialects if d.markup]
+    blocks = [Sign(d, (d.block.open,), False) for d in dialects if d.body == "json"]
+    return [*pairs, *markups, *blocks]
+
+
 def detect_dialect(vocabulary: Container[str] = (), chat_template: str = "") -> Dialect:
     """The dialect a model writes, from its tokenizer's vocabulary and chat template (the override first)."""
     override = dialect_override()
     if override is not None:
         return override
-
-    def seen(tag: str) -> bool:
-        return tag in vocabulary or tag in chat_template
-
-    dialects = DIALECTS.values()
-    # the tags of a call's body are the surest sign; a markup's tags are text, looked for in the template only
-    for dialect in dialects:
-        if dialect.body == "kv" and dialect.parameter and seen(dialect.parameter.key_open):
-            return dialect
-    for dialect in dialects:
-        markup = dialect.markup
-        if markup is not None and (markup.call_open in chat_template or markup.param_open in chat_template):
-            return dialect
-    for dialect in dialects:
-        if dialect.body == "json" and seen(dialect.block.open):
-            return dialect
+    for sign in detection_signs():
+        if any(tag in chat_template or (not sign.template_only and tag in vocabulary) for tag in sign.tags):
+            return sign.dialect
     return DIALECTS[DEFAULT]
