@@ -14,8 +14,10 @@ key/value pairs) are built here, so that the grammar lets the model write exactl
   newline, ``</parameter>``, a newline; key/value: the key's tags, a newline, the value's tags, a newline), with no
   other whitespace around a value (the reader keeps any other whitespace as part of a string);
 * a value whose schema admits a string (as the reader types it, :func:`longcat_plugins.core.schema.is_string_schema`)
-  is plain text that holds none of the tags that end a value for the reader, restricted by the schema where it is
-  only a string: ``enum``/``const``, ``pattern``, ``minLength``/``maxLength``; any other value is JSON of its schema.
+  is plain text that holds none of the tags that end a value for the reader (as the declaration gives them: a
+  markup's value closers, a key/value dialect's :func:`~longcat_plugins.core.dialects.pair_value_ends`), restricted
+  by the schema where it is only a string: ``enum``/``const``, ``pattern``, ``minLength``/``maxLength``; any other
+  value is JSON of its schema.
 
 Importing this module imports xgrammar, so neither ``longcat_plugins`` nor the core imports it.
 """
@@ -45,8 +47,7 @@ from xgrammar.structural_tag import (
 )
 
 from longcat_plugins.core import tags as T
-from longcat_plugins.core.dialects import BLOCK_OPENS, CALL_OPENS, Dialect
-from longcat_plugins.core.readers.kv_call import KV_VALUE_END
+from longcat_plugins.core.dialects import BLOCK_OPENS, CALL_OPENS, Dialect, pair_value_ends
 from longcat_plugins.core.readers.xml_call import markup_tables
 from longcat_plugins.core.schema import SchemaNode, is_string_schema, schema_types
 from longcat_plugins.core.schema.refs import as_node
@@ -127,20 +128,21 @@ def _markup_value(excludes: list[str], node: SchemaNode | None, raw: Any, root: 
 def _markup_body(dialect: Dialect, schema: dict[str, Any] | bool) -> Any:
     """The arguments of a markup dialect: the declared parameters in order (see the module's docstring); any
     parameters of the dialect's shape when there are none declared."""
-    markup = dialect.markup
+    markup, pairs = dialect.markup, dialect.pairs
     parameter = dialect.parameter
-    assert parameter is not None
+    assert parameter is not None and (markup is not None or pairs is not None)
     before_key, key_to_value, after_value = parameter.key_open, parameter.key_to_value, parameter.value_close
-    excludes = list((markup_tables(markup).value_end if markup else KV_VALUE_END).tags)
+    excludes = list(markup_tables(markup).value_end.tags if markup else pair_value_ends(dialect))
     root = schema if isinstance(schema, Mapping) else {}
     node = as_node(root)
     properties = node.get("properties") if node is not None else None
     if not isinstance(properties, Mapping) or not properties:
-        key = (
-            RegexFormat(pattern=_free_name(markup.name_end))
-            if markup
-            else AnyTextFormat(excludes=[T.ARG_KEY_CLOSE, *excludes])
-        )
+        key: Any
+        if markup is not None:
+            key = RegexFormat(pattern=_free_name(markup.name_end))
+        else:
+            assert pairs is not None
+            key = AnyTextFormat(excludes=[pairs.key_close, *excludes])
         free = [ConstStringFormat(value=before_key), key, ConstStringFormat(value=key_to_value)]
         return StarFormat(content=SequenceFormat(
             elements=[*free, AnyTextFormat(excludes=excludes), ConstStringFormat(value=after_value)]

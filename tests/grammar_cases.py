@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from longcat_plugins.core.dialects import Dialect
+from longcat_plugins.core.dialects import Block, Dialect, Pairs, _pairs_in
 
 PLACE = {
     "type": "object",
@@ -44,6 +44,24 @@ SHAPES: list[tuple[str, dict[str, Any] | None, dict[str, Any], dict[str, Any] | 
      {"place": {"city": "Paris", "zip": 75001}}, {"place": "Paris"}),
 ]  # fmt: skip
 
+
+#: a key/value dialect with other tags than LongCat's (GLM-4.5's pairs inside ``<tool_call>``), declared for the
+#: grammar tests only: its grammar derives from the declaration (no reader reads it: the parser reads LongCat's pairs)
+GLM_KV = _pairs_in(
+    Block("<tool_call>", "</tool_call>"),
+    Pairs("<arg_key>", "</arg_key>", "<arg_value>", "</arg_value>"),
+    "glm_kv_test",
+    "GLM key/value (test only)",
+    "GLM-4.5",
+)
+#: string values of that dialect: (value, whether its grammar takes it): a value holds no tag that ends it there
+GLM_KV_VALUES: list[tuple[str, bool]] = [
+    ("Paris", True),
+    ("a</longcat_arg_value>b<longcat_arg_key>c</longcat_tool_call>", True),
+    ("a</arg_value>b", False),
+    ("a<arg_key>b", False),
+    ("a</tool_call>b", False),
+]
 
 UNIT = {"type": "string", "enum": ["celsius", "fahrenheit"]}
 FORECAST = {"city": {"type": "string"}, "days": {"type": "integer"}, "unit": UNIT}

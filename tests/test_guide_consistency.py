@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Collection
 from pathlib import Path
 
+import pytest
+
 from longcat_plugins.cli import COMMANDS
+from longcat_plugins.core import dialects as D
 from longcat_plugins.examples import EXAMPLES_DIR, recordings
+from tests.docs_tables import regenerated
 from tests.guide_commands import guide_commands
 
 REPO = Path(__file__).resolve().parent.parent
@@ -84,3 +89,67 @@ def test_no_install_command_assumes_a_published_package() -> None:
             for line in block.splitlines():
                 if "pip install" in line and not line.lstrip().startswith("#"):
                     assert not re.search(r"pip install (--no-deps )?[\"']?longcat-plugins\b", line), (doc, line)
+
+
+_NAME = r"(?<![\w.-])`{0,2}[A-Za-z_][\w.-]*`{0,2}"
+#: names are joined by commas, ``/``, "or", "and" (across a line break too), or by a ``|`` with no space (a table
+#: row's ``|`` between cells joins nothing)
+_SEPARATOR = r"(?:[ \t]*\n?[ \t]*(?:[,/]|,? or|,? and)[ \t]*\n?[ \t]*|\|)"
+_LIST = re.compile(rf"{_NAME}(?:{_SEPARATOR}{_NAME})+")
+
+
+def _prose() -> dict[str, str]:
+    """What a reader reads about the dialects: the docs (not the changelog, which is history), and the package's,
+    the benchmarks' and the examples' docstrings and comments."""
+    paths = [REPO / "README.md", REPO / "deployment_guide.md", *sorted((REPO / "docs").rglob("*.md"))]
+    for folder in ("longcat_plugins", "benchmarks", "examples"):
+        paths += sorted(p for p in (REPO / folder).rglob("*") if p.suffix in (".py", ".md"))
+    return {str(p.relative_to(REPO)): p.read_text(encoding="utf-8") for p in paths}
+
+
+def _wrong_dialect_lists(text: str, registry: Collection[str]) -> list[str]:
+    """The lists in ``text`` that name two dialects or more but not exactly the registered ones (names match whole)."""
+    wrong = []
+    for match in _LIST.finditer(text):
+        names = [name.strip("`") for name in re.split(_SEPARATOR, match.group())]
+        if len(set(names) & set(registry)) >= 2 and sorted(names) != sorted(registry):
+            wrong.append(match.group())
+    return wrong
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "LONGCAT_TOOL_DIALECT=json|kv|xml|hermes|glm",
+        "one of ``json``, ``kv``, ``xml``,\n``hermes2``",
+        "`json`, `kv` and `xml`",
+        "json, kv, xml, hermes, hermes",
+    ],
+)
+def test_a_list_that_is_not_the_registry_is_found(text: str) -> None:
+    assert len(_wrong_dialect_lists(text, D.DIALECTS)) == 1
+    assert _wrong_dialect_lists("`json`, `kv`, `xml` or `hermes`; vLLM's `hermes`, `qwen3_coder`", D.DIALECTS) == []
+
+
+def test_every_list_of_dialects_names_exactly_the_registered_ones() -> None:
+    for path, text in _prose().items():
+        assert _wrong_dialect_lists(text, D.DIALECTS) == [], path
+
+
+def test_every_list_of_dialects_follows_the_registry(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With one more dialect registered, every list the docs show names it once regenerated: none is hand-written."""
+    block = D.Block("<tool_calls>", "</tool_calls>")
+    extra = D.Dialect(
+        name="calls",
+        title="Test-only JSON",
+        models="none",
+        block=block,
+        trigger=block.open,
+        prefix=f'{block.open}{{"name": "',
+        name_suffix='", "arguments": ',
+        end=f"}}{block.close}",
+        body="json",
+    )
+    monkeypatch.setitem(D.DIALECTS, extra.name, extra)
+    for path, text in _prose().items():
+        assert _wrong_dialect_lists(regenerated(text), D.DIALECTS) == [], path

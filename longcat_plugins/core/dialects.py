@@ -12,11 +12,19 @@ from __future__ import annotations
 import os
 from collections.abc import Container
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Final, Literal, NamedTuple
 
 from . import tags as T
 
 ENV_VAR: Final = "LONGCAT_TOOL_DIALECT"
+
+
+def _require_tags(declared: object, **tags: str) -> None:
+    """A tag that is empty (or only whitespace) is in every text: it would match every model and start a call
+    anywhere. Such a declaration is an error."""
+    for field, tag in tags.items():
+        if not tag.strip():
+            raise ValueError(f"{type(declared).__name__}.{field} must be a tag, got {tag!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +34,9 @@ class Block:
     open: str
     close: str
     holds_list: bool = False
+
+    def __post_init__(self) -> None:
+        _require_tags(self, open=self.open, close=self.close)
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +57,43 @@ class Markup:
     param_close: str
     name_end: str = ">"
 
+    def __post_init__(self) -> None:
+        _require_tags(
+            self,
+            call_open=self.call_open,
+            call_close=self.call_close,
+            param_open=self.param_open,
+            param_close=self.param_close,
+            name_end=self.name_end,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Pairs:
+    """The tags of a call whose arguments are key/value pairs, in the dialect's block::
+
+        {block.open}NAME
+        {key_open}K{key_close}
+        {value_open}value{value_close}
+        {block.close}
+
+    A value ends at its closing tag, at a next pair's key tag, or at the block's closing tag
+    (:func:`pair_value_ends`)."""
+
+    key_open: str
+    key_close: str
+    value_open: str
+    value_close: str
+
+    def __post_init__(self) -> None:
+        _require_tags(
+            self,
+            key_open=self.key_open,
+            key_close=self.key_close,
+            value_open=self.value_open,
+            value_close=self.value_close,
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class Parameter:
@@ -54,6 +102,9 @@ class Parameter:
     key_open: str
     key_to_value: str
     value_close: str
+
+    def __post_init__(self) -> None:
+        _require_tags(self, key_open=self.key_open, key_to_value=self.key_to_value, value_close=self.value_close)
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +129,14 @@ class Dialect:
     parameter: Parameter | None = None
     #: the tags of a call written as markup (``body == "markup"``), which the parser reads in any block
     markup: Markup | None = None
+    #: the tags of a call whose arguments are key/value pairs (``body == "kv"``)
+    pairs: Pairs | None = None
+
+    def __post_init__(self) -> None:
+        _require_tags(self, trigger=self.trigger, prefix=self.prefix)
+        shape = {"json": True, "markup": self.markup is not None, "kv": self.pairs is not None}[self.body]
+        if not shape or (self.body != "json") != (self.parameter is not None):
+            raise ValueError(f"dialect {self.name!r}: a {self.body} body needs its tags declared")
 
     def begin(self, tool_name: str) -> str:
         return f"{self.prefix}{tool_name}{self.name_suffix}"
@@ -116,26 +175,44 @@ def _markup_in(block: Block, markup: Markup, name: str, title: str, models: str)
     )
 
 
+def _pairs_in(block: Block, pairs: Pairs, name: str, title: str, models: str) -> Dialect:
+    """A key/value dialect, written with the name on the block's first line and a line break after each tag pair
+    (as LongCat's template writes it)."""
+    return Dialect(
+        name=name,
+        title=title,
+        models=models,
+        block=block,
+        trigger=block.open,
+        prefix=block.open,
+        name_suffix="\n",
+        end=block.close,
+        body="kv",
+        parameter=Parameter(pairs.key_open, f"{pairs.key_close}\n{pairs.value_open}", f"{pairs.value_close}\n"),
+        pairs=pairs,
+    )
+
+
+def pair_value_ends(dialect: Dialect) -> tuple[str, ...]:
+    """What ends a value of a key/value dialect: the value's closing tag, a next pair's key tag, the block's closing
+    tag (none for another dialect)."""
+    if dialect.pairs is None:
+        return ()
+    return (dialect.pairs.value_close, dialect.pairs.key_open, dialect.block.close)
+
+
 LONGCAT_BLOCK: Final = Block(T.LONGCAT_CALL_OPEN, T.LONGCAT_CALL_CLOSE)
 HERMES_BLOCK: Final = Block(T.HERMES_CALL_OPEN, T.HERMES_CALL_CLOSE)
 #: a JSON array of calls (``[{"name": ..., "parameters": {...}}, ...]``), read but never written (LongCat-Next)
 CALL_LIST_BLOCK: Final = Block(T.CALL_LIST_OPEN, T.CALL_LIST_CLOSE, holds_list=True)
 QWEN_MARKUP: Final = Markup(T.FUNCTION_OPEN, T.FUNCTION_CLOSE, T.PARAMETER_OPEN, T.PARAMETER_CLOSE)
+LONGCAT_PAIRS: Final = Pairs(T.ARG_KEY_OPEN, T.ARG_KEY_CLOSE, T.ARG_VALUE_OPEN, T.ARG_VALUE_CLOSE)
 
 #: Every dialect constrained decoding can write, by the name ``LONGCAT_TOOL_DIALECT`` takes.
 DIALECTS: Final[dict[str, Dialect]] = {
     "json": _json_in(LONGCAT_BLOCK, "json", "LongCat JSON", "LongCat-Flash-Chat"),
-    "kv": Dialect(
-        name="kv",
-        title="LongCat key/value",
-        models="LongCat-Flash-Thinking, -2601, Flash-Lite",
-        block=LONGCAT_BLOCK,
-        trigger=LONGCAT_BLOCK.open,
-        prefix=LONGCAT_BLOCK.open,
-        name_suffix="\n",
-        end=LONGCAT_BLOCK.close,
-        body="kv",
-        parameter=Parameter(T.ARG_KEY_OPEN, f"{T.ARG_KEY_CLOSE}\n{T.ARG_VALUE_OPEN}", f"{T.ARG_VALUE_CLOSE}\n"),
+    "kv": _pairs_in(
+        LONGCAT_BLOCK, LONGCAT_PAIRS, "kv", "LongCat key/value", "LongCat-Flash-Thinking, -2601, Flash-Lite"
     ),
     "xml": _markup_in(HERMES_BLOCK, QWEN_MARKUP, "xml", "XML function", "Qwen3-Coder, XML-function reasoning models"),
     "hermes": _json_in(HERMES_BLOCK, "hermes", "Hermes / Qwen JSON", "Qwen3, Hermes-style models"),
@@ -168,25 +245,31 @@ def dialect_override() -> Dialect | None:
         raise ValueError(f"{ENV_VAR}={value!r}: expected one of {', '.join(DIALECTS)}") from None
 
 
+class Sign(NamedTuple):
+    """What tells that a model writes ``dialect``: one of ``tags`` in its chat template, or in its vocabulary too
+    (unless ``template_only``)."""
+
+    dialect: Dialect
+    tags: tuple[str, ...]
+    template_only: bool
+
+
+def detection_signs() -> list[Sign]:
+    """The signs :func:`detect_dialect` looks for, in order: the tags of a call's body are the surest (a markup's
+    tags are text, looked for in the template only), then a JSON dialect's block."""
+    dialects = DIALECTS.values()
+    pairs = [Sign(d, (d.parameter.key_open,), False) for d in dialects if d.body == "kv" and d.parameter]
+    markups = [Sign(d, (d.markup.call_open, d.markup.param_open), True) for d in dialects if d.markup]
+    blocks = [Sign(d, (d.block.open,), False) for d in dialects if d.body == "json"]
+    return [*pairs, *markups, *blocks]
+
+
 def detect_dialect(vocabulary: Container[str] = (), chat_template: str = "") -> Dialect:
     """The dialect a model writes, from its tokenizer's vocabulary and chat template (the override first)."""
     override = dialect_override()
     if override is not None:
         return override
-
-    def seen(tag: str) -> bool:
-        return tag in vocabulary or tag in chat_template
-
-    dialects = DIALECTS.values()
-    # the tags of a call's body are the surest sign; a markup's tags are text, looked for in the template only
-    for dialect in dialects:
-        if dialect.body == "kv" and dialect.parameter and seen(dialect.parameter.key_open):
-            return dialect
-    for dialect in dialects:
-        markup = dialect.markup
-        if markup is not None and (markup.call_open in chat_template or markup.param_open in chat_template):
-            return dialect
-    for dialect in dialects:
-        if dialect.body == "json" and seen(dialect.block.open):
-            return dialect
+    for sign in detection_signs():
+        if any(tag in chat_template or (not sign.template_only and tag in vocabulary) for tag in sign.tags):
+            return sign.dialect
     return DIALECTS[DEFAULT]

@@ -2,8 +2,10 @@
 
 When the request declares tools, a call names one of them: the written name exactly, else the name without a
 namespace prefix (``functions.get_weather``, ``tools.get_weather``: models prompted with a TypeScript-style namespace
-write it). A name that resolves to no declared tool is no call. Without declared tools, any identifier is accepted as
-written; a name never holds whitespace, markup or prose.
+write it). A declared name may hold dots itself (``l.weather``, written ``functions.l.weather``): the longest part of
+the written name after a dot that is a declared tool is the one meant. A name that resolves to no declared tool is
+no call. Without declared tools, any identifier is accepted as written; a name never holds whitespace, markup or
+prose.
 """
 
 from __future__ import annotations
@@ -27,9 +29,12 @@ def resolve_tool_name(written: str, declared: Container[str], any_declared: bool
         return written if _IDENTIFIER.fullmatch(written) else None
     if written in declared:
         return written
-    _, dot, bare = written.rpartition(".")
-    if dot and bare in declared:
-        return bare
+    dot = written.find(".")
+    while dot >= 0:
+        bare = written[dot + 1 :]
+        if bare in declared:
+            return bare
+        dot = written.find(".", dot + 1)
     return None
 
 

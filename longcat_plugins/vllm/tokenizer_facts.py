@@ -1,7 +1,8 @@
 """What the adapters need to know about a model's tokenizer, read once per tokenizer.
 
-The tool-call dialect used for constrained decoding (``LONGCAT_TOOL_DIALECT=json|kv|xml|hermes`` overrides the
-choice), and the token ids of the reasoning markers, turn boundaries and ends of sequence. Nothing here imports vLLM.
+The tool-call dialect used for constrained decoding (``LONGCAT_TOOL_DIALECT``, a name of
+:data:`~longcat_plugins.core.dialects.DIALECTS`, overrides the choice), and the token ids of the reasoning markers,
+turn boundaries and ends of sequence. Nothing here imports vLLM.
 """
 
 from __future__ import annotations

@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from longcat_plugins.core import ParserOptions, parse
-from longcat_plugins.core.dialects import DIALECTS, Dialect
+from longcat_plugins.core.dialects import DIALECTS, Block, Dialect, Markup, Pairs, Parameter, pair_value_ends
+from longcat_plugins.core.readers.kv_call import KV_VALUE_END
 from tests.fuzz.outputs import well_formed
 from tests.grammar_cases import written
 
@@ -61,3 +63,46 @@ def test_the_corpus_and_the_fuzzer_write_the_dialect(dialect: Dialect) -> None:
     generated = [well_formed(random.Random(seed)).text for seed in range(300)]
     assert any(any(mark in text for mark in _marks(dialect)) for text in generated), "the fuzzer's generator"
 
+
+@pytest.mark.parametrize(
+    "declare",
+    [
+        lambda: Block("", "</call>"),
+        lambda: Block("<call>", " \n"),
+        lambda: Markup("<fn=", "</fn>", "", "</p>"),
+        lambda: Markup("<fn=", "</fn>", "<p=", "</p>", name_end=""),
+        lambda: Parameter("", "</k><v>", "</v>"),
+        lambda: Parameter("\n", "</k><v>", "</v>"),
+        lambda: Pairs("<k>", "</k>", "", "</v>"),
+        lambda: Dialect("x", "X", "none", Block("<call>", "</call>"), "", "<call>", "", "</call>", "json"),
+        lambda: Dialect("x", "X", "none", Block("<call>", "</call>"), "<call>", "\t", "", "</call>", "json"),
+    ],
+    ids=[
+        "block-open",
+        "block-close",
+        "param-open",
+        "name-end",
+        "key-open",
+        "key-open-blank",
+        "value-open",
+        "trigger",
+        "prefix",
+    ],
+)
+def test_a_declaration_with_an_empty_tag_is_an_error(declare: Callable[[], object]) -> None:
+    """An empty tag is in every vocabulary and template: detection would pick its dialect for every model."""
+    with pytest.raises(ValueError, match="must be a tag"):
+        declare()
+
+
+def test_a_key_value_or_markup_body_needs_its_tags() -> None:
+    block = Block("<call>", "</call>")
+    for body in ("kv", "markup"):
+        with pytest.raises(ValueError, match="needs its tags"):
+            Dialect("x", "X", "none", block, "<call>", "<call>", "\n", "</call>", body)  # type: ignore[arg-type]
+
+
+def test_the_key_value_reader_ends_a_value_where_the_declaration_says() -> None:
+    """The grammar holds a key/value string value to hold none of the tags the declaration says end it; the reader
+    ends a LongCat value at the same tags."""
+    assert set(pair_value_ends(DIALECTS["kv"])) == set(KV_VALUE_END.tags)

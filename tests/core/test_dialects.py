@@ -329,6 +329,58 @@ def test_a_namespace_prefix_resolves_to_the_declared_tool(written: str, resolved
         assert calls_of(parse(text, TOOLS)) == [(resolved, {"city": "Oslo"})]
 
 
+def _every_shape(written: str) -> list[str]:
+    """A call of ``written`` with ``city`` Oslo in every shape that names its tool: each dialect's block, a bare
+    markup call, the key/value pairs without their block, a call object with no tag."""
+    pair = "<longcat_arg_key>city</longcat_arg_key><longcat_arg_value>Oslo</longcat_arg_value>"
+    return [
+        f'<tool_call>{{"name": "{written}", "arguments": {{"city": "Oslo"}}}}</tool_call>',
+        f'<longcat_tool_call>\n{{"name": "{written}", "arguments": {{"city": "Oslo"}}}}\n</longcat_tool_call>',
+        f"<tool_call>\n<function={written}>\n<parameter=city>\nOslo\n</parameter>\n</function>\n</tool_call>",
+        f"<function={written}><parameter=city>Oslo</parameter></function>",
+        f"<longcat_tool_call>{written}\n{pair}</longcat_tool_call>",
+        f"{written}\n{pair}",
+        f'{{"name": "{written}", "arguments": {{"city": "Oslo"}}}}',
+    ]
+
+
+def _city_tool(name: str) -> dict[str, Any]:
+    return function_tool(name, {"city": {"type": "string"}})
+
+
+@pytest.mark.parametrize(
+    ("declared", "written", "resolved"),
+    [
+        (["l.weather"], "functions.l.weather", "l.weather"),
+        (["l.weather"], "l.weather", "l.weather"),
+        (["l.weather", "weather"], "functions.l.weather", "l.weather"),
+        (["tools.search"], "functions.tools.search", "tools.search"),
+        (["l.weather"], "functions.functions.l.weather", "l.weather"),
+    ],
+)
+def test_a_dotted_tool_name_written_with_a_namespace_is_the_declared_tool(
+    declared: list[str], written: str, resolved: str
+) -> None:
+    tools = [_city_tool(name) for name in declared]
+    for text in _every_shape(written):
+        if written.startswith("functions.functions.") and text.startswith(("{", written)):
+            continue  # (with no tag, only the namespace written once)
+        for pieces in ([text], list(text)):
+            message = feed(pieces, tools).message
+            assert (message.content, calls_of(message)) == ("", [(resolved, {"city": "Oslo"})]), text
+
+
+@pytest.mark.parametrize(
+    ("declared", "written"),
+    [(["l.weather", "x"], "functions.x.y"), (["l.weather"], "functions.x.weather"), (["tools.search"], "tools")],
+)
+def test_an_undeclared_dotted_name_with_a_namespace_is_content(declared: list[str], written: str) -> None:
+    tools = [_city_tool(name) for name in declared]
+    for text in _every_shape(written):
+        message = parse(text, tools)
+        assert (message.content, calls_of(message)) == (text, []), text
+
+
 @pytest.mark.parametrize(
     "text",
     [

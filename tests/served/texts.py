@@ -25,6 +25,10 @@ WRITE_FILE: dict[str, Any] = function_tool(
     **{"$defs": {"Path": {"type": "string", "description": "A path relative to the project"}}},
 )
 TOOLS = [WEATHER, WRITE_FILE]
+#: a tool whose name holds a dot (called with a namespace: ``functions.l.weather``)
+DOTTED_WEATHER: dict[str, Any] = function_tool(
+    "l.weather", {"city": {"type": "string"}, "days": {"type": "integer"}}, ["city"], "Weather for a city"
+)
 
 
 @dataclass(frozen=True)
@@ -89,7 +93,8 @@ def generated_texts() -> tuple[Text, ...]:
     """Per dialect: one call; reasoning, a sentence and two parallel calls; the reasoning the prompt opened, ended by
     a call; whitespace between blocks and text after them; an answer with no call; a call of an unknown tool; and
     the shapes parsers disagree on: an output that ends right after a block's opening tag, a call cut off by the
-    end of the output, and (in a JSON dialect) arguments that are not an object."""
+    end of the output, and (in a JSON dialect) arguments that are not an object; a call of a tool whose name holds
+    a dot, written with a namespace (``functions.l.weather``)."""
     out = []
     for name, dialect in sorted(DIALECTS.items()):
         weather = written(dialect, "get_weather", PARIS)
@@ -117,6 +122,9 @@ def generated_texts() -> tuple[Text, ...]:
         out.append(Text(f"gen:{name}:cut_after_opener", text, TOOLS, dialect=name, cut_after=dialect.block.open))
         # a call cut by max_tokens or a stop string inside its string value
         out.append(Text(f"gen:{name}:cut_in_value", "Checking.\n" + weather, TOOLS, dialect=name, cut_after="Par"))
+        # a call of a tool whose name holds a dot, written with a namespace
+        dotted = "Checking.\n" + written(dialect, "functions.l.weather", PARIS)
+        out.append(Text(f"gen:{name}:namespaced_dotted_name", dotted, [*TOOLS, DOTTED_WEATHER], dialect=name))
     return tuple(out)
 
 
@@ -141,6 +149,7 @@ def all_texts() -> tuple[Text, ...]:
 _ONLY_CALLS = ("one_call", "two_calls", "open_reasoning_call_ends_it")
 _UNGRAMMATICAL = (
     "unknown_tool", "dangling_opener", "cut_call", "arguments_not_object", "cut_after_opener", "cut_in_value",
+    "namespaced_dotted_name",
 )  # fmt: skip
 _MULTI_CALL = ("two_calls", "think_text_two_calls", "blocks_then_text")
 

@@ -15,7 +15,16 @@ from xgrammar.testing import _is_grammar_accept_string
 
 from longcat_plugins.core import tags as T
 from longcat_plugins.core.dialects import DIALECTS
-from tests.grammar_cases import BROKEN, SHAPES, broken_tool, read_back, strict_tool, written
+from tests.grammar_cases import (
+    BROKEN,
+    GLM_KV,
+    GLM_KV_VALUES,
+    SHAPES,
+    broken_tool,
+    read_back,
+    strict_tool,
+    written,
+)
 
 pytestmark = pytest.mark.sglang
 
@@ -125,3 +134,41 @@ def test_one_call_when_the_request_asks_for_one(dialect_env: Any, dialect: str, 
         several = parser.get_structure_constraint(choice, parallel_tool_calls=True)
         assert several is not None
         assert _accepts(xgrammar.Grammar.from_structural_tag(several[1]), two)
+
+
+@pytest.fixture
+def glm_kv(monkeypatch: pytest.MonkeyPatch, dialect_env: Any) -> str:
+    """The test-only key/value dialect with GLM's tags, registered for the test."""
+    monkeypatch.setitem(DIALECTS, GLM_KV.name, GLM_KV)
+    return GLM_KV.name
+
+
+@pytest.mark.parametrize("case", SHAPES, ids=[s[0] for s in SHAPES])
+def test_a_key_value_dialect_with_other_tags_gets_its_own_grammar(dialect_env: Any, glm_kv: str, case: Any) -> None:
+    """Its calls are accepted, with wrongly typed arguments refused; LongCat's pairs are not its calls."""
+    _, properties, arguments, wrong = case
+    grammar = _grammar(dialect_env, glm_kv, strict_tool(properties))
+    assert _accepts(grammar, written(GLM_KV, "lookup", arguments))
+    assert not _accepts(grammar, written(DIALECTS["kv"], "lookup", arguments))
+    if wrong is not None:
+        assert not _accepts(grammar, written(GLM_KV, "lookup", wrong))
+
+
+@pytest.mark.parametrize(("value", "taken"), GLM_KV_VALUES)
+@pytest.mark.parametrize("bounds", [{}, {"minLength": 1}], ids=["free", "min-length"])
+def test_a_key_value_value_ends_at_its_own_dialects_tags(
+    dialect_env: Any, glm_kv: str, value: str, taken: bool, bounds: dict[str, int]
+) -> None:
+    for properties in ({"code": {"type": "string", **bounds}}, None):
+        grammar = _grammar(dialect_env, glm_kv, strict_tool(properties))
+        text = written(GLM_KV, "lookup", {"code": value})
+        assert _accepts(grammar, text) is taken, text
+
+
+@pytest.mark.parametrize(("case", "properties", "extra", "arguments"), BROKEN, ids=[c[0] for c in BROKEN])
+def test_a_key_value_dialect_with_other_tags_refuses_a_broken_call(
+    dialect_env: Any, glm_kv: str, case: str, properties: dict[str, Any], extra: dict[str, Any],
+    arguments: list[tuple[str, Any]],
+) -> None:  # fmt: skip
+    grammar = _grammar(dialect_env, glm_kv, broken_tool(properties, extra, None))
+    assert not _accepts(grammar, written(GLM_KV, "lookup", arguments))

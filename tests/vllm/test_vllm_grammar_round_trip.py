@@ -14,7 +14,16 @@ from vllm_support import build_tokenizer, chat_request
 from longcat_plugins.core import tags as T
 from longcat_plugins.core.dialects import DIALECTS
 from longcat_plugins.vllm.tokenizer_facts import DIALECT_ENV
-from tests.grammar_cases import BROKEN, SHAPES, broken_tool, read_back, strict_tool, written
+from tests.grammar_cases import (
+    BROKEN,
+    GLM_KV,
+    GLM_KV_VALUES,
+    SHAPES,
+    broken_tool,
+    read_back,
+    strict_tool,
+    written,
+)
 
 pytestmark = pytest.mark.vllm
 
@@ -229,3 +238,55 @@ def test_the_server_strict_level_is_honoured(monkeypatch: pytest.MonkeyPatch, to
     assert envelope is not None and _accepts(envelope, good) and _accepts(envelope, bad)
     held = _strict_level_tag(monkeypatch, tokenizer, dialect, [tool], "parameter", tool_choice="auto")
     assert held is not None and _accepts(held, good) and not _accepts(held, bad)
+
+
+@pytest.fixture
+def glm_kv(monkeypatch: pytest.MonkeyPatch) -> str:
+    """The test-only key/value dialect with GLM's tags, registered for the test (its structural-tag model too, as the
+    plugin registers one per dialect)."""
+    from longcat_plugins.vllm import structural_tag
+    from longcat_plugins.vllm.names import STRUCTURAL_TAG_MODELS
+
+    monkeypatch.setitem(DIALECTS, GLM_KV.name, GLM_KV)
+    monkeypatch.setitem(STRUCTURAL_TAG_MODELS, GLM_KV.name, f"longcat_plugins_{GLM_KV.name}")
+    monkeypatch.setattr(structural_tag, "_registered", False)
+    structural_tag.register_structural_tags()
+    return GLM_KV.name
+
+
+@pytest.mark.parametrize(("shape", "properties", "arguments", "wrong"), SHAPES, ids=[s[0] for s in SHAPES])
+def test_a_key_value_dialect_with_other_tags_gets_its_own_grammar(
+    monkeypatch: pytest.MonkeyPatch,
+    tokenizer: Any,
+    glm_kv: str,
+    shape: str,
+    properties: dict[str, Any] | None,
+    arguments: dict[str, Any],
+    wrong: dict[str, Any] | None,
+) -> None:
+    """Its calls are accepted, with wrongly typed arguments refused; LongCat's pairs are not its calls."""
+    tag = _structural_tag(monkeypatch, tokenizer, glm_kv, strict_tool(properties))
+    assert _accepts(tag, written(GLM_KV, "lookup", arguments))
+    assert not _accepts(tag, written(DIALECTS["kv"], "lookup", arguments))
+    if wrong is not None:
+        assert not _accepts(tag, written(GLM_KV, "lookup", wrong))
+
+
+@pytest.mark.parametrize(("value", "taken"), GLM_KV_VALUES)
+@pytest.mark.parametrize("bounds", [{}, {"minLength": 1}], ids=["free", "min-length"])
+def test_a_key_value_value_ends_at_its_own_dialects_tags(
+    monkeypatch: pytest.MonkeyPatch, tokenizer: Any, glm_kv: str, value: str, taken: bool, bounds: dict[str, int]
+) -> None:
+    for properties in ({"code": {"type": "string", **bounds}}, None):
+        tag = _structural_tag(monkeypatch, tokenizer, glm_kv, strict_tool(properties))
+        text = written(GLM_KV, "lookup", {"code": value})
+        assert _accepts(tag, text) is taken, text
+
+
+@pytest.mark.parametrize(("case", "properties", "extra", "arguments"), BROKEN, ids=[c[0] for c in BROKEN])
+def test_a_key_value_dialect_with_other_tags_refuses_a_broken_call(
+    monkeypatch: pytest.MonkeyPatch, tokenizer: Any, glm_kv: str, case: str, properties: dict[str, Any],
+    extra: dict[str, Any], arguments: list[tuple[str, Any]],
+) -> None:  # fmt: skip
+    tag = _structural_tag(monkeypatch, tokenizer, glm_kv, broken_tool(properties, extra, None))
+    assert not _accepts(tag, written(GLM_KV, "lookup", arguments))

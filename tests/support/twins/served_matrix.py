@@ -16,10 +16,12 @@ from tests.served.cells import AXES, Cell, with_
 from tests.served.oracle import Served
 from tests.served.run import run_cell
 from tests.served.smoke import smoke_cells, smoke_texts
+from tests.served.texts import PARIS
 
 __all__ = [
     "driver",
     "pytest_generate_tests",
+    "test_a_namespaced_dotted_name_is_served_as_the_declared_tool",
     "test_pinned_cells",
     "test_served_equals_the_one_pass_reading",
     "test_the_smoke_covers_every_axis",
@@ -138,5 +140,21 @@ def test_what_parsers_disagree_on_is_served_as_decided(
                 assert outcome.want is not None and decided(dialect, outcome.want), str(outcome)
                 if finish == "length":
                     assert outcome.want.finish == _CUT_FINISH[api], (str(cell), outcome.want)
+                outcomes.append(outcome)
+    _assert_served_as_read(outcomes)
+
+
+@pytest.mark.parametrize("dialect", sorted(DIALECTS))
+def test_a_namespaced_dotted_name_is_served_as_the_declared_tool(driver: Any, dialect: str) -> None:
+    """``functions.l.weather`` for a declared tool ``l.weather``: the call of ``l.weather``, in every API."""
+    outcomes = []
+    for api in driver.apis:
+        for stream in (False, True):
+            for tokens, group in (("special", 1), ("split", 3)):
+                cell = Cell(api=api, stream=stream, tokens=tokens, group=group)
+                (text,) = [t for t in driver.texts_for(cell) if t.id == f"gen:{dialect}:namespaced_dotted_name"]
+                outcome = run_cell(driver, cell, text)
+                assert outcome.want is not None and outcome.want.calls == (("l.weather", PARIS),), str(outcome)
+                assert outcome.want.content.strip() == "Checking.", str(outcome)
                 outcomes.append(outcome)
     _assert_served_as_read(outcomes)
