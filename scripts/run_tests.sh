@@ -14,16 +14,15 @@
 # Exit status is non-zero if any environment cannot be built or any check or test fails.
 #
 # Time: the environments' builds wait mostly on the package index and the disk (a vLLM one: 3.5 minutes of CPU in
-# about 10-16 of wall time), so with a roomy disk one background job builds them all, one after another, while the
-# suites run (each suite waits for its own); the order above puts the quick builds first and the suites that share
-# the vLLM 0.33 environment together. Each suite but the token loop (one vLLM server at a time) runs its test files
-# in one process per core (pytest-xdist; LONGCAT_TEST_WORKERS sets the number).
+# about 10-16 of wall time), so one background job builds them all, one after another, while the suites run (each
+# suite waits for its own; a build waits for room on the disk). The order above puts the quick builds first and the
+# suites that share the vLLM 0.33 environment together. Each suite but the token loop (one vLLM server at a time)
+# runs its test files in one process per core (pytest-xdist; LONGCAT_TEST_WORKERS sets the number).
 #
 # Disk: all seven environments take about 27 GB (each vLLM one about 10 GB). When the disk holding .venvs/ has less
-# free space than LONGCAT_ROOMY_GB (default 40) at the start, the run is frugal: pip's download cache is off, each
-# environment is built when its suite starts (none ahead), and after each suite every environment that no later
-# suite of the run uses is removed: the run then needs about 14 GB at its peak (the 0.33 environment, SGLang's,
-# the clients').
+# free space than LONGCAT_ROOMY_GB (default 40) at the start, the run is frugal: pip's download cache is off, and
+# after each suite every environment that no later suite of the run uses is removed. The run then needs about 14 GB
+# at its peak (the 0.33 environment, SGLang's, the clients'); a build ahead takes more only when the disk has it.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/venv_lib.sh
@@ -94,38 +93,48 @@ env_command() {
   esac
 }
 
-# Building ahead: when the disk is roomy, one background job builds every environment of the run, one after another
-# in the order the suites need them, while the suites run (a build waits on the package index and the disk as much
-# as on a core). Each build's output goes to $ahead/NAME.log and its exit status to $ahead/NAME.rc. A frugal run
-# builds each environment only when its suite starts (and removes it after its last one).
+# Building ahead: one background job builds every environment of the run, one after another in the order the suites
+# need them, while the suites run (a build waits on the package index and the disk as much as on a core). Each
+# build's output goes to $ahead/NAME.log and its exit status to $ahead/NAME.rc. A build starts only when the disk has
+# room for it (env_gb, plus LONGCAT_BUILD_MARGIN_GB, default 5), or when a suite waits for it ($ahead/NAME.wanted):
+# in a frugal run the space comes back as earlier suites' environments are removed.
+env_gb() {
+  case "$1" in
+    vllm-cpu) echo 4 ;;
+    vllm*) echo 10 ;;
+    sglang) echo 3 ;;
+    *) echo 1 ;;
+  esac
+}
 ahead="$reports/ahead"
-ahead_pid=
-if (( ! frugal )); then
-  mkdir -p "$ahead"
-  queue=()
-  for suite in "${suites[@]}"; do
-    for name in $(suite_envs "$suite"); do
-      [[ " ${queue[*]} " == *" $name "* ]] || queue+=("$name")
-    done
+mkdir -p "$ahead"
+queue=()
+for suite in "${suites[@]}"; do
+  for name in $(suite_envs "$suite"); do
+    [[ " ${queue[*]} " == *" $name "* ]] || queue+=("$name")
   done
-  (
-    for name in "${queue[@]}"; do
-      # (word splitting of the command is intended: a script and its arguments)
-      # shellcheck disable=SC2046
-      bash $(env_command "$name") > "$ahead/$name.log" 2>&1
-      echo $? > "$ahead/$name.rc"
+done
+(
+  for name in "${queue[@]}"; do
+    while (( $(free_gb) < $(env_gb "$name") + ${LONGCAT_BUILD_MARGIN_GB:-5} )) && [[ ! -f "$ahead/$name.wanted" ]]; do
+      sleep 5
     done
-  ) &
-  ahead_pid=$!
-  trap '[[ -n "$ahead_pid" ]] && kill "$ahead_pid" 2>/dev/null' EXIT
-  echo "[tests] building ahead, in the background: ${queue[*]}"
-fi
+    # (word splitting of the command is intended: a script and its arguments)
+    # shellcheck disable=SC2046
+    bash $(env_command "$name") > "$ahead/$name.log" 2>&1
+    echo $? > "$ahead/$name.rc"
+  done
+) &
+ahead_pid=$!
+trap 'kill "$ahead_pid" 2>/dev/null' EXIT
+echo "[tests] building ahead, in the background: ${queue[*]}"
 
 # build_env NAME: make .venvs/NAME ready (wait for the background build, or build it now); if that fails, say so,
 # with the free space
 build_env() {
   local name="$1" rc
   if [[ -n "$ahead_pid" ]]; then
+    touch "$ahead/$name.wanted"
     while [[ ! -f "$ahead/$name.rc" ]]; do
       kill -0 "$ahead_pid" 2>/dev/null || break
       sleep 2
