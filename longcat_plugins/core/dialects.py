@@ -226,11 +226,11 @@ LIST_BLOCK_OPENS: Final = tuple(b.open for b in BLOCKS if b.holds_list)
 #: every markup the parser reads, by its call's opening tag (a markup call is read in any block, and outside one)
 MARKUPS: Final = {m.call_open: m for m in dict.fromkeys(d.markup for d in DIALECTS.values() if d.markup)}
 CALL_OPENS: Final = tuple(MARKUPS)
-#: the key/value dialects: the tag that opens a pair (a declared name right before it is a call with no block), and
+#: the key/value dialects, by the tag that opens a pair (a declared name right before it is a call with no block), and
 #: their blocks (whose opening tag a model may write where the closing one belongs, after such a call)
-_PAIR_DIALECTS: Final = [d for d in DIALECTS.values() if d.body == "kv" and d.parameter]
-PAIR_KEY_OPENS: Final = tuple(dict.fromkeys(d.parameter.key_open for d in _PAIR_DIALECTS if d.parameter))
-PAIR_BLOCK_OPENS: Final = tuple(dict.fromkeys(d.block.open for d in _PAIR_DIALECTS))
+PAIR_DIALECTS: Final = {d.pairs.key_open: d for d in DIALECTS.values() if d.pairs}
+PAIR_KEY_OPENS: Final = tuple(PAIR_DIALECTS)
+PAIR_BLOCK_OPENS: Final = tuple(dict.fromkeys(d.block.open for d in PAIR_DIALECTS.values()))
 DEFAULT: Final = "json"
 
 

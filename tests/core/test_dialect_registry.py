@@ -20,7 +20,7 @@ import pytest
 
 from longcat_plugins.core import ParserOptions, parse
 from longcat_plugins.core.dialects import DIALECTS, Block, Dialect, Markup, Pairs, Parameter, pair_value_ends
-from longcat_plugins.core.readers.kv_call import KV_VALUE_END
+from longcat_plugins.core.readers.kv_call import PAIR_TABLES
 from tests.fuzz.outputs import well_formed
 from tests.grammar_cases import written
 
@@ -104,5 +104,7 @@ def test_a_key_value_or_markup_body_needs_its_tags() -> None:
 
 def test_the_key_value_reader_ends_a_value_where_the_declaration_says() -> None:
     """The grammar holds a key/value string value to hold none of the tags the declaration says end it; the reader
-    ends a LongCat value at the same tags."""
-    assert set(pair_value_ends(DIALECTS["kv"])) == set(KV_VALUE_END.tags)
+    ends a value at the same tags."""
+    for dialect in DIALECTS.values():
+        if dialect.pairs is not None:
+            assert set(pair_value_ends(dialect)) == set(PAIR_TABLES[dialect.pairs.key_open].value_end.tags)

@@ -14,7 +14,7 @@ from typing import Any
 
 from longcat_plugins.core import dialects as D
 from longcat_plugins.core import tags as T
-from longcat_plugins.core.readers.kv_call import KV_CLOSERS, KV_VALUE_END
+from longcat_plugins.core.readers.kv_call import pair_tables
 from longcat_plugins.core.readers.xml_call import markup_tables
 from tests.grammar_cases import written
 
@@ -29,7 +29,10 @@ def value_ends(dialect: D.Dialect) -> ValueEnds:
     if dialect.markup is not None:
         tables = markup_tables(dialect.markup)
         return ValueEnds(tables.value_end.tags, tables.closers.value_close)
-    return ValueEnds(KV_VALUE_END.tags, KV_CLOSERS.value_close) if dialect.body == "kv" else NO_ENDS
+    if dialect.pairs is not None:
+        pairs = pair_tables(dialect)
+        return ValueEnds(pairs.value_end.tags, pairs.closers.value_close)
+    return NO_ENDS
 
 
 XML_VALUE_ENDS = value_ends(D.DIALECTS["xml"])
