@@ -4,9 +4,10 @@ arguments, the strict tool that declares them, and the call a model writes for t
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
-from longcat_plugins.core.dialects import Dialect, declared
+from longcat_plugins.core.dialects import Dialect, Parameter, declared
 from tests.extra_dialects import GLM47
 
 PLACE = {
@@ -105,6 +106,14 @@ def strict_tool(properties: dict[str, Any] | None, strict: bool | None = True) -
     if strict is not None:
         function["strict"] = strict
     return {"type": "function", "function": function}
+
+
+def compact(dialect: Dialect) -> Dialect:
+    """A key/value dialect written with no line breaks (as GLM-4.7 also writes its calls)."""
+    pairs = dialect.pairs
+    assert pairs is not None
+    parameter = Parameter(pairs.key_open, pairs.key_close + pairs.value_open, pairs.value_close)
+    return replace(dialect, name_suffix="", parameter=parameter)
 
 
 def raw_value(value: Any) -> str:
