@@ -239,7 +239,10 @@ def _extra_dialects() -> dict[str, Dialect]:
     """The dialects ``LONGCAT_EXTRA_DIALECTS`` declares (a JSON list of :func:`declared` entries), read besides the
     registry's: a dialect tried before it is registered. The tests declare other model families' dialects so."""
     text = os.environ.get(EXTRA_ENV_VAR, "").strip()
-    extra = {d.name: d for d in map(declared, json.loads(text))} if text else {}
+    try:
+        extra = {d.name: d for d in map(declared, json.loads(text))} if text else {}
+    except (ValueError, KeyError, TypeError) as e:
+        raise ValueError(f"{EXTRA_ENV_VAR}: expected a JSON list of dialect declarations ({e!r})") from None
     if clash := extra.keys() & DIALECTS.keys():
         raise ValueError(f"{EXTRA_ENV_VAR}: {', '.join(sorted(clash))} already registered")
     return extra

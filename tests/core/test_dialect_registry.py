@@ -19,10 +19,21 @@ from pathlib import Path
 import pytest
 
 from longcat_plugins.core import ParserOptions, parse
-from longcat_plugins.core.dialects import DIALECTS, Block, Dialect, Markup, Pairs, Parameter, pair_value_ends
+from longcat_plugins.core import dialects as D
+from longcat_plugins.core.dialects import (
+    DIALECTS,
+    READ_DIALECTS,
+    Block,
+    Dialect,
+    Markup,
+    Pairs,
+    Parameter,
+    pair_value_ends,
+)
 from longcat_plugins.core.readers.kv_call import PAIR_TABLES
+from tests.extra_dialects import GLM47
 from tests.fuzz.outputs import well_formed
-from tests.grammar_cases import written
+from tests.grammar_cases import GLM_KV, written
 
 CORPUS = Path(__file__).with_name("corpus.jsonl")
 TOOL = {
@@ -38,7 +49,7 @@ TOOL = {
 }
 
 
-@pytest.mark.parametrize("dialect", list(DIALECTS.values()), ids=list(DIALECTS))
+@pytest.mark.parametrize("dialect", list(READ_DIALECTS.values()), ids=list(READ_DIALECTS))
 def test_the_parser_reads_what_the_dialect_writes(dialect: Dialect) -> None:
     arguments = {"city": "Paris <b>", "days": 3}
     text = f"Let me check.\n{written(dialect, 'get_weather', arguments)}"
@@ -56,7 +67,7 @@ def _marks(dialect: Dialect) -> tuple[str, ...]:
     return (dialect.parameter.key_open,)
 
 
-@pytest.mark.parametrize("dialect", list(DIALECTS.values()), ids=list(DIALECTS))
+@pytest.mark.parametrize("dialect", list(READ_DIALECTS.values()), ids=list(READ_DIALECTS))
 def test_the_corpus_and_the_fuzzer_write_the_dialect(dialect: Dialect) -> None:
     texts = [json.loads(line)["text"] for line in CORPUS.read_text(encoding="utf-8").splitlines() if line.strip()]
     assert sum(any(mark in text for mark in _marks(dialect)) for text in texts) >= 3, "corpus cases"
@@ -108,3 +119,37 @@ def test_the_key_value_reader_ends_a_value_where_the_declaration_says() -> None:
     for dialect in DIALECTS.values():
         if dialect.pairs is not None:
             assert set(pair_value_ends(dialect)) == set(PAIR_TABLES[dialect.pairs.key_open].value_end.tags)
+
+
+def test_the_tests_read_the_test_only_dialects_besides_the_registry() -> None:
+    assert READ_DIALECTS[GLM_KV.name] == GLM_KV
+    assert GLM_KV.name not in DIALECTS
+    assert GLM_KV.pairs is not None and GLM_KV.pairs.key_open in D.PAIR_KEY_OPENS
+
+
+def test_extra_dialects_are_declared_as_data(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(D.EXTRA_ENV_VAR, raising=False)
+    assert D._extra_dialects() == {}
+    monkeypatch.setenv(D.EXTRA_ENV_VAR, json.dumps([GLM47]))
+    assert D._extra_dialects() == {GLM_KV.name: GLM_KV}
+    markup = {"name": "minimax", "title": "MiniMax", "models": "MiniMax-M2", "block": ["<calls>", "</calls>"]}
+    markup["markup"] = ['<invoke name="', "</invoke>", '<parameter name="', "</parameter>", '">']
+    monkeypatch.setenv(D.EXTRA_ENV_VAR, json.dumps([markup]))
+    assert D._extra_dialects()["minimax"].markup == Markup(*markup["markup"])
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "{",
+        '{"name": "x"}',
+        '[{"name": "x"}]',
+        json.dumps([{**GLM47, "name": "kv"}]),
+        json.dumps([{**GLM47, "block": ["", "</c>"]}]),
+    ],
+    ids=["no-json", "no-list", "no-tags", "registered-name", "empty-tag"],
+)
+def test_a_wrong_extra_dialect_is_an_error_naming_the_variable(monkeypatch: pytest.MonkeyPatch, value: str) -> None:
+    monkeypatch.setenv(D.EXTRA_ENV_VAR, value)
+    with pytest.raises(ValueError, match=D.EXTRA_ENV_VAR):
+        D._extra_dialects()
