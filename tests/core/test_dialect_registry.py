@@ -11,6 +11,8 @@ round-trips every registered dialect through vLLM's and SGLang's grammar engines
 
 from __future__ import annotations
 
+import ast
+import dataclasses
 import json
 import random
 from collections.abc import Callable
@@ -153,3 +155,38 @@ def test_a_wrong_extra_dialect_is_an_error_naming_the_variable(monkeypatch: pyte
     monkeypatch.setenv(D.EXTRA_ENV_VAR, value)
     with pytest.raises(ValueError, match=D.EXTRA_ENV_VAR):
         D._extra_dialects()
+
+
+def _dialect_tags() -> dict[str, str]:
+    """The tags the declarations are made of, by their name in ``core/tags.py``."""
+    from longcat_plugins.core import tags
+
+    declared = {
+        tag
+        for dialect in DIALECTS.values()
+        for group in (
+            dataclasses.astuple(dialect.block),
+            dialect.markup and dataclasses.astuple(dialect.markup),
+            dialect.pairs and dataclasses.astuple(dialect.pairs),
+        )
+        for tag in group or ()
+        if isinstance(tag, str) and len(tag) > 1
+    }
+    return {name: value for name, value in vars(tags).items() if isinstance(value, str) and value in declared}
+
+
+def test_no_reader_names_a_dialects_tag() -> None:
+    """The readers and the parser take every dialect's tags from the declarations: none names a tag, by its constant
+    or as a string (docstrings aside)."""
+    tags = _dialect_tags()
+    assert "ARG_KEY_OPEN" in tags and "FUNCTION_OPEN" in tags
+    core = Path(D.__file__).parent
+    for path in [core / "parser.py", *sorted((core / "readers").glob("*.py"))]:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docstrings = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Expr)}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "T":
+                assert node.attr not in tags, f"{path.name}:{node.lineno} names T.{node.attr}"
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+                named = [tag for tag in tags.values() if tag in node.value]
+                assert not named, f"{path.name}:{node.lineno} holds {named}"
