@@ -15,7 +15,16 @@ from collections.abc import Callable
 from longcat_plugins.core import StreamParser
 
 from .core_floors import FloorParser
-from .workloads import WRITE_FILE_TOOL, chunks, json_call, many_params_tool, xml_call, xml_many_params
+from .workloads import (
+    WRITE_FILE_TOOL,
+    chunks,
+    json_call,
+    kv_call,
+    kv_many_params,
+    many_params_tool,
+    xml_call,
+    xml_many_params,
+)
 
 
 def run_core(deltas: list[str], tools: list[object]) -> None:
@@ -54,6 +63,7 @@ def main() -> None:
     workloads: list[tuple[str, Callable[[int], str], list[object]]] = [
         ("JSON, one string argument", json_call, [WRITE_FILE_TOOL]),
         ("XML, one string value", xml_call, [WRITE_FILE_TOOL]),
+        ("key/value, one string value", kv_call, [WRITE_FILE_TOOL]),
     ]
     for name, make, tools in workloads:
         for size in sizes:
@@ -64,13 +74,14 @@ def main() -> None:
                 f"| {name} | {size} | {len(deltas)} | {core * 1e3:.1f} | {core / len(deltas) * 1e6:.2f} |"
                 f" {floor / len(deltas) * 1e6:.3f} | {core / floor:.1f} |"
             )
-    for count in (500, 2000):
-        deltas = chunks(xml_many_params(count))
+    many: list[tuple[str, Callable[[int], str]]] = [("XML", xml_many_params), ("key/value", kv_many_params)]
+    for (name, make_many), count in ((m, c) for m in many for c in (500, 2000)):
+        deltas = chunks(make_many(count))
         tools = [many_params_tool(count)]
         core = best_of(args.repeat, run_core, deltas, tools)
         floor = best_of(args.repeat, run_floor, deltas, tools)
         print(
-            f"| XML, {count} small parameters | {count} params | {len(deltas)} | {core * 1e3:.1f} |"
+            f"| {name}, {count} small parameters | {count} params | {len(deltas)} | {core * 1e3:.1f} |"
             f" {core / len(deltas) * 1e6:.2f} | {floor / len(deltas) * 1e6:.3f} | {core / floor:.1f} |"
         )
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import random
 
+from longcat_plugins.core.dialects import DIALECTS as REGISTRY
+
 WRITE_FILE_TOOL = {
     "type": "function",
     "function": {
@@ -43,6 +45,28 @@ def xml_call(size: int) -> str:
         "<tool_call>\n<function=write_file>\n<parameter=path>\nsrc/app.py\n</parameter>\n"
         f"<parameter=content>\n{big_text(size).replace('</', '< /')}\n</parameter>\n</function>\n</tool_call>"
     )
+
+
+def kv_call(size: int) -> str:
+    """One call with a huge string value, LongCat key/value dialect (as its declaration writes it)."""
+    kv = REGISTRY["kv"]
+    p = kv.parameter
+    assert p is not None
+    value = big_text(size)
+    for tag in (p.key_open, p.value_close, kv.block.close):
+        value = value.replace(tag, tag[:1] + " " + tag[1:])
+    pairs = f"{p.key_open}path{p.key_to_value}src/app.py{p.value_close}{p.key_open}content{p.key_to_value}{value}"
+    return kv.begin("write_file") + pairs + p.value_close + kv.end
+
+
+def kv_many_params(count: int) -> str:
+    """One call with ``count`` small parameters, LongCat key/value dialect."""
+    kv = REGISTRY["kv"]
+    p = kv.parameter
+    assert p is not None
+    values = [i if i % 2 else f"value {i}" for i in range(count)]
+    pairs = "".join(f"{p.key_open}p{i}{p.key_to_value}{v}{p.value_close}" for i, v in enumerate(values))
+    return kv.begin("configure") + pairs + kv.end
 
 
 def many_params_tool(count: int) -> dict[str, object]:

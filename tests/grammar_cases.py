@@ -4,9 +4,11 @@ arguments, the strict tool that declares them, and the call a model writes for t
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
-from longcat_plugins.core.dialects import Block, Dialect, Pairs, _pairs_in
+from longcat_plugins.core.dialects import Dialect, Parameter, declared
+from tests.extra_dialects import GLM47
 
 PLACE = {
     "type": "object",
@@ -45,15 +47,9 @@ SHAPES: list[tuple[str, dict[str, Any] | None, dict[str, Any], dict[str, Any] | 
 ]  # fmt: skip
 
 
-#: a key/value dialect with other tags than LongCat's (GLM-4.5's pairs inside ``<tool_call>``), declared for the
-#: grammar tests only: its grammar derives from the declaration (no reader reads it: the parser reads LongCat's pairs)
-GLM_KV = _pairs_in(
-    Block("<tool_call>", "</tool_call>"),
-    Pairs("<arg_key>", "</arg_key>", "<arg_value>", "</arg_value>"),
-    "glm_kv_test",
-    "GLM key/value (test only)",
-    "GLM-4.5",
-)
+#: a key/value dialect with other tags than LongCat's (GLM-4.7's pairs inside ``<tool_call>``), a test-only dialect
+#: (``tests/extra_dialects.py``): its grammar and its reading derive from the declaration
+GLM_KV = declared(GLM47)
 #: string values of that dialect: (value, whether its grammar takes it): a value holds no tag that ends it there
 GLM_KV_VALUES: list[tuple[str, bool]] = [
     ("Paris", True),
@@ -110,6 +106,14 @@ def strict_tool(properties: dict[str, Any] | None, strict: bool | None = True) -
     if strict is not None:
         function["strict"] = strict
     return {"type": "function", "function": function}
+
+
+def compact(dialect: Dialect) -> Dialect:
+    """A key/value dialect written with no line breaks (as GLM-4.7 also writes its calls)."""
+    pairs = dialect.pairs
+    assert pairs is not None
+    parameter = Parameter(pairs.key_open, pairs.key_close + pairs.value_open, pairs.value_close)
+    return replace(dialect, name_suffix="", parameter=parameter)
 
 
 def raw_value(value: Any) -> str:

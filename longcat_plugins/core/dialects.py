@@ -1,22 +1,24 @@
 """The tool-call dialects, each declared once: its block, how it is written (what constrained decoding forces for
 ``tool_choice="required"`` or a named tool), its names, and for an XML-like call its :class:`Markup`. The tags the
 parser reads derive from here (:data:`BLOCK_OPENS`, :data:`BLOCK_CLOSES`, :data:`MARKUPS` and the rest below);
-parsing reads every dialect regardless of the one a model writes. docs/design.md, "Adding a dialect", says what else
-follows from an entry.
+parsing reads every dialect regardless of the one a model writes, and those :data:`EXTRA_DIALECTS` declares.
+docs/design.md, "Adding a dialect", says what else follows from an entry.
 
 The model's dialect is read from its tokenizer (vocabulary and chat template); ``LONGCAT_TOOL_DIALECT`` overrides it.
 """
 
 from __future__ import annotations
 
+import json
 import os
-from collections.abc import Container
+from collections.abc import Container, Mapping
 from dataclasses import dataclass
-from typing import Final, Literal, NamedTuple
+from typing import Any, Final, Literal, NamedTuple
 
 from . import tags as T
 
 ENV_VAR: Final = "LONGCAT_TOOL_DIALECT"
+EXTRA_ENV_VAR: Final = "LONGCAT_EXTRA_DIALECTS"
 
 
 def _require_tags(declared: object, **tags: str) -> None:
@@ -201,6 +203,20 @@ def pair_value_ends(dialect: Dialect) -> tuple[str, ...]:
     return (dialect.pairs.value_close, dialect.pairs.key_open, dialect.block.close)
 
 
+def declared(entry: Mapping[str, Any]) -> Dialect:
+    """A dialect declared as data: ``name``, ``title``, ``models``, ``block`` (``[open, close]``) and the body's tags,
+    ``pairs`` (``[key_open, key_close, value_open, value_close]``: :class:`Pairs`) or ``markup`` (``[call_open,
+    call_close, param_open, param_close]``, then ``name_end`` if not ``>``: :class:`Markup`); with neither, the body
+    is a JSON object. Written as the helpers below write it."""
+    block = Block(*entry["block"])
+    names = (entry["name"], entry["title"], entry["models"])
+    if "pairs" in entry:
+        return _pairs_in(block, Pairs(*entry["pairs"]), *names)
+    if "markup" in entry:
+        return _markup_in(block, Markup(*entry["markup"]), *names)
+    return _json_in(block, *names)
+
+
 LONGCAT_BLOCK: Final = Block(T.LONGCAT_CALL_OPEN, T.LONGCAT_CALL_CLOSE)
 HERMES_BLOCK: Final = Block(T.HERMES_CALL_OPEN, T.HERMES_CALL_CLOSE)
 #: a JSON array of calls (``[{"name": ..., "parameters": {...}}, ...]``), read but never written (LongCat-Next)
@@ -217,20 +233,39 @@ DIALECTS: Final[dict[str, Dialect]] = {
     "xml": _markup_in(HERMES_BLOCK, QWEN_MARKUP, "xml", "XML function", "Qwen3-Coder, XML-function reasoning models"),
     "hermes": _json_in(HERMES_BLOCK, "hermes", "Hermes / Qwen JSON", "Qwen3, Hermes-style models"),
 }
+
+
+def _extra_dialects() -> dict[str, Dialect]:
+    """The dialects ``LONGCAT_EXTRA_DIALECTS`` declares (a JSON list of :func:`declared` entries), read besides the
+    registry's: a dialect tried before it is registered. The tests declare other model families' dialects so."""
+    text = os.environ.get(EXTRA_ENV_VAR, "").strip()
+    try:
+        extra = {d.name: d for d in map(declared, json.loads(text))} if text else {}
+    except (ValueError, KeyError, TypeError) as e:
+        raise ValueError(f"{EXTRA_ENV_VAR}: expected a JSON list of dialect declarations ({e!r})") from None
+    if clash := extra.keys() & DIALECTS.keys():
+        raise ValueError(f"{EXTRA_ENV_VAR}: {', '.join(sorted(clash))} already registered")
+    return extra
+
+
+#: the dialects declared besides the registry's (:func:`_extra_dialects`); read, never detected nor written
+EXTRA_DIALECTS: Final = _extra_dialects()
+#: every dialect the parser reads: the registry's, then the extra ones
+READ_DIALECTS: Final = {**DIALECTS, **EXTRA_DIALECTS}
 #: Every call block the parser reads: the dialects' blocks, then the call list.
-BLOCKS: Final = tuple(dict.fromkeys([*(d.block for d in DIALECTS.values()), CALL_LIST_BLOCK]))
+BLOCKS: Final = tuple(dict.fromkeys([*(d.block for d in READ_DIALECTS.values()), CALL_LIST_BLOCK]))
 BLOCK_OPENS: Final = tuple(b.open for b in BLOCKS)
 BLOCK_CLOSES: Final = tuple(b.close for b in BLOCKS)
 #: the blocks whose calls form a JSON array
 LIST_BLOCK_OPENS: Final = tuple(b.open for b in BLOCKS if b.holds_list)
 #: every markup the parser reads, by its call's opening tag (a markup call is read in any block, and outside one)
-MARKUPS: Final = {m.call_open: m for m in dict.fromkeys(d.markup for d in DIALECTS.values() if d.markup)}
+MARKUPS: Final = {m.call_open: m for m in dict.fromkeys(d.markup for d in READ_DIALECTS.values() if d.markup)}
 CALL_OPENS: Final = tuple(MARKUPS)
-#: the key/value dialects: the tag that opens a pair (a declared name right before it is a call with no block), and
+#: the key/value dialects, by the tag that opens a pair (a declared name right before it is a call with no block), and
 #: their blocks (whose opening tag a model may write where the closing one belongs, after such a call)
-_PAIR_DIALECTS: Final = [d for d in DIALECTS.values() if d.body == "kv" and d.parameter]
-PAIR_KEY_OPENS: Final = tuple(dict.fromkeys(d.parameter.key_open for d in _PAIR_DIALECTS if d.parameter))
-PAIR_BLOCK_OPENS: Final = tuple(dict.fromkeys(d.block.open for d in _PAIR_DIALECTS))
+PAIR_DIALECTS: Final = {d.pairs.key_open: d for d in READ_DIALECTS.values() if d.pairs}
+PAIR_KEY_OPENS: Final = tuple(PAIR_DIALECTS)
+PAIR_BLOCK_OPENS: Final = tuple(dict.fromkeys(d.block.open for d in PAIR_DIALECTS.values()))
 DEFAULT: Final = "json"
 
 

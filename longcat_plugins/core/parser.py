@@ -488,7 +488,7 @@ class StreamParser:
                 if not calls:
                     name = block.name
                     block.name_markup = ""
-                    kv = KvCallReader(self._sink, self._schemas, name_pair=not name, given_name=name)
+                    kv = KvCallReader(self._sink, self._schemas, not name, name, key_open=tag)
                     return pos, Met(Trigger.CALL_BEGINS, reader=kv)
                 tag = None
             if tag is not None:  # whitespace before markup is markup (before text, it is text)
@@ -543,7 +543,10 @@ class StreamParser:
         self._block.wrapper = None
         self._held.hold(met.name_markup)
         self._after_untagged_pairs = met.tag in _PAIR_KEYS  # (once the call is read: see _return_held_block)
-        self._reader = KvCallReader(self._sink, self._schemas, given_name=met.name, bare=True, closing_tag=met.closer)
+        reader = KvCallReader(
+            self._sink, self._schemas, given_name=met.name, bare=True, closing_tag=met.closer, key_open=met.tag
+        )
+        self._reader = reader
         return 0
 
     def _open_bare_call(self, met: Met) -> int:

@@ -1487,6 +1487,54 @@ case(
     content="<tool_call>web_fetch>\n<parameter=url>\nhttps://example.com\n</parameter>\n</tool_call>",
 )
 
+# ----------------------------------------------------- GLM-4.7 key/value (a test-only dialect: tests/extra_dialects.py)
+GLM_WEATHER = fn("get_current_weather", {"location": {"type": "string"}}, ["location"])
+GLM_ALL_FUNC = fn("get_all_func", {})
+case(
+    "glm_multiline_reported",
+    "GLM-4.6/4.7's layout, as reported from the model in alibaba/rtp-llm pull request 525: the name on the block's "
+    "first line, a line break after each tag pair; the line breaks are markup.",
+    "<tool_call>get_current_weather\n<arg_key>location</arg_key>\n<arg_value>杭州</arg_value>\n</tool_call>",
+    calls=[("get_current_weather", {"location": "杭州"})],
+    tools=[GLM_WEATHER],
+)
+case(
+    "glm_no_arguments_reported",
+    "GLM-4.7 writes a call with no pair at all, as reported in alibaba/rtp-llm pull request 525: no arguments.",
+    "<tool_call>get_all_func</tool_call>",
+    calls=[("get_all_func", {})],
+    tools=[GLM_ALL_FUNC],
+)
+case(
+    "glm_compact",
+    "GLM-4.7's compact layout, no line breaks; text around the block is content; values typed by the schema.",
+    "Checking.<tool_call>get_weather<arg_key>city</arg_key><arg_value>Beijing</arg_value><arg_key>days</arg_key>"
+    "<arg_value>3</arg_value></tool_call>Done.",
+    content="Checking.Done.",
+    calls=[("get_weather", {"city": "Beijing", "days": 3})],
+)
+case(
+    "glm_value_closer_inside_value",
+    "A value's closing tag followed on its line by other text is value text (code that writes the tag), as in "
+    "LongCat's key/value dialect; LongCat's tags inside a GLM value are data.",
+    "<tool_call>write_file\n<arg_key>path</arg_key>\n<arg_value>t.py</arg_value>\n<arg_key>content</arg_key>\n"
+    "<arg_value>s = '</arg_value>' + '</longcat_arg_value>'</arg_value>\n</tool_call>",
+    calls=[("write_file", {"path": "t.py", "content": "s = '</arg_value>' + '</longcat_arg_value>'"})],
+)
+case(
+    "glm_and_hermes_share_the_block_tag",
+    "GLM's block opens with Hermes JSON's tag: what follows the tag decides, block by block.",
+    '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>\n'
+    "<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Lyon</arg_value>\n</tool_call>",
+    calls=[("get_weather", {"city": "Paris"}), ("get_weather", {"city": "Lyon"})],
+)
+case(
+    "glm_undeclared_name",
+    "A GLM call naming no declared tool: the block is content, verbatim.",
+    "<tool_call>web_fetch<arg_key>url</arg_key><arg_value>https://example.com</arg_value></tool_call>",
+    content="<tool_call>web_fetch<arg_key>url</arg_key><arg_value>https://example.com</arg_value></tool_call>",
+)
+
 if __name__ == "__main__":
     out = sys.argv[1]
     ids = [c["id"] for c in CASES]

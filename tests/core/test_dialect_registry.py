@@ -11,6 +11,8 @@ round-trips every registered dialect through vLLM's and SGLang's grammar engines
 
 from __future__ import annotations
 
+import ast
+import dataclasses
 import json
 import random
 from collections.abc import Callable
@@ -19,10 +21,21 @@ from pathlib import Path
 import pytest
 
 from longcat_plugins.core import ParserOptions, parse
-from longcat_plugins.core.dialects import DIALECTS, Block, Dialect, Markup, Pairs, Parameter, pair_value_ends
-from longcat_plugins.core.readers.kv_call import KV_VALUE_END
+from longcat_plugins.core import dialects as D
+from longcat_plugins.core.dialects import (
+    DIALECTS,
+    READ_DIALECTS,
+    Block,
+    Dialect,
+    Markup,
+    Pairs,
+    Parameter,
+    pair_value_ends,
+)
+from longcat_plugins.core.readers.kv_call import PAIR_TABLES
+from tests.extra_dialects import GLM47
 from tests.fuzz.outputs import well_formed
-from tests.grammar_cases import written
+from tests.grammar_cases import GLM_KV, written
 
 CORPUS = Path(__file__).with_name("corpus.jsonl")
 TOOL = {
@@ -38,7 +51,7 @@ TOOL = {
 }
 
 
-@pytest.mark.parametrize("dialect", list(DIALECTS.values()), ids=list(DIALECTS))
+@pytest.mark.parametrize("dialect", list(READ_DIALECTS.values()), ids=list(READ_DIALECTS))
 def test_the_parser_reads_what_the_dialect_writes(dialect: Dialect) -> None:
     arguments = {"city": "Paris <b>", "days": 3}
     text = f"Let me check.\n{written(dialect, 'get_weather', arguments)}"
@@ -56,7 +69,7 @@ def _marks(dialect: Dialect) -> tuple[str, ...]:
     return (dialect.parameter.key_open,)
 
 
-@pytest.mark.parametrize("dialect", list(DIALECTS.values()), ids=list(DIALECTS))
+@pytest.mark.parametrize("dialect", list(READ_DIALECTS.values()), ids=list(READ_DIALECTS))
 def test_the_corpus_and_the_fuzzer_write_the_dialect(dialect: Dialect) -> None:
     texts = [json.loads(line)["text"] for line in CORPUS.read_text(encoding="utf-8").splitlines() if line.strip()]
     assert sum(any(mark in text for mark in _marks(dialect)) for text in texts) >= 3, "corpus cases"
@@ -104,5 +117,76 @@ def test_a_key_value_or_markup_body_needs_its_tags() -> None:
 
 def test_the_key_value_reader_ends_a_value_where_the_declaration_says() -> None:
     """The grammar holds a key/value string value to hold none of the tags the declaration says end it; the reader
-    ends a LongCat value at the same tags."""
-    assert set(pair_value_ends(DIALECTS["kv"])) == set(KV_VALUE_END.tags)
+    ends a value at the same tags."""
+    for dialect in DIALECTS.values():
+        if dialect.pairs is not None:
+            assert set(pair_value_ends(dialect)) == set(PAIR_TABLES[dialect.pairs.key_open].value_end.tags)
+
+
+def test_the_tests_read_the_test_only_dialects_besides_the_registry() -> None:
+    assert READ_DIALECTS[GLM_KV.name] == GLM_KV
+    assert GLM_KV.name not in DIALECTS
+    assert GLM_KV.pairs is not None and GLM_KV.pairs.key_open in D.PAIR_KEY_OPENS
+
+
+def test_extra_dialects_are_declared_as_data(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(D.EXTRA_ENV_VAR, raising=False)
+    assert D._extra_dialects() == {}
+    monkeypatch.setenv(D.EXTRA_ENV_VAR, json.dumps([GLM47]))
+    assert D._extra_dialects() == {GLM_KV.name: GLM_KV}
+    markup = {"name": "minimax", "title": "MiniMax", "models": "MiniMax-M2", "block": ["<calls>", "</calls>"]}
+    markup["markup"] = ['<invoke name="', "</invoke>", '<parameter name="', "</parameter>", '">']
+    monkeypatch.setenv(D.EXTRA_ENV_VAR, json.dumps([markup]))
+    assert D._extra_dialects()["minimax"].markup == Markup(*markup["markup"])
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "{",
+        '{"name": "x"}',
+        '[{"name": "x"}]',
+        json.dumps([{**GLM47, "name": "kv"}]),
+        json.dumps([{**GLM47, "block": ["", "</c>"]}]),
+    ],
+    ids=["no-json", "no-list", "no-tags", "registered-name", "empty-tag"],
+)
+def test_a_wrong_extra_dialect_is_an_error_naming_the_variable(monkeypatch: pytest.MonkeyPatch, value: str) -> None:
+    monkeypatch.setenv(D.EXTRA_ENV_VAR, value)
+    with pytest.raises(ValueError, match=D.EXTRA_ENV_VAR):
+        D._extra_dialects()
+
+
+def _dialect_tags() -> dict[str, str]:
+    """The tags the declarations are made of, by their name in ``core/tags.py``."""
+    from longcat_plugins.core import tags
+
+    declared = {
+        tag
+        for dialect in DIALECTS.values()
+        for group in (
+            dataclasses.astuple(dialect.block),
+            dialect.markup and dataclasses.astuple(dialect.markup),
+            dialect.pairs and dataclasses.astuple(dialect.pairs),
+        )
+        for tag in group or ()
+        if isinstance(tag, str) and len(tag) > 1
+    }
+    return {name: value for name, value in vars(tags).items() if isinstance(value, str) and value in declared}
+
+
+def test_no_reader_names_a_dialects_tag() -> None:
+    """The readers and the parser take every dialect's tags from the declarations: none names a tag, by its constant
+    or as a string (docstrings aside)."""
+    tags = _dialect_tags()
+    assert "ARG_KEY_OPEN" in tags and "FUNCTION_OPEN" in tags
+    core = Path(D.__file__).parent
+    for path in [core / "parser.py", *sorted((core / "readers").glob("*.py"))]:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docstrings = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Expr)}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "T":
+                assert node.attr not in tags, f"{path.name}:{node.lineno} names T.{node.attr}"
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+                named = [tag for tag in tags.values() if tag in node.value]
+                assert not named, f"{path.name}:{node.lineno} holds {named}"

@@ -16,10 +16,10 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from longcat_plugins.core import ParserOptions, parse
-from longcat_plugins.core.dialects import DIALECTS
+from longcat_plugins.core.dialects import DIALECTS, READ_DIALECTS
 from longcat_plugins.core.tags import THINK_CLOSES, THINK_OPENS
 from tests.fuzz.outputs import value_ends
-from tests.grammar_cases import written
+from tests.grammar_cases import compact, written
 from tests.support.events import groups_of, prefixes_ok, split_at, stream, summary
 from tests.support.tools import function_tool
 
@@ -36,7 +36,7 @@ TRICKY = st.lists(
         # markup inside a value is data
         st.sampled_from(["<think>", "</longcat_think>", "<tool_call>", "</tool_call>", "<|im_end|>", "</longcat_s>"]),
         # a value's own closing tag, value text where other text follows it on its line
-        st.sampled_from(["</parameter> ", "</longcat_arg_value>"]),
+        st.sampled_from(["</parameter> ", "</longcat_arg_value>", "</arg_value> "]),
     ),
     max_size=30,
 ).map("".join)
@@ -83,11 +83,14 @@ def _plain_value(value: Any) -> str:
 @st.composite
 def call_block(draw: st.DrawFn) -> tuple[str, list[tuple[str, dict[str, Any]]]]:
     """One call block in a random dialect: its text and the calls it holds."""
-    dialect = draw(st.sampled_from(["longcat_json", "hermes_json", "xml", "xml_longcat", "xml_bare", "kv", *DIALECTS]))
+    shapes = ["longcat_json", "hermes_json", "xml", "xml_longcat", "xml_bare", "kv", *READ_DIALECTS]
+    dialect = draw(st.sampled_from(shapes))
     name = draw(NAME)
     args = draw(ARGS)
-    if dialect in DIALECTS:  # as the registered declaration writes it
-        declared = DIALECTS[dialect]
+    if dialect in READ_DIALECTS:  # as the declaration writes it (a key/value one also with no line breaks)
+        declared = READ_DIALECTS[dialect]
+        if declared.pairs is not None and draw(st.booleans()):
+            declared = compact(declared)
         if declared.parameter is None:
             return written(declared, name, args), [(name, args)]
         assume(not any(value_ends(declared)(_plain_value(v)) for v in args.values()))

@@ -14,9 +14,9 @@ from typing import Any
 
 from longcat_plugins.core import dialects as D
 from longcat_plugins.core import tags as T
-from longcat_plugins.core.readers.kv_call import KV_CLOSERS, KV_VALUE_END
+from longcat_plugins.core.readers.kv_call import pair_tables
 from longcat_plugins.core.readers.xml_call import markup_tables
-from tests.grammar_cases import written
+from tests.grammar_cases import compact, written
 
 from .cases import Case, ExpectedCall, Segment, expected_of
 from .schemas import Param, Tool, json_arguments, make_tool, render_plain, value_for
@@ -29,7 +29,10 @@ def value_ends(dialect: D.Dialect) -> ValueEnds:
     if dialect.markup is not None:
         tables = markup_tables(dialect.markup)
         return ValueEnds(tables.value_end.tags, tables.closers.value_close)
-    return ValueEnds(KV_VALUE_END.tags, KV_CLOSERS.value_close) if dialect.body == "kv" else NO_ENDS
+    if dialect.pairs is not None:
+        pairs = pair_tables(dialect)
+        return ValueEnds(pairs.value_end.tags, pairs.closers.value_close)
+    return NO_ENDS
 
 
 XML_VALUE_ENDS = value_ends(D.DIALECTS["xml"])
@@ -37,8 +40,9 @@ KV_VALUE_ENDS = value_ends(D.DIALECTS["kv"])
 WS = " \t\r\n"
 _CUT_AFTER_BLOCK = T.TagSet(*D.BLOCK_CLOSES, *T.END_OF_SEQUENCE)
 
-#: one call of each registered dialect, as the declaration writes it (``registered.NAME``)
-REGISTERED_BLOCKS = tuple(f"registered.{name}" for name in D.DIALECTS)
+#: one call of each dialect the parser reads, as the declaration writes it (``registered.NAME``; a key/value one
+#: also with no line breaks)
+REGISTERED_BLOCKS = tuple(f"registered.{name}" for name in D.READ_DIALECTS)
 #: block shapes whose result is checked
 ROUND_TRIP_BLOCKS = ("json.longcat", "json.hermes", "xml.wrapped", "xml.bare", "xml.longcat", "kv.tag-line",
                      "kv.own-line", "kv.no-closer", *REGISTERED_BLOCKS)  # fmt: skip
@@ -287,7 +291,9 @@ def add_block(out: Output, shape: str, tools: dict[str, Tool], typed: bool) -> N
         out.add("block", rng.choice(("", "\n", " ")) + close_tag)
         return
     if shape in REGISTERED_BLOCKS:
-        dialect = D.DIALECTS[shape.removeprefix("registered.")]
+        dialect = D.READ_DIALECTS[shape.removeprefix("registered.")]
+        if dialect.pairs is not None and rng.random() < 0.5:
+            dialect = compact(dialect)
         tool = new_tool()
         json_body = dialect.parameter is None
         params = _call_args(out, tool, typed or json_body, value_ends(dialect))

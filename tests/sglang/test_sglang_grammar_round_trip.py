@@ -5,6 +5,7 @@ arguments back. The tag comes from SGLang's own entry (``LongcatDetector.get_str
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -21,6 +22,7 @@ from tests.grammar_cases import (
     GLM_KV_VALUES,
     SHAPES,
     broken_tool,
+    compact,
     read_back,
     strict_tool,
     written,
@@ -143,15 +145,52 @@ def glm_kv(monkeypatch: pytest.MonkeyPatch, dialect_env: Any) -> str:
     return GLM_KV.name
 
 
+#: GLM's dialect declared with no line breaks (GLM-4.7's compact layout)
+GLM_COMPACT = replace(compact(GLM_KV), name=f"{GLM_KV.name}_compact")
+
+
+@pytest.fixture
+def glm_compact(monkeypatch: pytest.MonkeyPatch, dialect_env: Any) -> str:
+    monkeypatch.setitem(DIALECTS, GLM_COMPACT.name, GLM_COMPACT)
+    return GLM_COMPACT.name
+
+
 @pytest.mark.parametrize("case", SHAPES, ids=[s[0] for s in SHAPES])
 def test_a_key_value_dialect_with_other_tags_gets_its_own_grammar(dialect_env: Any, glm_kv: str, case: Any) -> None:
-    """Its calls are accepted, with wrongly typed arguments refused; LongCat's pairs are not its calls."""
+    """Its calls are accepted and read back, with wrongly typed arguments refused; LongCat's pairs are not its
+    calls."""
     _, properties, arguments, wrong = case
-    grammar = _grammar(dialect_env, glm_kv, strict_tool(properties))
-    assert _accepts(grammar, written(GLM_KV, "lookup", arguments))
+    tool = strict_tool(properties)
+    grammar = _grammar(dialect_env, glm_kv, tool)
+    text = written(GLM_KV, "lookup", arguments)
+    assert _accepts(grammar, text)
+    assert read_back(text, tool) == [("lookup", arguments)]
     assert not _accepts(grammar, written(DIALECTS["kv"], "lookup", arguments))
     if wrong is not None:
         assert not _accepts(grammar, written(GLM_KV, "lookup", wrong))
+
+
+@pytest.mark.parametrize("case", SHAPES, ids=[s[0] for s in SHAPES])
+def test_the_compact_layout_is_forced_by_a_declaration_that_writes_it(
+    dialect_env: Any, glm_compact: str, case: Any
+) -> None:
+    """A declaration with no line breaks forces calls with none, which are read back; the line-broken layout is
+    refused (and a line-broken declaration refuses the compact one)."""
+    _, properties, arguments, wrong = case
+    tool = strict_tool(properties)
+    grammar = _grammar(dialect_env, glm_compact, tool)
+    text = written(GLM_COMPACT, "lookup", arguments)
+    assert _accepts(grammar, text)
+    assert read_back(text, tool) == [("lookup", arguments)]
+    assert not _accepts(grammar, written(GLM_KV, "lookup", arguments))
+    if wrong is not None:
+        assert not _accepts(grammar, written(GLM_COMPACT, "lookup", wrong))
+
+
+def test_a_line_broken_declaration_refuses_the_compact_layout(dialect_env: Any, glm_kv: str) -> None:
+    tool = strict_tool({"city": {"type": "string"}})
+    grammar = _grammar(dialect_env, glm_kv, tool)
+    assert not _accepts(grammar, written(GLM_COMPACT, "lookup", {"city": "Paris"}))
 
 
 @pytest.mark.parametrize(("value", "taken"), GLM_KV_VALUES)
@@ -163,6 +202,8 @@ def test_a_key_value_value_ends_at_its_own_dialects_tags(
         grammar = _grammar(dialect_env, glm_kv, strict_tool(properties))
         text = written(GLM_KV, "lookup", {"code": value})
         assert _accepts(grammar, text) is taken, text
+        if taken and properties:
+            assert read_back(text, strict_tool(properties)) == [("lookup", {"code": value})]
 
 
 @pytest.mark.parametrize(("case", "properties", "extra", "arguments"), BROKEN, ids=[c[0] for c in BROKEN])

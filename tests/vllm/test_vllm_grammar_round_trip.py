@@ -6,13 +6,14 @@ structural-tag registry); xgrammar compiles it and matches the text byte by byte
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from typing import Any
 
 import pytest
 from vllm_support import build_tokenizer, chat_request
 
 from longcat_plugins.core import tags as T
-from longcat_plugins.core.dialects import DIALECTS
+from longcat_plugins.core.dialects import DIALECTS, Dialect
 from longcat_plugins.vllm.tokenizer_facts import DIALECT_ENV
 from tests.grammar_cases import (
     BROKEN,
@@ -20,6 +21,7 @@ from tests.grammar_cases import (
     GLM_KV_VALUES,
     SHAPES,
     broken_tool,
+    compact,
     read_back,
     strict_tool,
     written,
@@ -240,18 +242,31 @@ def test_the_server_strict_level_is_honoured(monkeypatch: pytest.MonkeyPatch, to
     assert held is not None and _accepts(held, good) and not _accepts(held, bad)
 
 
-@pytest.fixture
-def glm_kv(monkeypatch: pytest.MonkeyPatch) -> str:
-    """The test-only key/value dialect with GLM's tags, registered for the test (its structural-tag model too, as the
-    plugin registers one per dialect)."""
+def _register(monkeypatch: pytest.MonkeyPatch, dialect: Dialect) -> str:
+    """Registers ``dialect`` for the test (its structural-tag model too, as the plugin registers one per dialect)."""
     from longcat_plugins.vllm import structural_tag
     from longcat_plugins.vllm.names import STRUCTURAL_TAG_MODELS
 
-    monkeypatch.setitem(DIALECTS, GLM_KV.name, GLM_KV)
-    monkeypatch.setitem(STRUCTURAL_TAG_MODELS, GLM_KV.name, f"longcat_plugins_{GLM_KV.name}")
+    monkeypatch.setitem(DIALECTS, dialect.name, dialect)
+    monkeypatch.setitem(STRUCTURAL_TAG_MODELS, dialect.name, f"longcat_plugins_{dialect.name}")
     monkeypatch.setattr(structural_tag, "_registered", False)
     structural_tag.register_structural_tags()
-    return GLM_KV.name
+    return dialect.name
+
+
+#: GLM's dialect declared with no line breaks (GLM-4.7's compact layout)
+GLM_COMPACT = replace(compact(GLM_KV), name=f"{GLM_KV.name}_compact")
+
+
+@pytest.fixture
+def glm_kv(monkeypatch: pytest.MonkeyPatch) -> str:
+    """The test-only key/value dialect with GLM's tags, registered for the test."""
+    return _register(monkeypatch, GLM_KV)
+
+
+@pytest.fixture
+def glm_compact(monkeypatch: pytest.MonkeyPatch) -> str:
+    return _register(monkeypatch, GLM_COMPACT)
 
 
 @pytest.mark.parametrize(("shape", "properties", "arguments", "wrong"), SHAPES, ids=[s[0] for s in SHAPES])
@@ -264,12 +279,46 @@ def test_a_key_value_dialect_with_other_tags_gets_its_own_grammar(
     arguments: dict[str, Any],
     wrong: dict[str, Any] | None,
 ) -> None:
-    """Its calls are accepted, with wrongly typed arguments refused; LongCat's pairs are not its calls."""
-    tag = _structural_tag(monkeypatch, tokenizer, glm_kv, strict_tool(properties))
-    assert _accepts(tag, written(GLM_KV, "lookup", arguments))
+    """Its calls are accepted and read back, with wrongly typed arguments refused; LongCat's pairs are not its
+    calls."""
+    tool = strict_tool(properties)
+    tag = _structural_tag(monkeypatch, tokenizer, glm_kv, tool)
+    text = written(GLM_KV, "lookup", arguments)
+    assert _accepts(tag, text)
+    assert read_back(text, tool) == [("lookup", arguments)]
     assert not _accepts(tag, written(DIALECTS["kv"], "lookup", arguments))
     if wrong is not None:
         assert not _accepts(tag, written(GLM_KV, "lookup", wrong))
+
+
+@pytest.mark.parametrize(("shape", "properties", "arguments", "wrong"), SHAPES, ids=[s[0] for s in SHAPES])
+def test_the_compact_layout_is_forced_by_a_declaration_that_writes_it(
+    monkeypatch: pytest.MonkeyPatch,
+    tokenizer: Any,
+    glm_compact: str,
+    shape: str,
+    properties: dict[str, Any] | None,
+    arguments: dict[str, Any],
+    wrong: dict[str, Any] | None,
+) -> None:
+    """A declaration with no line breaks forces calls with none, which are read back; the line-broken layout is
+    refused."""
+    tool = strict_tool(properties)
+    tag = _structural_tag(monkeypatch, tokenizer, glm_compact, tool)
+    text = written(GLM_COMPACT, "lookup", arguments)
+    assert _accepts(tag, text)
+    assert read_back(text, tool) == [("lookup", arguments)]
+    assert not _accepts(tag, written(GLM_KV, "lookup", arguments))
+    if wrong is not None:
+        assert not _accepts(tag, written(GLM_COMPACT, "lookup", wrong))
+
+
+def test_a_line_broken_declaration_refuses_the_compact_layout(
+    monkeypatch: pytest.MonkeyPatch, tokenizer: Any, glm_kv: str
+) -> None:
+    tool = strict_tool({"city": {"type": "string"}})
+    tag = _structural_tag(monkeypatch, tokenizer, glm_kv, tool)
+    assert not _accepts(tag, written(GLM_COMPACT, "lookup", {"city": "Paris"}))
 
 
 @pytest.mark.parametrize(("value", "taken"), GLM_KV_VALUES)
@@ -281,6 +330,8 @@ def test_a_key_value_value_ends_at_its_own_dialects_tags(
         tag = _structural_tag(monkeypatch, tokenizer, glm_kv, strict_tool(properties))
         text = written(GLM_KV, "lookup", {"code": value})
         assert _accepts(tag, text) is taken, text
+        if taken and properties:
+            assert read_back(text, strict_tool(properties)) == [("lookup", {"code": value})]
 
 
 @pytest.mark.parametrize(("case", "properties", "extra", "arguments"), BROKEN, ids=[c[0] for c in BROKEN])

@@ -6,7 +6,7 @@
 * :mod:`.values` -- one parameter value written as plain text;
 * :mod:`.markup` -- what the XML and key/value readers share (parameters and their typing);
 * :mod:`.xml_call` -- ``<function=NAME><parameter=P>...``;
-* :mod:`.kv_call` -- LongCat's ``NAME<longcat_arg_key>P</longcat_arg_key><longcat_arg_value>...``.
+* :mod:`.kv_call` -- ``NAME<longcat_arg_key>P</longcat_arg_key><longcat_arg_value>...`` in a key/value dialect's tags.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""The LongCat key/value call body, and the shapes models write it in::
+"""The key/value call body, and the shapes models write it in (in the tags of a :class:`~..dialects.Pairs`
+declaration; LongCat's shown)::
 
 NAME
 <longcat_arg_key>P</longcat_arg_key>
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import cache
 from typing import Final
 
 from .. import dialects as D
@@ -25,27 +27,55 @@ from .values import KV_BODY_TAGS, Closers, LineValue, line_key
 
 _KV_NAME_END: Final = re.compile(r"[\s<>{(]")
 _MAX_WHITESPACE_AFTER_CLOSE: Final = 256
-
-#: what ends a ``<longcat_arg_value>`` value
-KV_VALUE_END: Final = T.TagSet(T.ARG_VALUE_CLOSE, T.ARG_KEY_OPEN, T.LONGCAT_CALL_CLOSE)
-_KV_VALUE_OPEN: Final = T.TagSet(T.ARG_VALUE_OPEN)
-#: what may close the markup right after an arguments object written as JSON
-_KV_AFTER_JSON: Final = T.TagSet(T.ARG_KEY_CLOSE, T.ARG_VALUE_CLOSE)
-#: a block that begins with its name as a pair: ``<longcat_arg_key>name</longcat_arg_key><longcat_arg_value>NAME..``
-_NAME_PAIR: Final = re.compile(
-    r"<longcat_arg_key>\s*name\s*</longcat_arg_key>\s*<longcat_arg_value>\s*([^\s<>]{1,256})\s*</longcat_arg_value>"
-)
 _NAME_PAIR_BOUND: Final = 128 + T.MAX_NAME_LENGTH
 #: inside a block, between pairs: a think tag, an end-of-sequence marker or a markup call cannot continue the
 #: block (one that never closes): it ends the call and the block
 _KV_BLOCK_BODY_TAGS: Final = T.TagSet(*KV_BODY_TAGS.tags, *T.THINK_OPENS, *T.THINK_CLOSES)
-#: a value's closing tag followed on its line by other text is value text; a block's closing tag ends a value at once
-KV_CLOSERS: Final = Closers(T.ARG_VALUE_CLOSE, None, (*_KV_BLOCK_BODY_TAGS.tags, T.ARG_KEY_CLOSE, T.ARG_VALUE_OPEN))
-#: what a call's text may end in, cut off by the end of the output, that is markup: a prefix of a tag of the body, or
-#: of a value's closing tag (the value it closes ended where the tag begins)
-_KV_CUT_TAGS: Final = T.TagSet(*_KV_BLOCK_BODY_TAGS.tags, T.ARG_VALUE_CLOSE)
-_KV_KEY_CLOSE: Final = T.TagSet(T.ARG_KEY_CLOSE)
 _ENDS_BLOCK: Final = frozenset((*T.THINK_OPENS, *T.THINK_CLOSES, *T.END_OF_SEQUENCE, *D.CALL_OPENS))
+
+
+class PairTables:
+    """What the reader matches in calls of one key/value dialect, derived from its declaration."""
+
+    __slots__ = ("after_json", "closers", "cut", "key_close", "name_pair", "pairs", "value_end", "value_open")
+
+    def __init__(self, dialect: D.Dialect) -> None:
+        pairs = dialect.pairs
+        assert pairs is not None
+        self.pairs: Final = pairs
+        #: what ends a value
+        self.value_end: Final = T.TagSet(*D.pair_value_ends(dialect))
+        self.value_open: Final = T.TagSet(pairs.value_open)
+        self.key_close: Final = T.TagSet(pairs.key_close)
+        #: what may close the markup right after an arguments object written as JSON
+        self.after_json: Final = T.TagSet(pairs.key_close, pairs.value_close)
+        #: a block that begins with its name as a pair: ``<longcat_arg_key>name</longcat_arg_key>`` then
+        #: ``<longcat_arg_value>NAME</longcat_arg_value>``
+        key_open, key_close, value_open, value_close = map(
+            re.escape, (pairs.key_open, pairs.key_close, pairs.value_open, pairs.value_close)
+        )
+        self.name_pair: Final = re.compile(
+            rf"{key_open}\s*name\s*{key_close}\s*{value_open}\s*([^\s<>]{{1,256}})\s*{value_close}"
+        )
+        #: a value's closing tag followed on its line by other text is value text; a block's closing tag ends a
+        #: value at once
+        self.closers: Final = Closers(
+            pairs.value_close, None, (*_KV_BLOCK_BODY_TAGS.tags, pairs.key_close, pairs.value_open)
+        )
+        #: what a call's text may end in, cut off by the end of the output, that is markup: a prefix of a tag of
+        #: the body, or of a value's closing tag (the value it closes ended where the tag begins)
+        self.cut: Final = T.TagSet(*_KV_BLOCK_BODY_TAGS.tags, pairs.value_close)
+
+
+@cache
+def pair_tables(dialect: D.Dialect) -> PairTables:
+    return PairTables(dialect)
+
+
+#: the tables of every key/value dialect, by the tag that opens its pairs; the first dialect's read a call until a
+#: pair says which dialect it is written in
+PAIR_TABLES: Final = {key_open: pair_tables(dialect) for key_open, dialect in D.PAIR_DIALECTS.items()}
+_FIRST_TABLES: Final = next(iter(PAIR_TABLES.values()))
 
 
 class _State(IdentityEnum):
@@ -76,7 +106,7 @@ class _State(IdentityEnum):
 
 
 class KvCallReader(MarkupCall):
-    """Reads a LongCat key/value call up to (not including) the closing tag of its block, starting at NAME:
+    """Reads a key/value call up to (not including) the closing tag of its block, starting at NAME:
 
     * ``NAME <longcat_arg_key>K</longcat_arg_key><longcat_arg_value>V</longcat_arg_value>...`` (the dialect);
     * ``NAME {json object}`` and ``NAME({javascript object})``: the object is the arguments;
@@ -84,10 +114,10 @@ class KvCallReader(MarkupCall):
     * ``<longcat_arg_key>name</longcat_arg_key><longcat_arg_value>NAME</longcat_arg_value>`` then an ``arguments``
       key whose value is the arguments object (``name_pair=True``: the reader starts at that first key);
     * ``<NAME>{json object}</NAME>`` (``closing_tag``: the reader starts after ``<NAME>``, see ``core/tool_tags.py``).
-    """
 
-    _closing_tag = T.ARG_VALUE_CLOSE
-    _closers = KV_CLOSERS
+    The tags are those of the key/value dialect whose pair-opening tag ``key_open`` is (the first dialect's when
+    none is given), then of the dialect of each pair met.
+    """
 
     def __init__(
         self,
@@ -97,18 +127,37 @@ class KvCallReader(MarkupCall):
         given_name: str = "",
         bare: bool = False,
         closing_tag: str = "",
+        key_open: str = "",
     ) -> None:
         super().__init__(sink, schemas)
+        self._closing_json_tag = closing_tag
+        self._use(PAIR_TABLES.get(key_open, _FIRST_TABLES))
         self._state: _State = _State.AFTER_NAME if given_name else _State.NAME_PAIR if name_pair else _State.NAME
         self._name = given_name
         self._bare = bare  # no block around the call: it ends where its key/value pairs end
         self._key_markup = ""  # the raw ``<longcat_arg_key>K</longcat_arg_key>`` until its value begins
         self._json: JsonValueReader | None = None
         self._json_closers: T.TagSet | None = None
-        # what may close the arguments object: with a tag of the tool's name (``<NAME>{json}</NAME>``), that tag too
-        self._after_json = T.TagSet(*_KV_AFTER_JSON.tags, closing_tag) if closing_tag else _KV_AFTER_JSON
         self._closed_name = False  # a '>' after the name was taken
         self._wrapped = False  # the arguments object is the inner one of an ``{"args": {...}}`` wrapper
+
+    def _use(self, tables: PairTables) -> None:
+        """Read with the tags of ``tables``."""
+        self._tables = tables
+        self._closing_tag = tables.pairs.value_close
+        self._closers = tables.closers
+        # what may close the arguments object: with a tag of the tool's name (``<NAME>{json}</NAME>``), that tag too
+        closing = self._closing_json_tag
+        self._after_json = T.TagSet(*tables.after_json.tags, closing) if closing else tables.after_json
+
+    def _key_at(self, tag: str | T.NeedMore | None) -> bool:
+        """Whether ``tag`` opens a pair (whose dialect's tags the reader then reads with)."""
+        tables = PAIR_TABLES.get(tag) if isinstance(tag, str) else None
+        if tables is None:
+            return False
+        if tables is not self._tables:
+            self._use(tables)
+        return True
 
     def feed(self, cur: Cursor, pos: int) -> int:
         n = len(cur.text)
@@ -169,7 +218,7 @@ class KvCallReader(MarkupCall):
             if not isinstance(key, tuple):
                 return self._fail(pos), False
             self._start(self._name)
-            self._begin_param(key[0], KV_VALUE_END, False, buf[pos : key[1]], line=True)
+            self._begin_param(key[0], self._tables.value_end, False, buf[pos : key[1]], line=True)
             self._state = _State.VALUE
             pos = key[1]
             return pos, True
@@ -186,12 +235,13 @@ class KvCallReader(MarkupCall):
         """``<longcat_arg_key>name</longcat_arg_key><longcat_arg_value>NAME...``"""
         buf = cur.text
         n = len(buf)
-        close = buf.find(T.ARG_VALUE_CLOSE, pos, pos + _NAME_PAIR_BOUND)
+        value_close = self._closing_tag
+        close = buf.find(value_close, pos, pos + _NAME_PAIR_BOUND)
         if close < 0:
             if n - pos < _NAME_PAIR_BOUND and not cur.ended:
                 return pos, False
             return self._fail(pos), False
-        m = _NAME_PAIR.fullmatch(buf, pos, close + len(T.ARG_VALUE_CLOSE))
+        m = self._tables.name_pair.fullmatch(buf, pos, close + len(value_close))
         if m is None:
             return self._fail(pos), False
         self._start(m.group(1))
@@ -233,12 +283,12 @@ class KvCallReader(MarkupCall):
         tag = _KV_BLOCK_BODY_TAGS.match(cur, pos)
         if tag is T.NEED_MORE:
             return pos, False
-        if tag is None and cur.ended and _KV_CUT_TAGS.is_prefix(buf[pos:]):
+        if tag is None and cur.ended and self._tables.cut.is_prefix(buf[pos:]):
             self._whitespace.drop()  # a closing tag cut off by the end of the output is markup
             return n, False
         if tag is not None:
             self._whitespace.drop()
-        if tag == T.ARG_KEY_OPEN:
+        if self._key_at(tag):
             self._state = _State.KEY
         elif tag is not None:  # the block closes, the next block opens, or markup that ends the block
             self.ends_block = tag in _ENDS_BLOCK
@@ -258,9 +308,9 @@ class KvCallReader(MarkupCall):
         tag = KV_BODY_TAGS.match(cur, end) if end < n and buf[end] == "<" else None
         if tag is T.NEED_MORE:
             return pos, False
-        if tag is None and cur.ended and end < n and _KV_CUT_TAGS.is_prefix(buf[end:]):
+        if tag is None and cur.ended and end < n and self._tables.cut.is_prefix(buf[end:]):
             return n, False  # a tag cut off by the end of the output is markup
-        if tag == T.ARG_KEY_OPEN:
+        if self._key_at(tag):
             self._state = _State.KEY
             pos = end
             return pos, True
@@ -271,7 +321,9 @@ class KvCallReader(MarkupCall):
         """At ``<longcat_arg_key>``."""
         buf = cur.text
         n = len(buf)
-        start = pos + len(T.ARG_KEY_OPEN)
+        pairs = self._tables.pairs
+        key_close = pairs.key_close
+        start = pos + len(pairs.key_open)
         first = whitespace_end(buf, start)
         if first == n and not cur.ended:
             return pos, False
@@ -279,11 +331,11 @@ class KvCallReader(MarkupCall):
             self._begin_json()
             pos = first
             return pos, True
-        end = buf.find(T.ARG_KEY_CLOSE, start, start + T.MAX_NAME_LENGTH + len(T.ARG_KEY_CLOSE))
+        end = buf.find(key_close, start, start + T.MAX_NAME_LENGTH + len(key_close))
         if end < 0:
-            if n - start < T.MAX_NAME_LENGTH + len(T.ARG_KEY_CLOSE) and not cur.ended:
+            if n - start < T.MAX_NAME_LENGTH + len(key_close) and not cur.ended:
                 return pos, False
-            if cur.ended and _cut_key(buf, start):
+            if cur.ended and _cut_key(buf, start, self._tables.key_close):
                 self._whitespace.drop()  # a key cut off by the end of the output is markup
                 return n, False
             if self._bare:  # a key that never closes ends a call with no block around it, as other text does
@@ -293,9 +345,9 @@ class KvCallReader(MarkupCall):
             self._state = _State.BODY
             return pos, True
         self._name = buf[start:end].strip()
-        self._key_markup = buf[pos : end + len(T.ARG_KEY_CLOSE)]
+        self._key_markup = buf[pos : end + len(key_close)]
         self._state = _State.AFTER_KEY
-        pos = end + len(T.ARG_KEY_CLOSE)
+        pos = end + len(key_close)
         return pos, True
 
     def _read_after_key(self, cur: Cursor, pos: int) -> tuple[int, bool]:
@@ -307,32 +359,34 @@ class KvCallReader(MarkupCall):
             self._key_markup += buf[pos:end]
             pos = end
             return pos, True
-        tag = _KV_VALUE_OPEN.match(cur, pos) if buf[pos] == "<" else None
+        tables = self._tables
+        value_open = tables.pairs.value_open
+        tag = tables.value_open.match(cur, pos) if buf[pos] == "<" else None
         if tag is T.NEED_MORE:
             return pos, False
-        if tag is None and cur.ended and (buf[pos:] == "<" or _KV_VALUE_OPEN.is_prefix(buf[pos:])):
+        if tag is None and cur.ended and (buf[pos:] == "<" or tables.value_open.is_prefix(buf[pos:])):
             return n, False  # the value's tag cut off by the end of the output: the value is empty, as after the key
         if tag is None:  # a key with no value is not a parameter
             self._sink.content(self._key_markup)
             self._state = _State.BODY
             return pos, True
         if self._name == "arguments" and self._takes_whole_arguments():
-            after = whitespace_end(buf, pos + len(T.ARG_VALUE_OPEN))
+            after = whitespace_end(buf, pos + len(value_open))
             if after == n and not cur.ended:
                 return pos, False
             if after < n and buf[after] == "{":  # the arguments object, as the value of "arguments"
                 self._begin_json()
                 pos = after
                 return pos, True
-        self._begin_param(self._name, KV_VALUE_END, False, self._key_markup + T.ARG_VALUE_OPEN)
+        self._begin_param(self._name, tables.value_end, False, self._key_markup + value_open)
         self._state = _State.VALUE
-        pos += len(T.ARG_VALUE_OPEN)
+        pos += len(value_open)
         return pos, True
 
     def _read_value(self, cur: Cursor, pos: int) -> tuple[int, bool]:
         """Inside a value (of a pair or a line)."""
         line = isinstance(self._value, LineValue)
-        pos = self._feed_value(cur, pos, T.ARG_VALUE_CLOSE)
+        pos = self._feed_value(cur, pos, self._closing_tag)
         if self._value is not None:
             return pos, False
         self._state = _State.LINES if line else _State.BODY
@@ -383,7 +437,7 @@ class KvCallReader(MarkupCall):
             return pos, False
         if end < n and buf[end] == ")" and self._json_closers is None:
             pos = end + 1
-            self._json_closers = _KV_AFTER_JSON  # (a paren is closed once)
+            self._json_closers = self._tables.after_json  # (a paren is closed once)
             return pos, True
         tag = self._after_json.match(cur, end) if end < n and buf[end] == "<" else None
         if tag is T.NEED_MORE:
@@ -410,7 +464,7 @@ class KvCallReader(MarkupCall):
             return pos, False
         if isinstance(key, tuple):
             self._whitespace.drop()
-            self._begin_param(key[0], KV_VALUE_END, False, buf[pos : key[1]], line=True)
+            self._begin_param(key[0], self._tables.value_end, False, buf[pos : key[1]], line=True)
             self._state = _State.VALUE
             pos = key[1]
             return pos, True
@@ -443,17 +497,17 @@ class KvCallReader(MarkupCall):
             self._json.close()
             self._sink.content(self._json.take_unread())  # an unfinished member, cut off by the end of the output
         elif self._state is _State.AFTER_KEY:  # the call ends after a key: its value is empty (as in XML)
-            self._begin_param(self._name, KV_VALUE_END, False, self._key_markup)
+            self._begin_param(self._name, self._tables.value_end, False, self._key_markup)
             self._state = _State.VALUE
 
 
-def _cut_key(buf: str, start: int) -> bool:
+def _cut_key(buf: str, start: int, key_close: T.TagSet) -> bool:
     """Whether ``buf[start:]`` is the beginning of a key, perhaps with the beginning of its closing tag, cut off by
     the end of the output."""
     i = buf.find("<", start)
     if i < 0:
         return len(buf) - start <= T.MAX_NAME_LENGTH
-    return i - start <= T.MAX_NAME_LENGTH and _KV_KEY_CLOSE.is_prefix(buf[i:])
+    return i - start <= T.MAX_NAME_LENGTH and key_close.is_prefix(buf[i:])
 
 
 #: the reader of each state

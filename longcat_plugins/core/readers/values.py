@@ -1,5 +1,5 @@
-"""Readers of one parameter value written as plain text: between tags (XML ``<parameter=P>`` and key/value
-``<longcat_arg_value>``) or on ``KEY: value`` lines; and the rule that decides whether a closing tag met inside a
+"""Readers of one parameter value written as plain text: between tags (a markup's ``<parameter=P>``, a key/value
+dialect's value tag) or on ``KEY: value`` lines; and the rule that decides whether a closing tag met inside a
 value ends it."""
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ _SPACES: Final = re.compile("[ \t\r]*")
 #: ``json.dumps(value, ensure_ascii=False)``, without building an encoder per call
 dumps: Final = json.JSONEncoder(ensure_ascii=False).encode
 #: the markup of a key/value body (what ends a ``KEY: value`` line's value)
-KV_BODY_TAGS: Final = T.TagSet(T.ARG_KEY_OPEN, *D.BLOCK_CLOSES, *D.BLOCK_OPENS, *D.CALL_OPENS, *T.END_OF_SEQUENCE)
+KV_BODY_TAGS: Final = T.TagSet(*D.PAIR_KEY_OPENS, *D.BLOCK_CLOSES, *D.BLOCK_OPENS, *D.CALL_OPENS, *T.END_OF_SEQUENCE)
 
 
 class Closers:

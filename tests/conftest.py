@@ -1,0 +1,11 @@
+"""The parser reads the test-only dialects besides the registry's (``tests/extra_dialects.py``): set before the
+package is imported, and inherited by the servers the tests start."""
+
+from __future__ import annotations
+
+import json
+import os
+
+from tests.extra_dialects import DECLARATIONS
+
+os.environ.setdefault("LONGCAT_EXTRA_DIALECTS", json.dumps(DECLARATIONS))

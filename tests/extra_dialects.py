@@ -1,0 +1,18 @@
+"""Dialects of other model families, declared for the tests only (as data: ``core/dialects.py: declared``). The
+tests' ``conftest.py`` has the parser read them (``LONGCAT_EXTRA_DIALECTS``), so that every test that runs over the
+dialects the parser reads runs over them too; none is registered, detected or shipped."""
+
+from __future__ import annotations
+
+from typing import Any
+
+#: GLM-4.5 / 4.6 / 4.7: ``<tool_call>NAME`` then ``<arg_key>K</arg_key><arg_value>V</arg_value>`` pairs, one a line
+#: (GLM-4.7 also writes them with no line breaks), then ``</tool_call>``; its block's opening tag is Hermes JSON's
+GLM47: dict[str, Any] = {
+    "name": "glm47_test",
+    "title": "GLM-4.7 key/value (test only)",
+    "models": "GLM-4.5, GLM-4.6, GLM-4.7",
+    "block": ["<tool_call>", "</tool_call>"],
+    "pairs": ["<arg_key>", "</arg_key>", "<arg_value>", "</arg_value>"],
+}
+DECLARATIONS: list[dict[str, Any]] = [GLM47]
