@@ -154,6 +154,15 @@ class ReplayEngineClient(EngineClient):
             ids.append(eos)
         return ids
 
+    def output_token_ids(self, request: EngineCoreRequest, turn: Turn) -> tuple[list[int], bool]:
+        """What the request is answered with: the turn's tokens (:meth:`turn_token_ids`), cut at ``max_tokens``, and
+        whether they were cut (``finish_reason`` "length"). A subclass may generate them otherwise."""
+        params = request.sampling_params
+        assert params is not None
+        token_ids = self.turn_token_ids(turn)
+        truncated = params.max_tokens is not None and len(token_ids) > params.max_tokens
+        return (token_ids[: params.max_tokens] if truncated else token_ids), truncated
+
     @property
     def num_running(self) -> int:
         """Requests the stepping task is still generating."""
@@ -223,10 +232,7 @@ class ReplayEngineClient(EngineClient):
         if reasoning_parser_kwargs is not None:
             request.reasoning_parser_kwargs = reasoning_parser_kwargs
         self.input_processor.assign_request_id(request)
-        token_ids = self.turn_token_ids(turn)
-        truncated = params.max_tokens is not None and len(token_ids) > params.max_tokens
-        if truncated:
-            token_ids = token_ids[: params.max_tokens]
+        token_ids, truncated = self.output_token_ids(request, turn)
         queue = RequestOutputCollector(params.output_kind, request.request_id)
         self.output_processor.add_request(request, text, None, 0, queue)
         prompt_len = len(request.prompt_token_ids or ())

@@ -82,9 +82,16 @@ def corpus(turns: Sequence[Turn]) -> list[str]:
     return texts * 3
 
 
-def build_engine(args: Namespace, script: Script, *, token_delay: float = 0.0) -> ReplayEngineClient:
+def build_engine(
+    args: Namespace,
+    script: Script,
+    *,
+    token_delay: float = 0.0,
+    engine_class: type[ReplayEngineClient] | None = None,
+) -> ReplayEngineClient:
     """The replay engine client for parsed ``vllm serve`` arguments (what ``AsyncLLM.from_vllm_config`` is to
-    ``vllm serve``): vLLM's model, logging and structured-output configs, no KV cache."""
+    ``vllm serve``): vLLM's model, logging and structured-output configs, no KV cache. ``engine_class``: a subclass
+    of :class:`ReplayEngineClient` to build instead."""
     import vllm.envs as envs
     from vllm.config import VllmConfig
     from vllm.engine.arg_utils import AsyncEngineArgs
@@ -98,7 +105,7 @@ def build_engine(args: Namespace, script: Script, *, token_delay: float = 0.0) -
         logging_config=engine_args.create_logging_config(),
         structured_outputs_config=engine_args.create_structured_outputs_config(),
     )
-    return ReplayEngineClient(
+    return (engine_class or ReplayEngineClient)(
         vllm_config,
         script,
         token_delay=token_delay,

@@ -26,7 +26,10 @@ except importlib.metadata.PackageNotFoundError:
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The tests of one model run together, so that its server starts once (one server at a time)."""
-    names = ("qwen3", "xml", "longcat-json", "longcat-kv", "qwen3-vocab", "xml-vocab", "longcat-kv-vocab")
+    names = (
+        "qwen3", "xml", "longcat-json", "longcat-kv", "qwen3-vocab", "xml-vocab", "longcat-kv-vocab",
+        "longcat-json-vocab",
+    )  # fmt: skip
     order = {name: i for i, name in enumerate(names)}
 
     def model(item: pytest.Item) -> int:

@@ -19,19 +19,24 @@ and the engine core), ``xml`` (``xml-function-thinking``), ``longcat-json`` and 
 (``longcat-flash-chat`` in its two dialects; the JSON one with n-gram speculative decoding, which feeds the grammar
 several tokens per step); and with Qwen's real vocabularies (:data:`VOCABULARY`), where the grammars meet tokens that
 cross tag boundaries, whitespace runs, multi-byte pieces and single bytes: ``qwen3-vocab`` (Qwen2/3's), ``xml-vocab``
-(Qwen3.5's), ``longcat-kv-vocab`` (Qwen2/3's with LongCat's tags as added special tokens).
+(Qwen3.5's), ``longcat-kv-vocab`` and ``longcat-json-vocab`` (Qwen2/3's with LongCat's tags as added special tokens;
+the JSON one with n-gram speculative decoding).
 
 A scaled run (``scripts/token_loop.sh``) sets ``LONGCAT_TOKEN_LOOP_SEEDS`` (requests per cell, default 6),
-``LONGCAT_TOKEN_LOOP_MODELS`` (``all``, ``small`` or ``vocab``), ``LONGCAT_TOKEN_LOOP_VOCAB_SEEDS`` (requests per cell
-of the real-vocabulary models beside the others, default 3),
+``LONGCAT_TOKEN_LOOP_MODELS`` (:data:`SELECTIONS`: ``ci``, the default, every model but the small ``longcat-json``;
+``all``; ``small``, the small BPE's; ``vocab``, Qwen's real vocabularies), ``LONGCAT_TOKEN_LOOP_VOCAB_SEEDS`` (requests
+per cell of the real-vocabulary models beside the others, default 3),
 ``LONGCAT_TOKEN_LOOP_SERVER_SEED`` (the servers' ``--seed``, default 0) and ``LONGCAT_TOKEN_LOOP_DIR`` (where the
 model directories and the servers' logs, ``NAME.log``, are written and kept; default a temporary directory, removed).
+The scaled run of forced calls on the real vocabularies samples the grammars directly, with no model
+(``scripts/grammar_walk.sh``, :mod:`tests.token_loop.grammar_walk`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import math
 import os
@@ -60,11 +65,17 @@ MODELS: dict[str, tuple[str, dict[str, str], list[str]]] = {
     "qwen3-vocab": ("qwen3-tools-first", {}, []),
     "xml-vocab": ("xml-function-thinking", {}, []),
     "longcat-kv-vocab": ("longcat-flash-chat", {"LONGCAT_TOOL_DIALECT": "kv"}, []),
+    "longcat-json-vocab": ("longcat-flash-chat", {"LONGCAT_TOOL_DIALECT": "json"}, ["--speculative-config", NGRAM]),
 }
 #: the models with one of Qwen's real vocabularies (Qwen2/3's 151,643 BPE tokens, Qwen3.5's 248,044) and their
 #: added tokens at their real ids (LongCat-Flash: LongCat's tags as added special tokens after Qwen2/3's ranks); the
 #: others have a small trained BPE that writes printable ASCII only
-VOCABULARY: dict[str, str] = {"qwen3-vocab": "qwen3", "xml-vocab": "qwen3.5", "longcat-kv-vocab": "qwen3"}
+VOCABULARY: dict[str, str] = {
+    "qwen3-vocab": "qwen3",
+    "xml-vocab": "qwen3.5",
+    "longcat-kv-vocab": "qwen3",
+    "longcat-json-vocab": "qwen3",
+}
 
 
 def _env_int(name: str, default: int, minimum: int) -> int:
@@ -83,15 +94,22 @@ def _env_int(name: str, default: int, minimum: int) -> int:
 
 #: requests per cell, each a different question (6 in CI; a scaled run gives more)
 SEEDS = _env_int("LONGCAT_TOKEN_LOOP_SEEDS", 6, 1)
-#: which models run (``LONGCAT_TOKEN_LOOP_MODELS``): ``all`` (default), ``small`` (the small BPE's), ``vocab`` (Qwen's
-#: real vocabularies)
-_SELECTED = os.environ.get("LONGCAT_TOKEN_LOOP_MODELS", "").strip() or "all"
-if _SELECTED not in ("all", "small", "vocab"):
-    raise ValueError(f"LONGCAT_TOKEN_LOOP_MODELS={_SELECTED!r}: expected all, small or vocab")
-ACTIVE = [n for n in MODELS if _SELECTED == "all" or (n in VOCABULARY) == (_SELECTED == "vocab")]
+#: the models of each selection (``LONGCAT_TOKEN_LOOP_MODELS``): ``ci`` (the default) is every dialect with each of
+#: its real vocabularies and the small models except ``longcat-json`` (LongCat JSON under speculative decoding runs
+#: on the real vocabulary only, so that CI starts no more servers than it did before ``longcat-json-vocab``)
+SELECTIONS: dict[str, list[str]] = {
+    "ci": [n for n in MODELS if n != "longcat-json"],
+    "all": list(MODELS),
+    "small": [n for n in MODELS if n not in VOCABULARY],
+    "vocab": [n for n in MODELS if n in VOCABULARY],
+}
+_SELECTED = os.environ.get("LONGCAT_TOKEN_LOOP_MODELS", "").strip() or "ci"
+if _SELECTED not in SELECTIONS:
+    raise ValueError(f"LONGCAT_TOKEN_LOOP_MODELS={_SELECTED!r}: expected one of {', '.join(SELECTIONS)}")
+ACTIVE = SELECTIONS[_SELECTED]
 #: requests per cell on the real-vocabulary models (``LONGCAT_TOKEN_LOOP_VOCAB_SEEDS``; default: 3 when the small
 #: models run too, as in CI, else SEEDS)
-VOCAB_SEEDS = _env_int("LONGCAT_TOKEN_LOOP_VOCAB_SEEDS", 3 if _SELECTED == "all" else SEEDS, 1)
+VOCAB_SEEDS = _env_int("LONGCAT_TOKEN_LOOP_VOCAB_SEEDS", 3 if _SELECTED in ("ci", "all") else SEEDS, 1)
 
 
 def seeds(name: str) -> int:
@@ -152,6 +170,17 @@ def tools(strict: bool) -> list[dict[str, Any]]:
     return [{"type": "function", "function": {**f, "strict": True} if strict else f} for f in FUNCTIONS.values()]
 
 
+def whitespace_runs(tokenizer: Any) -> list[int]:
+    """Tokens of two whitespace characters or more (spaces, tabs, line breaks)."""
+    blank = set("\u0120\u010a\u0109\u010d\u010b\u010c")  # the byte-level symbols of " \n\t\r\v\f"
+    return sorted(i for t, i in tokenizer.get_vocab().items() if len(t) >= 2 and set(t) <= blank)
+
+
+def surrogate_leads(tokenizer: Any) -> list[int]:
+    """Tokens that end in the byte ED, the lead byte of a surrogate's three-byte encoding (ED A0-BF ..)."""
+    return sorted(i for t, i in tokenizer.get_vocab().items() if t.endswith("\u00ed"))
+
+
 # -- the servers ------------------------------------------------------------------------------------------------
 
 
@@ -201,14 +230,10 @@ class Models:
         return token_id if isinstance(token_id, int) and tokenizer.convert_ids_to_tokens(token_id) == token else None
 
     def whitespace_runs(self, name: str) -> list[int]:
-        """Tokens of two whitespace characters or more (spaces, tabs, line breaks)."""
-        tokenizer = self.tokenizer(name)
-        blank = set("\u0120\u010a\u0109\u010d\u010b\u010c")  # the byte-level symbols of " \n\t\r\v\f"
-        return sorted(i for t, i in tokenizer.get_vocab().items() if len(t) >= 2 and set(t) <= blank)
+        return whitespace_runs(self.tokenizer(name))
 
     def surrogate_leads(self, name: str) -> list[int]:
-        """Tokens that end in the byte ED, the lead byte of a surrogate's three-byte encoding (ED A0-BF ..)."""
-        return sorted(i for t, i in self.tokenizer(name).get_vocab().items() if t.endswith("\u00ed"))
+        return surrogate_leads(self.tokenizer(name))
 
     def byte_tokens(self, name: str, below: int | None = None) -> list[int]:
         """Tokens (of ids below ``below``, default all) that are no whole UTF-8 text, or a control character other
@@ -347,6 +372,15 @@ def _strings(value: Any) -> Iterator[str]:
             yield from _strings(item)
 
 
+@functools.cache
+def _validator(name: str) -> Any:
+    """The JSON-schema validator of a tool's parameters (its schema checked once)."""
+    schema = FUNCTIONS[name]["parameters"]
+    validator = jsonschema.validators.validator_for(schema)
+    validator.check_schema(schema)
+    return validator(schema)
+
+
 def call_problems(choice: dict[str, Any], named: str | None) -> list[str]:
     """What is wrong with the calls of a finished choice of a forced request."""
     calls = choice["message"].get("tool_calls") or []
@@ -362,7 +396,7 @@ def call_problems(choice: dict[str, Any], named: str | None) -> list[str]:
             continue
         try:
             arguments = json.loads(text, object_pairs_hook=_no_repeated_key)
-            jsonschema.validate(arguments, FUNCTIONS[name]["parameters"])
+            _validator(name).validate(arguments)
         except (ValueError, jsonschema.ValidationError) as e:
             problems.append(f"{name}({text}): {str(e).splitlines()[0]}")
             continue
@@ -377,8 +411,12 @@ CHOICES = {"required": "required", "named": {"type": "function", "function": {"n
 def steering(models: Models, name: str, think: bool = True) -> dict[str, Any]:
     """What the random model is steered with:
 
-    reasoning ends at once (a random model would not close it): a bias on the closing think tag(s) (``think``). The
-    model served with speculative decoding takes no ``logit_bias`` (vLLM refuses it there) and does not reason.
+    reasoning ends at once (a random model would not close it): a bias on the closing think tag(s) (``think``). A
+    model served with speculative decoding takes no ``logit_bias`` (vLLM refuses it there) and does not reason; on a
+    real vocabulary (``longcat-json-vocab``) it is steered by ``allowed_token_ids`` instead, which vLLM applies under
+    speculative decoding: every token but the whitespace runs and surrogate leads below. That is the bias's -100 made
+    absolute (the bias lets such a token through where the grammar allows nothing else; no grammar here needs one:
+    single spaces and line breaks stay allowed).
 
     A real vocabulary holds hundreds of whitespace runs (up to dozens of spaces, tabs and line breaks in one token),
     all allowed wherever JSON allows whitespace: a random model then pads the arguments up to ``max_tokens`` (nearly
@@ -396,9 +434,13 @@ def steering(models: Models, name: str, think: bool = True) -> dict[str, Any]:
     :func:`test_the_vocabulary_writes_whole_text`; one of a real vocabulary can, and its calls are checked for it, see
     :func:`test_a_real_vocabulary_writes_any_byte`.)
     (Greedy, a random model under a grammar may repeat whitespace or digits up to ``max_tokens``: it samples.)"""
-    if "--speculative-config" in MODELS[name][2]:
-        return {}
     off = [*models.whitespace_runs(name), *models.surrogate_leads(name)] if name in VOCABULARY else []
+    if "--speculative-config" in MODELS[name][2]:
+        if not off:
+            return {}
+        # (vLLM takes allowed_token_ids with speculative decoding: the rejection sampler masks the target's logits)
+        banned = set(off)
+        return {"allowed_token_ids": [i for i in range(len(models.tokenizer(name))) if i not in banned]}
     bias = {str(i): -100 for i in off}
     if think:
         bias |= {str(i): 100 for t in ("</think>", "</longcat_think>") if (i := models.token_id(name, t)) is not None}
