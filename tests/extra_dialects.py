@@ -15,4 +15,12 @@ GLM47: dict[str, Any] = {
     "block": ["<tool_call>", "</tool_call>"],
     "pairs": ["<arg_key>", "</arg_key>", "<arg_value>", "</arg_value>"],
 }
-DECLARATIONS: list[dict[str, Any]] = [GLM47]
+#: Kimi-K2: calls in a section, each ``functions.NAME:INDEX`` then a separator tag and the JSON arguments
+KIMI_K2: dict[str, Any] = {
+    "name": "kimi_k2_test",
+    "title": "Kimi-K2 (test only)",
+    "models": "Kimi-K2",
+    "block": ["<|tool_calls_section_begin|>", "<|tool_calls_section_end|>"],
+    "separated": ["<|tool_call_begin|>", "<|tool_call_argument_begin|>", "<|tool_call_end|>", "functions.", ":"],
+}
+DECLARATIONS: list[dict[str, Any]] = [GLM47, KIMI_K2]

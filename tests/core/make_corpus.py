@@ -1535,6 +1535,42 @@ case(
     content="<tool_call>web_fetch<arg_key>url</arg_key><arg_value>https://example.com</arg_value></tool_call>",
 )
 
+# ------------------------------------- Kimi-K2, a name, a separator, then JSON (a test-only dialect: tests/extra_dialects.py)
+case(
+    "kimi_guidance_layout",
+    "Kimi-K2's format as Moonshot's tool-call guidance documents it (huggingface.co/moonshotai/Kimi-K2-Instruct, "
+    "docs/tool_call_guidance.md): a line break inside the section around the call; the namespace and the index are "
+    "no part of the name, the line breaks are markup.",
+    "<|tool_calls_section_begin|>\n<|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>"
+    '{"city": "Beijing"}<|tool_call_end|>\n<|tool_calls_section_end|>',
+    calls=[("get_weather", {"city": "Beijing"})],
+)
+case(
+    "kimi_two_calls_one_section",
+    "Two calls in one section, indices 0 and 1, text before the section is content.",
+    "Checking both.<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0"
+    '<|tool_call_argument_begin|>{"city": "Paris"}<|tool_call_end|><|tool_call_begin|>functions.get_time:1'
+    '<|tool_call_argument_begin|>{"timezone": "Europe/Paris"}<|tool_call_end|><|tool_calls_section_end|>',
+    content="Checking both.",
+    calls=[("get_weather", {"city": "Paris"}), ("get_time", {"timezone": "Europe/Paris"})],
+)
+case(
+    "kimi_dotted_name",
+    "A declared name that holds a dot, written with the namespace and an index: the longest declared part.",
+    "<|tool_calls_section_begin|><|tool_call_begin|>functions.l.weather:0<|tool_call_argument_begin|>"
+    '{"city": "Lyon"}<|tool_call_end|><|tool_calls_section_end|>',
+    calls=[("l.weather", {"city": "Lyon"})],
+    tools=[fn("l.weather", {"city": {"type": "string"}}, ["city"])],
+)
+case(
+    "kimi_undeclared_name",
+    "A Kimi-K2 call naming no declared tool: the section is content, verbatim.",
+    "<|tool_calls_section_begin|><|tool_call_begin|>functions.web_fetch:0<|tool_call_argument_begin|>"
+    '{"url": "https://example.com"}<|tool_call_end|><|tool_calls_section_end|>',
+    content="<|tool_calls_section_begin|><|tool_call_begin|>functions.web_fetch:0<|tool_call_argument_begin|>"
+    '{"url": "https://example.com"}<|tool_call_end|><|tool_calls_section_end|>',
+)
+
 if __name__ == "__main__":
     out = sys.argv[1]
     ids = [c["id"] for c in CASES]
