@@ -3,6 +3,7 @@
     python tests/core/make_corpus.py tests/core/corpus.jsonl
 """
 
+# ruff: noqa: RUF001  (DeepSeek's tags are written with the full-width bar)
 from __future__ import annotations
 
 import json
@@ -1569,6 +1570,39 @@ case(
     '{"url": "https://example.com"}<|tool_call_end|><|tool_calls_section_end|>',
     content="<|tool_calls_section_begin|><|tool_call_begin|>functions.web_fetch:0<|tool_call_argument_begin|>"
     '{"url": "https://example.com"}<|tool_call_end|><|tool_calls_section_end|>',
+)
+
+# --------------------------------------- DeepSeek-V3.1, a name, a separator, then JSON (a test-only dialect: tests/extra_dialects.py)
+case(
+    "deepseek_template_format",
+    "DeepSeek-V3.1's format as its chat template instructs the model (huggingface.co/deepseek-ai/DeepSeek-V3.1, "
+    "tokenizer_config.json: tool_call_name<｜tool▁sep｜>tool_call_arguments), then its end-of-sentence token, markup.",
+    "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>"
+    '{"city": "Beijing"}<｜tool▁call▁end｜><｜tool▁calls▁end｜><｜end▁of▁sentence｜>',
+    calls=[("get_weather", {"city": "Beijing"})],
+)
+case(
+    "deepseek_calls_chained",
+    "Several calls chained in one section with nothing between them, as the template asks; text before is content.",
+    "Let me look.<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>"
+    '{"city": "Paris"}<｜tool▁call▁end｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>'
+    '{"city": "Lyon", "days": 2}<｜tool▁call▁end｜><｜tool▁calls▁end｜>',
+    content="Let me look.",
+    calls=[("get_weather", {"city": "Paris"}), ("get_weather", {"city": "Lyon", "days": 2})],
+)
+case(
+    "deepseek_end_of_sentence_alone",
+    "DeepSeek-V3.1's end-of-sentence token after plain text is markup.",
+    "The weather is fine.<｜end▁of▁sentence｜>",
+    content="The weather is fine.",
+)
+case(
+    "deepseek_undeclared_name",
+    "A DeepSeek-V3.1 call naming no declared tool: the section is content, verbatim.",
+    "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>web_fetch<｜tool▁sep｜>"
+    '{"url": "https://example.com"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>',
+    content="<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>web_fetch<｜tool▁sep｜>"
+    '{"url": "https://example.com"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>',
 )
 
 if __name__ == "__main__":
