@@ -3,10 +3,10 @@
 
     {call_open}functions.NAME:0{separator}{"city": "Paris"}{call_close}
 
-The name may carry a namespace (resolved as every written name is: ``tool_names.py``) and an index suffix (the index
-mark, then digits), which is no part of the name. The call is announced once its separator is read; the arguments
-stream as the JSON value reader reads them. A call ends at its closing tag, or at a tag that ends its block (the
-block's closing tag, another call, the end of the sequence): then the call's closing tag was left out.
+The declared namespace and an index suffix (the index mark, then digits) are no part of the name; another namespace
+is resolved as every written name's is (``tool_names.py``). The call is announced once its separator is read; the
+arguments stream as the JSON value reader reads them. A call ends at its closing tag, or at a tag that ends its
+block (the block's closing tag, another call, the end of the sequence): then the call's closing tag was left out.
 """
 
 from __future__ import annotations
@@ -48,10 +48,13 @@ class _Tables:
 _TABLES: Final = {s: _Tables(s) for s in D.SEPARATED.values()}
 
 
-def _written_name(text: str, index_mark: str) -> str | None:
-    """The name in ``text`` (between the opening tag and the separator) without its index suffix; None when it is no
-    name (empty, or holding whitespace or markup)."""
+def _written_name(text: str, separated: D.Separated) -> str | None:
+    """The name in ``text`` (between the opening tag and the separator) without the declared namespace and index
+    suffix; None when it is no name (empty, or holding whitespace or markup)."""
     name = text.strip()
+    namespace, index_mark = separated.namespace, separated.index_mark
+    if namespace and name.startswith(namespace):
+        name = name[len(namespace) :]
     if index_mark:
         head, mark, index = name.rpartition(index_mark)
         if mark and index.isdigit():
@@ -101,7 +104,7 @@ class SepCallReader(CallProgress):
                     if len(looked) > T.MAX_NAME_LENGTH + 1 or cur.ended or cut:
                         return self._fail(pos)
                     return pos
-                name = _written_name(buf[pos:at], sep.index_mark)
+                name = _written_name(buf[pos:at], sep)
                 if name is None:
                     return self._fail(pos)
                 self._announce(name)
