@@ -2,6 +2,7 @@
 tests' ``conftest.py`` has the parser read them (``LONGCAT_EXTRA_DIALECTS``), so that every test that runs over the
 dialects the parser reads runs over them too; none is registered, detected or shipped."""
 
+# ruff: noqa: RUF001  (DeepSeek's tags are written with the full-width bar)
 from __future__ import annotations
 
 from typing import Any
@@ -15,4 +16,22 @@ GLM47: dict[str, Any] = {
     "block": ["<tool_call>", "</tool_call>"],
     "pairs": ["<arg_key>", "</arg_key>", "<arg_value>", "</arg_value>"],
 }
-DECLARATIONS: list[dict[str, Any]] = [GLM47]
+#: Kimi-K2: calls in a section, each ``functions.NAME:INDEX`` then a separator tag and the JSON arguments
+KIMI_K2: dict[str, Any] = {
+    "name": "kimi_k2_test",
+    "title": "Kimi-K2 (test only)",
+    "models": "Kimi-K2",
+    "block": ["<|tool_calls_section_begin|>", "<|tool_calls_section_end|>"],
+    "separated": ["<|tool_call_begin|>", "<|tool_call_argument_begin|>", "<|tool_call_end|>", "functions.", ":"],
+}
+#: DeepSeek-V3.1: calls in a section, each ``NAME`` then a separator tag and the JSON arguments; its own
+#: end-of-sentence token
+DEEPSEEK_V31: dict[str, Any] = {
+    "name": "deepseek_v31_test",
+    "title": "DeepSeek-V3.1 (test only)",
+    "models": "DeepSeek-V3.1",
+    "block": ["<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>"],
+    "separated": ["<｜tool▁call▁begin｜>", "<｜tool▁sep｜>", "<｜tool▁call▁end｜>"],
+    "end_of_sequence": ["<｜end▁of▁sentence｜>"],
+}
+DECLARATIONS: list[dict[str, Any]] = [GLM47, KIMI_K2, DEEPSEEK_V31]

@@ -8,7 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 from longcat_plugins.core.dialects import Dialect, Parameter, declared
-from tests.extra_dialects import GLM47
+from tests.extra_dialects import DEEPSEEK_V31, GLM47, KIMI_K2
 
 PLACE = {
     "type": "object",
@@ -50,6 +50,8 @@ SHAPES: list[tuple[str, dict[str, Any] | None, dict[str, Any], dict[str, Any] | 
 #: a key/value dialect with other tags than LongCat's (GLM-4.7's pairs inside ``<tool_call>``), a test-only dialect
 #: (``tests/extra_dialects.py``): its grammar and its reading derive from the declaration
 GLM_KV = declared(GLM47)
+#: dialects whose calls are a name, a separator, then a JSON object (Kimi-K2, DeepSeek-V3.1), test-only dialects
+SEPARATED = [declared(KIMI_K2), declared(DEEPSEEK_V31)]
 #: string values of that dialect: (value, whether its grammar takes it): a value holds no tag that ends it there
 GLM_KV_VALUES: list[tuple[str, bool]] = [
     ("Paris", True),

@@ -98,6 +98,27 @@ class Pairs:
 
 
 @dataclass(frozen=True, slots=True)
+class Separated:
+    """The tags of a call written as a name, a separator, then its arguments as a JSON object, in the dialect's
+    block (a section that may hold several calls)::
+
+        {call_open}{namespace}NAME{index_mark}N{separator}{...}{call_close}
+
+    ``namespace`` (such as ``functions.``) and ``index_mark`` (such as ``:``, before the call's index in its block)
+    are written when declared, and read whether written or not. One reader reads every such call
+    (``readers/sep_call.py``), configured by these tags."""
+
+    call_open: str
+    separator: str
+    call_close: str
+    namespace: str = ""
+    index_mark: str = ""
+
+    def __post_init__(self) -> None:
+        _require_tags(self, call_open=self.call_open, separator=self.separator, call_close=self.call_close)
+
+
+@dataclass(frozen=True, slots=True)
 class Parameter:
     """How a markup dialect writes one argument: ``key_open + key + key_to_value + value + value_close``."""
 
@@ -125,7 +146,8 @@ class Dialect:
     prefix: str
     name_suffix: str
     end: str
-    #: ``json``: a JSON object; ``markup``: an XML-like call (:class:`Markup`); ``kv``: key/value tag pairs
+    #: ``json``: a JSON object (after a name and a separator when ``separated`` is declared); ``markup``: an XML-like
+    #: call (:class:`Markup`); ``kv``: key/value tag pairs
     body: Literal["json", "markup", "kv"]
     #: how a markup body writes each argument (None: a JSON body)
     parameter: Parameter | None = None
@@ -133,6 +155,10 @@ class Dialect:
     markup: Markup | None = None
     #: the tags of a call whose arguments are key/value pairs (``body == "kv"``)
     pairs: Pairs | None = None
+    #: the tags of a call written as a name, a separator, then a JSON object (``body == "json"``)
+    separated: Separated | None = None
+    #: the dialect's end-of-sequence tokens, markup wherever they stand (besides those every dialect reads)
+    end_of_sequence: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         _require_tags(self, trigger=self.trigger, prefix=self.prefix)
@@ -195,6 +221,26 @@ def _pairs_in(block: Block, pairs: Pairs, name: str, title: str, models: str) ->
     )
 
 
+def _separated_in(
+    block: Block, separated: Separated, name: str, title: str, models: str, end_of_sequence: tuple[str, ...] = ()
+) -> Dialect:
+    """A dialect whose calls are a name, a separator, then a JSON object, one call per block when written (index 0)."""
+    call_open = f"{block.open}{separated.call_open}"
+    return Dialect(
+        name=name,
+        title=title,
+        models=models,
+        block=block,
+        trigger=call_open,
+        prefix=f"{call_open}{separated.namespace}",
+        name_suffix=f"{separated.index_mark}0{separated.separator}" if separated.index_mark else separated.separator,
+        end=f"{separated.call_close}{block.close}",
+        body="json",
+        separated=separated,
+        end_of_sequence=end_of_sequence,
+    )
+
+
 def pair_value_ends(dialect: Dialect) -> tuple[str, ...]:
     """What ends a value of a key/value dialect: the value's closing tag, a next pair's key tag, the block's closing
     tag (none for another dialect)."""
@@ -206,10 +252,14 @@ def pair_value_ends(dialect: Dialect) -> tuple[str, ...]:
 def declared(entry: Mapping[str, Any]) -> Dialect:
     """A dialect declared as data: ``name``, ``title``, ``models``, ``block`` (``[open, close]``) and the body's tags,
     ``pairs`` (``[key_open, key_close, value_open, value_close]``: :class:`Pairs`) or ``markup`` (``[call_open,
-    call_close, param_open, param_close]``, then ``name_end`` if not ``>``: :class:`Markup`); with neither, the body
-    is a JSON object. Written as the helpers below write it."""
+    call_close, param_open, param_close]``, then ``name_end`` if not ``>``: :class:`Markup`) or ``separated``
+    (``[call_open, separator, call_close]``, then ``namespace`` and ``index_mark`` if written: :class:`Separated`);
+    with none, the body is a JSON object. ``end_of_sequence``: the dialect's end-of-sequence tokens, if any. Written
+    as the helpers below write it."""
     block = Block(*entry["block"])
     names = (entry["name"], entry["title"], entry["models"])
+    if "separated" in entry:
+        return _separated_in(block, Separated(*entry["separated"]), *names, tuple(entry.get("end_of_sequence", ())))
     if "pairs" in entry:
         return _pairs_in(block, Pairs(*entry["pairs"]), *names)
     if "markup" in entry:
@@ -260,7 +310,14 @@ BLOCK_CLOSES: Final = tuple(b.close for b in BLOCKS)
 LIST_BLOCK_OPENS: Final = tuple(b.open for b in BLOCKS if b.holds_list)
 #: every markup the parser reads, by its call's opening tag (a markup call is read in any block, and outside one)
 MARKUPS: Final = {m.call_open: m for m in dict.fromkeys(d.markup for d in READ_DIALECTS.values() if d.markup)}
-CALL_OPENS: Final = tuple(MARKUPS)
+#: every call written as a name, a separator and a JSON object, by its call's opening tag (read in any block, and
+#: outside one)
+SEPARATED: Final = {s.call_open: s for s in dict.fromkeys(d.separated for d in READ_DIALECTS.values() if d.separated)}
+CALL_OPENS: Final = (*MARKUPS, *SEPARATED)
+#: the end-of-sequence tokens the parser reads as markup: every dialect's, and those of the dialects that declare theirs
+END_OF_SEQUENCE: Final = tuple(
+    dict.fromkeys([*T.END_OF_SEQUENCE, *(t for d in READ_DIALECTS.values() for t in d.end_of_sequence)])
+)
 #: the key/value dialects, by the tag that opens a pair (a declared name right before it is a call with no block), and
 #: their blocks (whose opening tag a model may write where the closing one belongs, after such a call)
 PAIR_DIALECTS: Final = {d.pairs.key_open: d for d in READ_DIALECTS.values() if d.pairs}

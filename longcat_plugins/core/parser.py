@@ -32,7 +32,16 @@ from .message import ParsedToolCall
 from .open_block import OpenBlock
 from .options import ParserOptions
 from .output import EventOutput
-from .readers import CallReader, CallSink, JsonCallReader, KvCallReader, Report, XmlCallReader, parameters_follow_name
+from .readers import (
+    CallReader,
+    CallSink,
+    JsonCallReader,
+    KvCallReader,
+    Report,
+    SepCallReader,
+    XmlCallReader,
+    parameters_follow_name,
+)
 from .schema import ToolSchemas
 from .tool_names import CallNames
 from .tool_tags import ToolTags
@@ -45,27 +54,27 @@ _TAG_TRIGGERS: Final = {
     **dict.fromkeys(D.BLOCK_CLOSES, Trigger.BLOCK_CLOSE),
     **dict.fromkeys(T.THINK_OPENS, Trigger.THINK_OPEN),
     **dict.fromkeys(T.THINK_CLOSES, Trigger.THINK_CLOSE),
-    **dict.fromkeys(T.END_OF_SEQUENCE, Trigger.END_MARKER),
+    **dict.fromkeys(D.END_OF_SEQUENCE, Trigger.END_MARKER),
     **dict.fromkeys(D.BLOCK_OPENS, Trigger.BLOCK_OPEN),
     **dict.fromkeys(D.CALL_OPENS, Trigger.CALL_WITHOUT_BLOCK),
 }
-_CONTENT_TAGS: Final = T.TagSet(*T.END_OF_SEQUENCE, *D.BLOCK_OPENS, *D.CALL_OPENS, *T.THINK_OPENS, *T.THINK_CLOSES)
-_CONTENT_TAGS_NO_REASONING: Final = T.TagSet(*T.END_OF_SEQUENCE, *D.BLOCK_OPENS, *D.CALL_OPENS)
+_CONTENT_TAGS: Final = T.TagSet(*D.END_OF_SEQUENCE, *D.BLOCK_OPENS, *D.CALL_OPENS, *T.THINK_OPENS, *T.THINK_CLOSES)
+_CONTENT_TAGS_NO_REASONING: Final = T.TagSet(*D.END_OF_SEQUENCE, *D.BLOCK_OPENS, *D.CALL_OPENS)
 #: with declared tools, a declared name right before a pair's opening tag (``NAME<longcat_arg_key>``) is a call that
 #: lacks its block, and right before the opening tag of a key/value block the name of the block's call
 _PAIR_KEYS: Final = frozenset(D.PAIR_KEY_OPENS)
 _PAIR_BLOCKS: Final = frozenset(D.PAIR_BLOCK_OPENS)
 _CONTENT_KEY_TAGS: Final = T.TagSet(*_CONTENT_TAGS.tags, *_PAIR_KEYS)
 _CONTENT_KEY_TAGS_NO_REASONING: Final = T.TagSet(*_CONTENT_TAGS_NO_REASONING.tags, *_PAIR_KEYS)
-_REASONING_TAGS: Final = T.TagSet(*T.THINK_CLOSES, *D.BLOCK_OPENS, *T.END_OF_SEQUENCE, *T.THINK_OPENS)
-_BLOCK_TAGS: Final = T.TagSet(*D.CALL_OPENS, *_PAIR_KEYS, *D.BLOCK_CLOSES, *D.BLOCK_OPENS, *T.END_OF_SEQUENCE)
+_REASONING_TAGS: Final = T.TagSet(*T.THINK_CLOSES, *D.BLOCK_OPENS, *D.END_OF_SEQUENCE, *T.THINK_OPENS)
+_BLOCK_TAGS: Final = T.TagSet(*D.CALL_OPENS, *_PAIR_KEYS, *D.BLOCK_CLOSES, *D.BLOCK_OPENS, *D.END_OF_SEQUENCE)
 #: after a call block, what makes the whitespace before it markup
 _NEXT_BLOCKS: Final = (*D.BLOCK_OPENS, *D.CALL_OPENS)
-_AFTER_BLOCK_MARKUP: Final = (*_NEXT_BLOCKS, *D.BLOCK_CLOSES, *T.END_OF_SEQUENCE)
+_AFTER_BLOCK_MARKUP: Final = (*_NEXT_BLOCKS, *D.BLOCK_CLOSES, *D.END_OF_SEQUENCE)
 _AFTER_BLOCK_TAGS: Final = T.TagSet(*_AFTER_BLOCK_MARKUP, *T.THINK_OPENS, *T.THINK_CLOSES)
 _AFTER_BLOCK_TAGS_NO_REASONING: Final = T.TagSet(*_AFTER_BLOCK_MARKUP)
 #: after a block, what the output may end in, cut off, that is markup
-_CUT_CLOSERS: Final = T.TagSet(*D.BLOCK_CLOSES, *T.END_OF_SEQUENCE)
+_CUT_CLOSERS: Final = T.TagSet(*D.BLOCK_CLOSES, *D.END_OF_SEQUENCE)
 _NOT_A_NAME_START: Final = frozenset(" \t\r\n<>{}[]\"'")
 _CALL_LIST_MARKUP: Final = ("[", ",]")  # (before the first call, after one)
 #: the blocks of a call object, or an array of them, written with no tag at the start of the output (what the block
@@ -484,6 +493,9 @@ class StreamParser:
             markup = D.MARKUPS.get(tag) if isinstance(tag, str) else None
             if markup is not None:
                 return pos, Met(Trigger.CALL_BEGINS, reader=XmlCallReader(self._sink, self._schemas, markup))
+            separated = D.SEPARATED.get(tag) if isinstance(tag, str) else None
+            if separated is not None:
+                return pos, Met(Trigger.CALL_BEGINS, reader=SepCallReader(self._sink, self._schemas, separated))
             if tag in _PAIR_KEYS:  # a key/value call that gives its name as a pair, or markup of no call
                 if not calls:
                     name = block.name
@@ -552,7 +564,11 @@ class StreamParser:
     def _open_bare_call(self, met: Met) -> int:
         self._block.wrapper = None
         self._held.hold()
-        self._reader = XmlCallReader(self._sink, self._schemas, D.MARKUPS[met.tag])
+        separated = D.SEPARATED.get(met.tag)
+        if separated is not None:
+            self._reader = SepCallReader(self._sink, self._schemas, separated)
+        else:
+            self._reader = XmlCallReader(self._sink, self._schemas, D.MARKUPS[met.tag])
         return 0
 
     def _start_reader(self, met: Met) -> int:

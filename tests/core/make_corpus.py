@@ -3,6 +3,7 @@
     python tests/core/make_corpus.py tests/core/corpus.jsonl
 """
 
+# ruff: noqa: RUF001  (DeepSeek's tags are written with the full-width bar)
 from __future__ import annotations
 
 import json
@@ -1533,6 +1534,75 @@ case(
     "A GLM call naming no declared tool: the block is content, verbatim.",
     "<tool_call>web_fetch<arg_key>url</arg_key><arg_value>https://example.com</arg_value></tool_call>",
     content="<tool_call>web_fetch<arg_key>url</arg_key><arg_value>https://example.com</arg_value></tool_call>",
+)
+
+# ------------------------------------- Kimi-K2, a name, a separator, then JSON (a test-only dialect: tests/extra_dialects.py)
+case(
+    "kimi_guidance_layout",
+    "Kimi-K2's format as Moonshot's tool-call guidance documents it (huggingface.co/moonshotai/Kimi-K2-Instruct, "
+    "docs/tool_call_guidance.md): a line break inside the section around the call; the namespace and the index are "
+    "no part of the name, the line breaks are markup.",
+    "<|tool_calls_section_begin|>\n<|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>"
+    '{"city": "Beijing"}<|tool_call_end|>\n<|tool_calls_section_end|>',
+    calls=[("get_weather", {"city": "Beijing"})],
+)
+case(
+    "kimi_two_calls_one_section",
+    "Two calls in one section, indices 0 and 1, text before the section is content.",
+    "Checking both.<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0"
+    '<|tool_call_argument_begin|>{"city": "Paris"}<|tool_call_end|><|tool_call_begin|>functions.get_time:1'
+    '<|tool_call_argument_begin|>{"timezone": "Europe/Paris"}<|tool_call_end|><|tool_calls_section_end|>',
+    content="Checking both.",
+    calls=[("get_weather", {"city": "Paris"}), ("get_time", {"timezone": "Europe/Paris"})],
+)
+case(
+    "kimi_dotted_name",
+    "A declared name that holds a dot, written with the namespace and an index: the longest declared part.",
+    "<|tool_calls_section_begin|><|tool_call_begin|>functions.l.weather:0<|tool_call_argument_begin|>"
+    '{"city": "Lyon"}<|tool_call_end|><|tool_calls_section_end|>',
+    calls=[("l.weather", {"city": "Lyon"})],
+    tools=[fn("l.weather", {"city": {"type": "string"}}, ["city"])],
+)
+case(
+    "kimi_undeclared_name",
+    "A Kimi-K2 call naming no declared tool: the section is content, verbatim.",
+    "<|tool_calls_section_begin|><|tool_call_begin|>functions.web_fetch:0<|tool_call_argument_begin|>"
+    '{"url": "https://example.com"}<|tool_call_end|><|tool_calls_section_end|>',
+    content="<|tool_calls_section_begin|><|tool_call_begin|>functions.web_fetch:0<|tool_call_argument_begin|>"
+    '{"url": "https://example.com"}<|tool_call_end|><|tool_calls_section_end|>',
+)
+
+# --------------------------------------- DeepSeek-V3.1, a name, a separator, then JSON (a test-only dialect: tests/extra_dialects.py)
+case(
+    "deepseek_template_format",
+    "DeepSeek-V3.1's format as its chat template instructs the model (huggingface.co/deepseek-ai/DeepSeek-V3.1, "
+    "tokenizer_config.json: tool_call_name<｜tool▁sep｜>tool_call_arguments), then its end-of-sentence token, markup.",
+    "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>"
+    '{"city": "Beijing"}<｜tool▁call▁end｜><｜tool▁calls▁end｜><｜end▁of▁sentence｜>',
+    calls=[("get_weather", {"city": "Beijing"})],
+)
+case(
+    "deepseek_calls_chained",
+    "Several calls chained in one section with nothing between them, as the template asks; text before is content.",
+    "Let me look.<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>"
+    '{"city": "Paris"}<｜tool▁call▁end｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>'
+    '{"city": "Lyon", "days": 2}<｜tool▁call▁end｜><｜tool▁calls▁end｜>',
+    content="Let me look.",
+    calls=[("get_weather", {"city": "Paris"}), ("get_weather", {"city": "Lyon", "days": 2})],
+)
+case(
+    "deepseek_end_of_sentence_alone",
+    "DeepSeek-V3.1's end-of-sentence token after plain text is markup.",
+    "The weather is fine.<｜end▁of▁sentence｜>",
+    content="The weather is fine.",
+)
+case(
+    "deepseek_undeclared_name",
+    "A DeepSeek-V3.1 call naming no declared tool: the section is content, verbatim.",
+    "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>web_fetch<｜tool▁sep｜>"
+    '{"url": "https://example.com"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>',
+    content="<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>web_fetch<｜tool▁sep｜>"
+    '{"url": "https://example.com"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>',
 )
 
 if __name__ == "__main__":

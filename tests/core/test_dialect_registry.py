@@ -64,6 +64,8 @@ def test_the_parser_reads_what_the_dialect_writes(dialect: Dialect) -> None:
 
 def _marks(dialect: Dialect) -> tuple[str, ...]:
     """Text that only an output in ``dialect`` holds."""
+    if dialect.separated is not None:
+        return (dialect.separated.separator,)
     if dialect.parameter is None:
         return (f'{dialect.block.open}\n{{"name"', f'{dialect.block.open}{{"name"')
     return (dialect.parameter.key_open,)

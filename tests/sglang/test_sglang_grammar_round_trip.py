@@ -15,11 +15,12 @@ from sglang.srt.function_call.function_call_parser import FunctionCallParser
 from xgrammar.testing import _is_grammar_accept_string
 
 from longcat_plugins.core import tags as T
-from longcat_plugins.core.dialects import DIALECTS
+from longcat_plugins.core.dialects import DIALECTS, Dialect
 from tests.grammar_cases import (
     BROKEN,
     GLM_KV,
     GLM_KV_VALUES,
+    SEPARATED,
     SHAPES,
     broken_tool,
     compact,
@@ -213,3 +214,23 @@ def test_a_key_value_dialect_with_other_tags_refuses_a_broken_call(
 ) -> None:  # fmt: skip
     grammar = _grammar(dialect_env, glm_kv, broken_tool(properties, extra, None))
     assert not _accepts(grammar, written(GLM_KV, "lookup", arguments))
+
+
+@pytest.mark.parametrize("case", SHAPES, ids=[s[0] for s in SHAPES])
+@pytest.mark.parametrize("dialect", SEPARATED, ids=[d.name for d in SEPARATED])
+def test_a_name_and_separator_dialect_gets_its_own_grammar(
+    monkeypatch: pytest.MonkeyPatch, dialect_env: Any, dialect: Dialect, case: Any
+) -> None:
+    """Its calls (name, separator, JSON arguments) are accepted and read back, with wrongly typed arguments refused;
+    a Hermes JSON call is not its call."""
+    monkeypatch.setitem(DIALECTS, dialect.name, dialect)
+    _, properties, arguments, wrong = case
+    tool = strict_tool(properties)
+    grammar = _grammar(dialect_env, dialect.name, tool)
+    text = written(dialect, "lookup", arguments)
+    assert dialect.separated is not None and dialect.separated.separator in text
+    assert _accepts(grammar, text), text
+    assert read_back(text, tool) == [("lookup", arguments)]
+    assert not _accepts(grammar, written(DIALECTS["hermes"], "lookup", arguments))
+    if wrong is not None:
+        assert not _accepts(grammar, written(dialect, "lookup", wrong))

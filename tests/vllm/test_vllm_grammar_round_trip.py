@@ -19,6 +19,7 @@ from tests.grammar_cases import (
     BROKEN,
     GLM_KV,
     GLM_KV_VALUES,
+    SEPARATED,
     SHAPES,
     broken_tool,
     compact,
@@ -341,3 +342,27 @@ def test_a_key_value_dialect_with_other_tags_refuses_a_broken_call(
 ) -> None:  # fmt: skip
     tag = _structural_tag(monkeypatch, tokenizer, glm_kv, broken_tool(properties, extra, None))
     assert not _accepts(tag, written(GLM_KV, "lookup", arguments))
+
+
+@pytest.mark.parametrize(("shape", "properties", "arguments", "wrong"), SHAPES, ids=[s[0] for s in SHAPES])
+@pytest.mark.parametrize("dialect", SEPARATED, ids=[d.name for d in SEPARATED])
+def test_a_name_and_separator_dialect_gets_its_own_grammar(
+    monkeypatch: pytest.MonkeyPatch,
+    tokenizer: Any,
+    dialect: Dialect,
+    shape: str,
+    properties: dict[str, Any] | None,
+    arguments: dict[str, Any],
+    wrong: dict[str, Any] | None,
+) -> None:
+    """Its calls (name, separator, JSON arguments) are accepted and read back, with wrongly typed arguments refused;
+    a Hermes JSON call is not its call."""
+    tool = strict_tool(properties)
+    tag = _structural_tag(monkeypatch, tokenizer, _register(monkeypatch, dialect), tool)
+    text = written(dialect, "lookup", arguments)
+    assert dialect.separated is not None and dialect.separated.separator in text
+    assert _accepts(tag, text), text
+    assert read_back(text, tool) == [("lookup", arguments)]
+    assert not _accepts(tag, written(DIALECTS["hermes"], "lookup", arguments))
+    if wrong is not None:
+        assert not _accepts(tag, written(dialect, "lookup", wrong))

@@ -6,13 +6,15 @@
 * :mod:`.values` -- one parameter value written as plain text;
 * :mod:`.markup` -- what the XML and key/value readers share (parameters and their typing);
 * :mod:`.xml_call` -- ``<function=NAME><parameter=P>...``;
-* :mod:`.kv_call` -- ``NAME<longcat_arg_key>P</longcat_arg_key><longcat_arg_value>...`` in a key/value dialect's tags.
+* :mod:`.kv_call` -- ``NAME<longcat_arg_key>P</longcat_arg_key><longcat_arg_value>...`` in a key/value dialect's tags;
+* :mod:`.sep_call` -- a name, a separator, then a JSON object, in a separated dialect's tags.
 """
 
 from __future__ import annotations
 
 from .json_call import JsonCallReader
 from .kv_call import KvCallReader
+from .sep_call import SepCallReader
 from .sink import CallReader, CallSink, Report
 from .xml_call import XmlCallReader, parameters_follow_name
 
@@ -22,6 +24,7 @@ __all__ = [
     "JsonCallReader",
     "KvCallReader",
     "Report",
+    "SepCallReader",
     "XmlCallReader",
     "parameters_follow_name",
 ]

@@ -31,7 +31,7 @@ _NAME_PAIR_BOUND: Final = 128 + T.MAX_NAME_LENGTH
 #: inside a block, between pairs: a think tag, an end-of-sequence marker or a markup call cannot continue the
 #: block (one that never closes): it ends the call and the block
 _KV_BLOCK_BODY_TAGS: Final = T.TagSet(*KV_BODY_TAGS.tags, *T.THINK_OPENS, *T.THINK_CLOSES)
-_ENDS_BLOCK: Final = frozenset((*T.THINK_OPENS, *T.THINK_CLOSES, *T.END_OF_SEQUENCE, *D.CALL_OPENS))
+_ENDS_BLOCK: Final = frozenset((*T.THINK_OPENS, *T.THINK_CLOSES, *D.END_OF_SEQUENCE, *D.CALL_OPENS))
 
 
 class PairTables:

@@ -22,7 +22,7 @@ _SPACES: Final = re.compile("[ \t\r]*")
 #: ``json.dumps(value, ensure_ascii=False)``, without building an encoder per call
 dumps: Final = json.JSONEncoder(ensure_ascii=False).encode
 #: the markup of a key/value body (what ends a ``KEY: value`` line's value)
-KV_BODY_TAGS: Final = T.TagSet(*D.PAIR_KEY_OPENS, *D.BLOCK_CLOSES, *D.BLOCK_OPENS, *D.CALL_OPENS, *T.END_OF_SEQUENCE)
+KV_BODY_TAGS: Final = T.TagSet(*D.PAIR_KEY_OPENS, *D.BLOCK_CLOSES, *D.BLOCK_OPENS, *D.CALL_OPENS, *D.END_OF_SEQUENCE)
 
 
 class Closers:
@@ -41,7 +41,7 @@ class Closers:
         once); ``markup_tags``: the tags that may follow a value's closing tag on its line (the markup's)."""
         self.value_close: Final = value_close
         self.held_back: Final = frozenset((call_close, *D.BLOCK_CLOSES)) if call_close else frozenset[str]()
-        self._after = T.TagSet(value_close, *self.held_back, *D.BLOCK_OPENS, *D.CALL_OPENS, *T.END_OF_SEQUENCE)
+        self._after = T.TagSet(value_close, *self.held_back, *D.BLOCK_OPENS, *D.CALL_OPENS, *D.END_OF_SEQUENCE)
         self._after_own = T.TagSet(value_close, *markup_tags)
 
     def ends_value(self, cur: Cursor, start: int, tag: str) -> bool | T.NeedMore:

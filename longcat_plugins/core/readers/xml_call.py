@@ -45,7 +45,7 @@ class MarkupTables:
         #: between parameters, besides the markup's own tags: where the block closes, where the next call or block
         #: opens (a model that forgot a closing tag) or an end-of-sequence marker; those tags are left for the parser
         body = (markup.param_open, markup.call_close, *D.BLOCK_CLOSES, *D.CALL_OPENS, *D.BLOCK_OPENS)
-        self.body: Final = T.TagSet(*body, *T.END_OF_SEQUENCE)
+        self.body: Final = T.TagSet(*body, *D.END_OF_SEQUENCE)
         #: the closers that may stand inside a value, and what decides them
         self.closers: Final = Closers(markup.param_close, markup.call_close, self.body.tags)
         #: what ends a value (the closers only where what follows decides so)
