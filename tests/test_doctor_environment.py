@@ -63,6 +63,8 @@ def test_the_guide_lists_every_variable_once() -> None:
         ("SGLANG_HTTP_SERVER_APP_PATH", "no_such_module_here:app", SGLANG, Status.FAIL),
         ("SGLANG_HTTP_SERVER_APP_PATH", "json:dumps", SGLANG, Status.WARN),
         ("VLLM_USE_RUST_FRONTEND", "1", VLLM, Status.FAIL),
+        ("LONGCAT_EXTRA_DIALECTS", "{", VLLM, Status.FAIL),
+        ("LONGCAT_EXTRA_DIALECTS", '[{"name": "x"}]', SGLANG, Status.FAIL),
         ("VLLM_USE_RUST_FRONTEND", "yes", VLLM, Status.FAIL),
     ],
 )

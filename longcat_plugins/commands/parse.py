@@ -26,6 +26,7 @@ from ..core import (
     ToolCallEnd,
     ToolCallStart,
 )
+from ..core.dialects import require_extra_dialects
 from ..core.options import emit_unknown_calls_from_env
 from ..examples import EXAMPLES, example_paths
 from .errors import UsageError, read_text
@@ -80,6 +81,7 @@ def seeded_ids(seed: int) -> Callable[[int], str]:
 
 def _options(args: argparse.Namespace) -> ParserOptions:
     try:
+        require_extra_dialects()
         emit_unknown = emit_unknown_calls_from_env()
     except ValueError as e:
         raise UsageError(str(e)) from None

@@ -285,9 +285,10 @@ DIALECTS: Final[dict[str, Dialect]] = {
 }
 
 
-def _extra_dialects() -> dict[str, Dialect]:
+def extra_dialects_from_env() -> dict[str, Dialect]:
     """The dialects ``LONGCAT_EXTRA_DIALECTS`` declares (a JSON list of :func:`declared` entries), read besides the
-    registry's: a dialect tried before it is registered. The tests declare other model families' dialects so."""
+    registry's: a dialect tried before it is registered. The tests declare other model families' dialects so. A value
+    that is no such list is a ``ValueError`` naming the variable."""
     text = os.environ.get(EXTRA_ENV_VAR, "").strip()
     try:
         extra = {d.name: d for d in map(declared, json.loads(text))} if text else {}
@@ -298,8 +299,27 @@ def _extra_dialects() -> dict[str, Dialect]:
     return extra
 
 
-#: the dialects declared besides the registry's (:func:`_extra_dialects`); read, never detected nor written
-EXTRA_DIALECTS: Final = _extra_dialects()
+def _read_extra_dialects() -> tuple[dict[str, Dialect], str | None]:
+    try:
+        return extra_dialects_from_env(), None
+    except ValueError as e:
+        return {}, str(e)
+
+
+_EXTRA: Final = _read_extra_dialects()
+#: the dialects declared besides the registry's (:func:`extra_dialects_from_env`); read, never detected nor written
+EXTRA_DIALECTS: Final = _EXTRA[0]
+#: what is wrong with ``LONGCAT_EXTRA_DIALECTS``, if anything (then no extra dialect is read; see
+#: :func:`require_extra_dialects`)
+EXTRA_DIALECTS_PROBLEM: Final = _EXTRA[1]
+
+
+def require_extra_dialects() -> None:
+    """Raise the problem with ``LONGCAT_EXTRA_DIALECTS``, if any. The adapters call it where they read their other
+    settings, so that a bad value stops vLLM at start-up and fails SGLang's requests with tools, rather than leave a
+    declared dialect unread; importing the package never fails on it (the doctor reports it)."""
+    if EXTRA_DIALECTS_PROBLEM is not None:
+        raise ValueError(EXTRA_DIALECTS_PROBLEM)
 #: every dialect the parser reads: the registry's, then the extra ones
 READ_DIALECTS: Final = {**DIALECTS, **EXTRA_DIALECTS}
 #: Every call block the parser reads: the dialects' blocks, then the call list.

@@ -10,6 +10,7 @@ import importlib.util
 import os
 from typing import Final
 
+from longcat_plugins.core.dialects import EXTRA_ENV_VAR, extra_dialects_from_env
 from longcat_plugins.core.options import EMIT_UNKNOWN_CALLS_ENV, emit_unknown_calls_from_env
 
 from .metadata_checks import allow_list_check, dialect_check
@@ -30,13 +31,19 @@ VARIABLES: Final = (
     "SGLANG_PLUGINS",
     "LONGCAT_TOOL_DIALECT",
     EMIT_UNKNOWN_CALLS_ENV,
+    EXTRA_ENV_VAR,
     HTTP_APP_ENV,
 )
 
 
 def env_checks(engine: EngineSpec) -> list[Check]:
     """The rows for the variables ``engine``'s processes read."""
-    rows = [allow_list_check(engine), dialect_check(engine), emit_unknown_calls_check(engine)]
+    rows = [
+        allow_list_check(engine),
+        dialect_check(engine),
+        emit_unknown_calls_check(engine),
+        extra_dialects_check(engine),
+    ]
     if engine is SGLANG:
         rows.append(http_app_check())
     else:
@@ -99,6 +106,34 @@ def emit_unknown_calls_check(engine: EngineSpec) -> Check:
     else:
         detail = f"{EMIT_UNKNOWN_CALLS_ENV}={raw}: a call naming no tool of the request is content"
     return Check(engine.key, "unknown calls", Status.OK, detail)
+
+
+def extra_dialects_check(engine: EngineSpec) -> Check:
+    """``LONGCAT_EXTRA_DIALECTS`` unset, or a JSON list of dialect declarations the parser can read."""
+    name = "extra dialects"
+    if not os.environ.get(EXTRA_ENV_VAR, "").strip():
+        return Check(engine.key, name, Status.OK, f"{EXTRA_ENV_VAR} not set: the parser reads the registered dialects")
+    try:
+        extra = extra_dialects_from_env()
+    except ValueError as exc:
+        consequence = (
+            "vLLM will refuse to start" if engine.key == "vllm" else "every SGLang request with tools will fail"
+        )
+        return Check(
+            engine.key,
+            name,
+            Status.FAIL,
+            f"{exc}: {consequence}",
+            f"export {EXTRA_ENV_VAR}='[...]' (a JSON list of dialect declarations: docs/design.md, Adding a "
+            "dialect), or unset it",
+        )
+    return Check(
+        engine.key,
+        name,
+        Status.OK,
+        f"{EXTRA_ENV_VAR}: the parser also reads {', '.join(extra) or 'no other dialect'} (neither detected nor "
+        "forced)",
+    )
 
 
 def http_app_check() -> Check:

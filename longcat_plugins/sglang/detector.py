@@ -27,6 +27,7 @@ from longcat_plugins.core import (
 )
 from longcat_plugins.core import dialects as D
 from longcat_plugins.core.bare_calls import may_start_bare_call
+from longcat_plugins.core.dialects import require_extra_dialects
 from longcat_plugins.core.item_order import CallItemOrder
 from longcat_plugins.core.options import emit_unknown_calls_from_env
 from longcat_plugins.core.tool_tags import may_hold_tool_tag
@@ -45,6 +46,7 @@ class LongcatDetector(BaseFormatDetector):
 
     def __init__(self) -> None:
         super().__init__()
+        require_extra_dialects()
         self.dialect: Dialect = dialect_from_env()
         self.bot_token = self.dialect.trigger
         self.eot_token = next((tag for tag in D.BLOCK_CLOSES if self.dialect.end.endswith(tag)), "")

@@ -33,6 +33,7 @@ from dataclasses import replace
 from typing import Any
 
 from longcat_plugins.core import Event, ParsedMessage, ParserOptions, Reasoning, StreamParser, parse
+from longcat_plugins.core.dialects import require_extra_dialects
 from longcat_plugins.core.options import emit_unknown_calls_from_env
 
 from .request_context import tools_of_a_request_a_stop_may_cut
@@ -62,6 +63,7 @@ class OnePassReading:
 
     def __init__(self, tools: Sequence[Any], reasoning_open: bool) -> None:
         self.tools = tuple(tools)
+        require_extra_dialects()
         options = ParserOptions(reasoning_open=reasoning_open, emit_unknown_calls=emit_unknown_calls_from_env())
         self.options = call_options(self.tools, options)
         self.parser = StreamParser(self.tools, self.options)

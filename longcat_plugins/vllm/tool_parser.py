@@ -24,6 +24,7 @@ from vllm.tool_parsers.tool_strict_level import ToolStrictLevel
 
 from longcat_plugins.core import ParsedMessage, ParsedToolCall, ParserOptions, StreamParser, parse
 from longcat_plugins.core.blank_content import BlankContentHold
+from longcat_plugins.core.dialects import require_extra_dialects
 from longcat_plugins.core.item_order import CallItemOrder
 from longcat_plugins.core.options import emit_unknown_calls_from_env
 from longcat_plugins.core.stops import stops_may_cut_calls
@@ -43,6 +44,7 @@ def _new_call_id(index: int) -> str:
 # first piece of content, where a later <think> block may still appear: that is reasoning unless vLLM runs without
 # a reasoning parser (then it sets ``skip_reasoning_parsing`` and reasoning markup is plain content).
 def _options(reasoning: bool, calls: bool = True, cut: bool = False, reasoning_open: bool = False) -> ParserOptions:
+    require_extra_dialects()
     return ParserOptions(
         reasoning=reasoning,
         tools=calls,

@@ -14,7 +14,10 @@ from __future__ import annotations
 import ast
 import dataclasses
 import json
+import os
 import random
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -133,13 +136,13 @@ def test_the_tests_read_the_test_only_dialects_besides_the_registry() -> None:
 
 def test_extra_dialects_are_declared_as_data(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(D.EXTRA_ENV_VAR, raising=False)
-    assert D._extra_dialects() == {}
+    assert D.extra_dialects_from_env() == {}
     monkeypatch.setenv(D.EXTRA_ENV_VAR, json.dumps([GLM47]))
-    assert D._extra_dialects() == {GLM_KV.name: GLM_KV}
+    assert D.extra_dialects_from_env() == {GLM_KV.name: GLM_KV}
     markup = {"name": "minimax", "title": "MiniMax", "models": "MiniMax-M2", "block": ["<calls>", "</calls>"]}
     markup["markup"] = ['<invoke name="', "</invoke>", '<parameter name="', "</parameter>", '">']
     monkeypatch.setenv(D.EXTRA_ENV_VAR, json.dumps([markup]))
-    assert D._extra_dialects()["minimax"].markup == Markup(*markup["markup"])
+    assert D.extra_dialects_from_env()["minimax"].markup == Markup(*markup["markup"])
 
 
 @pytest.mark.parametrize(
@@ -156,7 +159,7 @@ def test_extra_dialects_are_declared_as_data(monkeypatch: pytest.MonkeyPatch) ->
 def test_a_wrong_extra_dialect_is_an_error_naming_the_variable(monkeypatch: pytest.MonkeyPatch, value: str) -> None:
     monkeypatch.setenv(D.EXTRA_ENV_VAR, value)
     with pytest.raises(ValueError, match=D.EXTRA_ENV_VAR):
-        D._extra_dialects()
+        D.extra_dialects_from_env()
 
 
 def _dialect_tags() -> dict[str, str]:
@@ -192,3 +195,20 @@ def test_no_reader_names_a_dialects_tag() -> None:
             if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
                 named = [tag for tag in tags.values() if tag in node.value]
                 assert not named, f"{path.name}:{node.lineno} holds {named}"
+
+
+def test_a_wrong_extra_dialect_stops_the_parsers_not_the_import() -> None:
+    """Importing the package never fails on ``LONGCAT_EXTRA_DIALECTS`` (the doctor reports it); the adapters and the
+    ``parse`` command refuse to read with it, naming the variable, rather than leave the declared dialect unread."""
+    env = {**os.environ, D.EXTRA_ENV_VAR: "{"}
+    code = (
+        "from longcat_plugins.core import dialects as D\n"
+        "assert D.EXTRA_DIALECTS == {} and D.EXTRA_ENV_VAR in D.EXTRA_DIALECTS_PROBLEM\n"
+        "try:\n    D.require_extra_dialects()\nexcept ValueError as e:\n    print(e)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.startswith(D.EXTRA_ENV_VAR), done.stderr
+    parse = [sys.executable, "-m", "longcat_plugins", "parse", "--example", "weather"]
+    done = subprocess.run(parse, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode != 0 and D.EXTRA_ENV_VAR in done.stderr and "Traceback" not in done.stderr, done.stderr
+    assert subprocess.run(parse, capture_output=True, text=True, timeout=120).returncode == 0
