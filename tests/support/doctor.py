@@ -19,6 +19,7 @@ ENGINE_CHECKS = {
     "allow-list",
     "tool dialect",
     "unknown calls",
+    "extra dialects",
     "plugin loading",
     "tool parser",
     "reasoning parser",
