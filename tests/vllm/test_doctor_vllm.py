@@ -86,7 +86,7 @@ def test_doctor_fails_when_the_allow_list_excludes_longcat() -> None:
 def test_doctor_quick_does_not_import_vllm() -> None:
     code, report, stderr = _doctor("--quick")
     assert code == 0
-    rows = {"version", "entry point", "allow-list", "tool dialect", "unknown calls", "frontend"}
+    rows = {"version", "entry point", "allow-list", "tool dialect", "unknown calls", "extra dialects", "frontend"}
     assert set(_vllm_rows(report)) == rows
     assert "importing" not in stderr
 
