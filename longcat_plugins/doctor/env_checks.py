@@ -83,20 +83,22 @@ def rust_frontend_check() -> Check:
     return Check("vllm", name, Status.FAIL, detail, fix)
 
 
+def _refusal(engine: EngineSpec) -> str:
+    """What ``engine`` does with a setting the adapters refuse (they read it as they build a parser)."""
+    return "vLLM will refuse to start" if engine.key == "vllm" else "every SGLang request with tools will fail"
+
+
 def emit_unknown_calls_check(engine: EngineSpec) -> Check:
     """``LONGCAT_EMIT_UNKNOWN_CALLS`` holds a true or a false value (the adapters refuse anything else)."""
     raw = os.environ.get(EMIT_UNKNOWN_CALLS_ENV)
     try:
         emit = emit_unknown_calls_from_env()
     except ValueError as exc:
-        consequence = (
-            "vLLM will refuse to start" if engine.key == "vllm" else "every SGLang request with tools will fail"
-        )
         return Check(
             engine.key,
             "unknown calls",
             Status.FAIL,
-            f"{exc}: {consequence}",
+            f"{exc}: {_refusal(engine)}",
             f"export {EMIT_UNKNOWN_CALLS_ENV}=1 (or 0), or unset it",
         )
     if raw is None or not raw.strip():
@@ -116,14 +118,11 @@ def extra_dialects_check(engine: EngineSpec) -> Check:
     try:
         extra = extra_dialects_from_env()
     except ValueError as exc:
-        consequence = (
-            "vLLM will refuse to start" if engine.key == "vllm" else "every SGLang request with tools will fail"
-        )
         return Check(
             engine.key,
             name,
             Status.FAIL,
-            f"{exc}: {consequence}",
+            f"{exc}: {_refusal(engine)}",
             f"export {EXTRA_ENV_VAR}='[...]' (a JSON list of dialect declarations: docs/design.md, Adding a "
             "dialect), or unset it",
         )

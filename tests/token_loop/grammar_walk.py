@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import math
 import os
 import sys
@@ -52,6 +51,7 @@ from tests.token_loop.test_token_loop import (
     VOCABULARY,
     body,
     call_problems,
+    folded_stream,
     surrogate_leads,
     whitespace_runs,
 )
@@ -237,30 +237,6 @@ class Tally:
         )
 
 
-def folded_stream(text: str) -> dict[str, Any]:
-    """A streamed answer's SSE body folded into content, reasoning, calls (arguments joined) and finish reason."""
-    content, reasoning, calls, finish = "", "", {}, None
-    for line in text.splitlines():
-        if not line.startswith("data: ") or line == "data: [DONE]":
-            continue
-        for choice in json.loads(line[6:]).get("choices") or ():
-            delta = choice.get("delta") or {}
-            content += delta.get("content") or ""
-            reasoning += delta.get("reasoning") or delta.get("reasoning_content") or ""
-            for call in delta.get("tool_calls") or ():
-                entry = calls.setdefault(call["index"], {"name": "", "arguments": ""})
-                function = call.get("function") or {}
-                entry["name"] += function.get("name") or ""
-                entry["arguments"] += function.get("arguments") or ""
-            finish = choice.get("finish_reason") or finish
-    return {
-        "content": content,
-        "reasoning": reasoning,
-        "calls": [(c["name"], c["arguments"]) for _, c in sorted(calls.items())],
-        "finish": finish,
-    }
-
-
 def folded_whole(choice: dict[str, Any]) -> dict[str, Any]:
     message = choice["message"]
     return {
@@ -322,7 +298,7 @@ class Walker:
                     tally.invalid += 1
                     tally.problems += [f"{cell.label} question {index}: {p}" for p in found]
             if stream_every and index % stream_every == 0:
-                streamed = folded_stream(await self._post(client, {**payload, "stream": True}))
+                streamed = folded_stream((await self._post(client, {**payload, "stream": True})).splitlines())
                 served = folded_whole(choice)
                 if streamed != served:
                     tally.stream_mismatches += 1

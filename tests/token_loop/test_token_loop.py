@@ -41,7 +41,7 @@ import json
 import math
 import os
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -307,34 +307,41 @@ def post_all(server: Server, requests: list[dict[str, Any]]) -> list[dict[str, A
         raise AssertionError(f"{e}\nserver log:\n{server.log_tail()}") from None
 
 
+def folded_stream(lines: Iterable[str]) -> dict[str, Any]:
+    """A streamed answer's SSE lines folded into content, reasoning, calls (name and arguments, each joined as text)
+    and finish reason."""
+    content, reasoning, calls, finish = "", "", {}, None
+    for line in lines:
+        if not line.startswith("data: ") or line == "data: [DONE]":
+            continue
+        for choice in json.loads(line[6:]).get("choices") or ():
+            delta = choice.get("delta") or {}
+            content += delta.get("content") or ""
+            reasoning += delta.get("reasoning") or delta.get("reasoning_content") or ""
+            for call in delta.get("tool_calls") or ():
+                entry = calls.setdefault(call["index"], {"name": "", "arguments": ""})
+                function = call.get("function") or {}
+                entry["name"] += function.get("name") or ""
+                entry["arguments"] += function.get("arguments") or ""
+            finish = choice.get("finish_reason") or finish
+    return {
+        "content": content,
+        "reasoning": reasoning,
+        "calls": [(c["name"], c["arguments"]) for _, c in sorted(calls.items())],
+        "finish": finish,
+    }
+
+
 def stream(server: Server, request: dict[str, Any]) -> dict[str, Any]:
-    """A streamed request folded into a message: content, reasoning, calls (arguments joined), finish reason."""
+    """A streamed request folded into a message: content, reasoning, calls (arguments parsed), finish reason."""
     import httpx
 
-    content, reasoning, calls, finish = "", "", {}, None
     with httpx.stream(
         "POST", f"{server.url}/v1/chat/completions", json={**request, "stream": True}, timeout=600
     ) as response:
         assert response.status_code == 200, response.read()[:500]
-        for line in response.iter_lines():
-            if not line.startswith("data: ") or line == "data: [DONE]":
-                continue
-            for choice in json.loads(line[6:]).get("choices") or ():
-                delta = choice.get("delta") or {}
-                content += delta.get("content") or ""
-                reasoning += delta.get("reasoning") or delta.get("reasoning_content") or ""
-                for call in delta.get("tool_calls") or ():
-                    entry = calls.setdefault(call["index"], {"name": "", "arguments": ""})
-                    function = call.get("function") or {}
-                    entry["name"] += function.get("name") or ""
-                    entry["arguments"] += function.get("arguments") or ""
-                finish = choice.get("finish_reason") or finish
-    return {
-        "content": content,
-        "reasoning": reasoning,
-        "calls": [(c["name"], json.loads(c["arguments"])) for _, c in sorted(calls.items())],
-        "finish": finish,
-    }
+        folded = folded_stream(response.iter_lines())
+    return {**folded, "calls": [(name, json.loads(arguments)) for name, arguments in folded["calls"]]}
 
 
 def whole(message_choice: dict[str, Any]) -> dict[str, Any]:
