@@ -126,7 +126,8 @@ done
   done
 ) &
 ahead_pid=$!
-trap 'kill "$ahead_pid" 2>/dev/null' EXIT
+# (a builder already done is no failure: the run's status is its suites', and set -e from venv_lib.sh holds here)
+trap 'kill "$ahead_pid" 2>/dev/null || true' EXIT
 echo "[tests] building ahead, in the background: ${queue[*]}"
 
 # build_env NAME: make .venvs/NAME ready (wait for the background build, or build it now); if that fails, say so,
