@@ -11,8 +11,9 @@ each request here is served by vLLM's own serving layer and its grammar walked a
 * its grammar is compiled and gated by vLLM's engine-core ``StructuredOutputManager`` (its XGrammar backend, with the
   real tokenizer; the reasoning parser's end of reasoning as in the engine core), nothing re-implemented;
 * each token is drawn at random among the tokens of the grammar's bitmask, weighted by the request's ``logit_bias``
-  over a uniform model (the engine runs' steering, sent the same way: whitespace runs and surrogate leads at -100,
-  closing think tags raised), up to ``max_tokens``, ending at the end-of-sequence token when the grammar allows it;
+  over a uniform model (the engine runs' steering, sent the same way: whitespace runs, surrogate leads and U+FFFD
+  at -100, closing think tags raised), up to ``max_tokens``, ending at the end-of-sequence token when the grammar
+  allows it;
 * the drawn token ids are served by the replay engine (:mod:`longcat_plugins.replay.engine`: vLLM's
   ``OutputProcessor`` and incremental detokenizer behind ``OpenAIServingChat``), whole and streamed (the same seed
   draws the same tokens), and checked as the engine runs check them (:func:`call_problems`: names, one call, the
@@ -52,8 +53,7 @@ from tests.token_loop.test_token_loop import (
     body,
     call_problems,
     folded_stream,
-    surrogate_leads,
-    whitespace_runs,
+    steered_off,
 )
 
 if TYPE_CHECKING:
@@ -185,11 +185,12 @@ def cells(model: str) -> list[Cell]:
 
 
 def steering(tokenizer: Any, cell: Cell) -> dict[str, Any]:
-    """The engine runs' steering of ``cell`` (see ``test_token_loop.steering``), as ``logit_bias``: whitespace runs
-    and surrogate leads at -100; with thinking on, the end of the turn above the closing think tag, both raised by
-    the log of the vocabulary's size (``test_a_forced_answer_always_carries_its_call``), so that the walk writes some
-    reasoning and tries to end the turn inside it; else the closing think tags at +100 (none with thinking off)."""
-    bias = {str(i): -100.0 for i in [*whitespace_runs(tokenizer), *surrogate_leads(tokenizer)]}
+    """The engine runs' steering of ``cell`` (see ``test_token_loop.steering``), as ``logit_bias``: whitespace runs,
+    surrogate leads and U+FFFD at -100 (``test_token_loop.steered_off``); with thinking on, the end of the turn above
+    the closing think tag, both raised by the log of the vocabulary's size
+    (``test_a_forced_answer_always_carries_its_call``), so that the walk writes some reasoning and tries to end the
+    turn inside it; else the closing think tags at +100 (none with thinking off)."""
+    bias = {str(i): -100.0 for i in steered_off(tokenizer)}
 
     def token_id(token: str) -> int | None:
         found = tokenizer.convert_tokens_to_ids(token)

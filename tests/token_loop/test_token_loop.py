@@ -181,6 +181,20 @@ def surrogate_leads(tokenizer: Any) -> list[int]:
     return sorted(i for t, i in tokenizer.get_vocab().items() if t.endswith("\u00ed"))
 
 
+def replacement_characters(tokenizer: Any) -> list[int]:
+    """Tokens that write U+FFFD itself (its bytes EF BF BD, byte-level ``\u00ef\u00bf\u00bd``): Qwen's vocabulary has
+    nine, such as ``.\ufffd`` (82266). The character is text a model may write, but :func:`call_problems` takes a
+    U+FFFD in a string for the detokenizer's stand-in for bytes that are no UTF-8; a model that never writes it
+    leaves the check exact (the scaled run met 82266 four times in 7,500 LongCat JSON calls)."""
+    return sorted(i for t, i in tokenizer.get_vocab().items() if "\u00ef\u00bf\u00bd" in t)
+
+
+def steered_off(tokenizer: Any) -> list[int]:
+    """The tokens a random model of a real vocabulary does not write (:func:`steering`): whitespace runs, surrogate
+    leads and U+FFFD."""
+    return sorted({*whitespace_runs(tokenizer), *surrogate_leads(tokenizer), *replacement_characters(tokenizer)})
+
+
 # -- the servers ------------------------------------------------------------------------------------------------
 
 
@@ -229,11 +243,8 @@ class Models:
         token_id = tokenizer.convert_tokens_to_ids(token)
         return token_id if isinstance(token_id, int) and tokenizer.convert_ids_to_tokens(token_id) == token else None
 
-    def whitespace_runs(self, name: str) -> list[int]:
-        return whitespace_runs(self.tokenizer(name))
-
-    def surrogate_leads(self, name: str) -> list[int]:
-        return surrogate_leads(self.tokenizer(name))
+    def steered_off(self, name: str) -> list[int]:
+        return steered_off(self.tokenizer(name))
 
     def byte_tokens(self, name: str, below: int | None = None) -> list[int]:
         """Tokens (of ids below ``below``, default all) that are no whole UTF-8 text, or a control character other
@@ -421,7 +432,8 @@ def steering(models: Models, name: str, think: bool = True) -> dict[str, Any]:
     reasoning ends at once (a random model would not close it): a bias on the closing think tag(s) (``think``). A
     model served with speculative decoding takes no ``logit_bias`` (vLLM refuses it there) and does not reason; on a
     real vocabulary (``longcat-json-vocab``) it is steered by ``allowed_token_ids`` instead, which vLLM applies under
-    speculative decoding: every token but the whitespace runs and surrogate leads below. That is the bias's -100 made
+    speculative decoding: every token but those :func:`steered_off` names (whitespace runs, surrogate leads and
+    U+FFFD, below). That is the bias's -100 made
     absolute (the bias lets such a token through where the grammar allows nothing else; no grammar here needs one:
     single spaces and line breaks stay allowed).
 
@@ -435,13 +447,15 @@ def steering(models: Models, name: str, think: bool = True) -> dict[str, Any]:
     key/value call's JSON object). The markup dialects' counted strings, which are ours, refuse it
     (``tests/vllm/test_vllm_grammar_round_trip.py::test_a_counted_string_holds_whole_utf8_text``); XGrammar's JSON
     strings do not, and a real model does not write surrogates: the real-vocabulary models are steered off the tokens
-    that end in the lead byte ED, their only way to write one (no token of Qwen's holds ED A0-BF).
+    that end in the lead byte ED, their only way to write one (no token of Qwen's holds ED A0-BF). And off the tokens
+    that write U+FFFD itself (:func:`replacement_characters`), so that a U+FFFD served is always bytes that are no
+    UTF-8.
 
     (A model of the small vocabulary cannot write a byte that is no whole UTF-8 text, see
     :func:`test_the_vocabulary_writes_whole_text`; one of a real vocabulary can, and its calls are checked for it, see
     :func:`test_a_real_vocabulary_writes_any_byte`.)
     (Greedy, a random model under a grammar may repeat whitespace or digits up to ``max_tokens``: it samples.)"""
-    off = [*models.whitespace_runs(name), *models.surrogate_leads(name)] if name in VOCABULARY else []
+    off = models.steered_off(name) if name in VOCABULARY else []
     if "--speculative-config" in MODELS[name][2]:
         if not off:
             return {}
@@ -470,6 +484,24 @@ def test_a_real_vocabulary_writes_any_byte(models: Models, name: str) -> None:
     letting a string end inside a character: :func:`call_problems` reports it. (A control character in a string is
     JSON's escape, a value the schema takes.)"""
     assert len(models.byte_tokens(name, below=256)) > 128
+
+
+@pytest.mark.parametrize("name", [n for n in active() if n in VOCABULARY])
+def test_a_real_vocabulary_is_steered_off_u_fffd_itself(models: Models, name: str) -> None:
+    """Qwen's vocabularies write U+FFFD itself in a few tokens (``.\ufffd`` is 82266 in Qwen2/3's): whole text,
+    which :func:`call_problems` would take for bytes that are no UTF-8. Each is one the model is steered off."""
+    tokenizer = models.tokenizer(name)
+    literal = replacement_characters(tokenizer)
+    assert literal, "the vocabulary writes U+FFFD in no token"
+    if VOCABULARY[name] == "qwen3":
+        assert 82266 in literal
+    for token_id in literal:
+        assert "\ufffd" in tokenizer.decode([token_id])
+    served = steering(models, name)
+    if "allowed_token_ids" in served:
+        assert not set(literal) & set(served["allowed_token_ids"])
+    else:
+        assert all(served["logit_bias"][str(i)] == -100 for i in literal)
 
 
 def test_a_call_with_no_whole_text_is_reported() -> None:
