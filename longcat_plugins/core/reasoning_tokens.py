@@ -48,21 +48,41 @@ class ReasoningTokenCounter:
         if len(token_ids) < seen or (seen and token_ids[seen - 1] != self._last_id):
             self._restart()
             seen = 0
-        parser = self._parser
-        for token_id in token_ids[seen:]:
-            before = parser.in_reasoning
-            events = parser.feed(self._token_text(token_id))
-            released = any(type(event) is Reasoning for event in events)
-            if released:  # what was held back turned out to be reasoning text
-                self._count += self._undecided
-            self._undecided = 0 if released else self._undecided
-            if not (before and parser.in_reasoning):
-                self._undecided = 0
-            elif parser.holding:
-                self._undecided += 1
-            elif released:
-                self._count += 1
+        ids = token_ids[seen:]
+        token_text, parser, n, i = self._token_text, self._parser, len(ids), 0
+        while i < n:
+            if not self._undecided and not parser.holding:
+                # A run of tokens with no '<' (every tag starts with one) can neither start nor end a tag: read as
+                # one text, its tokens are reasoning exactly when the output is inside reasoning (each with text).
+                texts = []
+                while i < n and "<" not in (text := token_text(ids[i])):
+                    texts.append(text)
+                    i += 1
+                if texts:
+                    inside = parser.in_reasoning
+                    parser.feed("".join(texts))
+                    if inside:
+                        self._count += len(texts) - texts.count("")
+                    continue
+            self._read_one(token_text(ids[i]))
+            i += 1
         self._seen = len(token_ids)
         if token_ids:
             self._last_id = token_ids[-1]
         return self._count
+
+    def _read_one(self, text: str) -> None:
+        """One token's text, read alone: whether it is reasoning depends on what the parser shows of it."""
+        parser = self._parser
+        before = parser.in_reasoning
+        events = parser.feed(text)
+        released = any(type(event) is Reasoning for event in events)
+        if released:  # what was held back turned out to be reasoning text
+            self._count += self._undecided
+        self._undecided = 0 if released else self._undecided
+        if not (before and parser.in_reasoning):
+            self._undecided = 0
+        elif parser.holding:
+            self._undecided += 1
+        elif released:
+            self._count += 1

@@ -1,0 +1,82 @@
+"""The reasoning-token count reads runs of tokens with no '<' as one text: it must count what reading each token
+alone counts (the reference), for every output and every tokenization, counted at once or as the list grows."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from longcat_plugins.core.reasoning_tokens import ReasoningTokenCounter
+
+EXAMPLES = int(os.environ.get("LONGCAT_HYPOTHESIS_EXAMPLES", "300"))
+SETTINGS = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+CORPUS = [json.loads(line) for line in Path(__file__).with_name("corpus.jsonl").read_text("utf-8").splitlines()]
+
+PIECES = st.lists(
+    st.one_of(
+        st.sampled_from(["<think>", "</think>", "<longcat_think>", "</longcat_think>", "<", "</", "<th", "ink>"]),
+        st.sampled_from(["<longcat_tool_call>", "</longcat_tool_call>", "<tool_call>", "</tool_call>", "</longcat_s>"]),
+        st.sampled_from(["<function=get_weather>", "<parameter=city>", "</parameter>", "</function>"]),
+        st.sampled_from(['{"name": "get_weather", "arguments": {"city": "Paris"}}', "get_weather", "\n", "\n\n", " "]),
+        st.sampled_from(["<longcat_arg_key>", "city", "</longcat_arg_key>", "<longcat_arg_value>", "Paris"]),
+        st.text(max_size=12),
+    ),
+    max_size=24,
+).map("".join)
+
+
+class PerToken(ReasoningTokenCounter):
+    """The reference: every token read alone."""
+
+    def count(self, token_ids: Sequence[int]) -> int:
+        for token_id in token_ids:
+            self._read_one(self._token_text(token_id))
+        return self._count
+
+
+def _tokens(text: str, cuts: list[int]) -> list[str]:
+    points = sorted({0, len(text), *(c % (len(text) + 1) for c in cuts)})
+    return [text[a:b] for a, b in zip(points, points[1:], strict=False)]
+
+
+def _counts(tokens: list[str], reasoning_open: bool, tools: Any, growth: list[int]) -> tuple[int, int, int]:
+    ids = list(range(len(tokens)))
+    text = tokens.__getitem__
+    reference = PerToken(text, reasoning_open=reasoning_open, tools=tools).count(ids)
+    whole = ReasoningTokenCounter(text, reasoning_open=reasoning_open, tools=tools).count(ids)
+    grown = ReasoningTokenCounter(text, reasoning_open=reasoning_open, tools=tools)
+    for k in sorted({g % (len(ids) + 1) for g in growth}):
+        grown.count(ids[:k])
+    return reference, whole, grown.count(ids)
+
+
+@SETTINGS
+@given(text=PIECES, cuts=st.lists(st.integers(0, 400), max_size=40), growth=st.lists(st.integers(0, 60), max_size=5),
+       reasoning_open=st.booleans())  # fmt: skip
+def test_runs_count_what_single_tokens_count(text: str, cuts: list[int], growth: list[int], reasoning_open: bool) -> None:
+    reference, whole, grown = _counts(_tokens(text, cuts), reasoning_open, None, growth)
+    assert whole == reference and grown == reference
+
+
+@pytest.mark.parametrize("case", CORPUS, ids=[c["id"] for c in CORPUS])
+@pytest.mark.parametrize("reasoning_open", [False, True])
+def test_the_corpus_counts_what_single_tokens_count(case: dict[str, Any], reasoning_open: bool) -> None:
+    text = case["text"]
+    for step in (1, 3, 7):
+        tokens = [text[i : i + step] for i in range(0, len(text), step)]
+        reference, whole, grown = _counts(tokens, reasoning_open, case.get("tools"), [len(tokens) // 2])
+        assert whole == reference and grown == reference, step
+
+
+def test_a_run_inside_reasoning_counts_each_token_with_text() -> None:
+    """Tokens of text inside reasoning count one each; an empty one does not; the tags never."""
+    tokens = ["<think>", "a", "b", "", "c", "</think>", "d", "e"]
+    counter = ReasoningTokenCounter(tokens.__getitem__, reasoning_open=False)
+    assert counter.count(range(len(tokens))) == 3
