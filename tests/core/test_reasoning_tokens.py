@@ -3,6 +3,7 @@ alone counts (the reference), for every output and every tokenization, counted a
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 from collections.abc import Sequence
@@ -43,7 +44,7 @@ class PerToken(ReasoningTokenCounter):
 
 def _tokens(text: str, cuts: list[int]) -> list[str]:
     points = sorted({0, len(text), *(c % (len(text) + 1) for c in cuts)})
-    return [text[a:b] for a, b in zip(points, points[1:], strict=False)]
+    return [text[a:b] for a, b in itertools.pairwise(points)]
 
 
 def _counts(tokens: list[str], reasoning_open: bool, tools: Any, growth: list[int]) -> tuple[int, int, int]:
@@ -60,7 +61,7 @@ def _counts(tokens: list[str], reasoning_open: bool, tools: Any, growth: list[in
 @SETTINGS
 @given(text=PIECES, cuts=st.lists(st.integers(0, 400), max_size=40), growth=st.lists(st.integers(0, 60), max_size=5),
        reasoning_open=st.booleans())  # fmt: skip
-def test_runs_count_what_single_tokens_count(text: str, cuts: list[int], growth: list[int], reasoning_open: bool) -> None:
+def test_runs_count_as_single_tokens(text: str, cuts: list[int], growth: list[int], reasoning_open: bool) -> None:
     reference, whole, grown = _counts(_tokens(text, cuts), reasoning_open, None, growth)
     assert whole == reference and grown == reference
 
