@@ -173,12 +173,14 @@ def per_request_section(payloads: list[dict[str, Any]]) -> list[str]:
 
 SERVING_INTRO = (
     "`benchmarks/serving_cost.py`: vLLM's own engine (its CPU build) serving a tiny Qwen3 with random weights, the"
-    " same server twice, differing only in its parsers: ours (`longcat` tool and reasoning parsers) and vLLM's"
-    ' (`hermes` + `qwen3`). The same seed and requests: `tool_choice="auto"` with two tools (no grammar, so the'
-    " tokens do not depend on the parser), greedy, `ignore_eos`, N concurrent streams per round. *API-server CPU*:"
-    " user + system seconds of the API-server process (vLLM's serving code, the detokenized text and the parsers;"
-    " the engine core is another process) per 1,000 output tokens; *tokens/s*: output tokens over the round's wall"
-    " time. Medians of the rounds; *ratio*: ours over vLLM's."
+    " same server three times, differing only in its parsers: ours (`longcat` tool and reasoning parsers), vLLM's"
+    " (`hermes` + `qwen3`) and none. The same seed and requests, greedy, N concurrent streams per round. *content*:"
+    ' `tool_choice="auto"` with two tools (no grammar, so the tokens do not depend on the parser; the server with no'
+    ' parser is asked with `"none"`), `ignore_eos`; *calls*: `tool_choice="required"`, each configuration\'s grammar'
+    " forcing calls. *API-server CPU*: user + system seconds of the API-server process (vLLM's serving code, the"
+    " detokenized text and the parsers; the engine core is another process) per 1,000 output tokens; *tokens/s*:"
+    " output tokens over the round's wall time. Medians of the rounds; *ours over*: the median and range of the"
+    " per-round ratios (the rounds of the configurations alternate)."
 )
 
 
@@ -189,25 +191,32 @@ def serving_section(payloads: list[dict[str, Any]]) -> list[str]:
             f"Run {payload['run']}, {payload['vllm']}, {payload['cpus']} CPUs: {payload['streams']} streams of"
             f" {payload['tokens_per_stream']} tokens, {payload['rounds']} rounds per configuration.",
             "",
-            "| parsers | API-server CPU (s) per 1k tokens | tokens/s | engine-core CPU (s) per 1k tokens |"
-            " served per round (content / reasoning characters, tool-call deltas) |",
-            "|---|---:|---:|---:|---|",
         ]
-        for name, result in payload["configurations"].items():
-            first = result["rounds"][0]
-            served = first.get("served", {})
-            engine = sorted(r["engine_cpu_s"] / r["completion_tokens"] * 1000 for r in result["rounds"])
-            body.append(
-                f"| {name}: `{result['parsers']}` | {result['api_cpu_s_per_1k_tokens']:.3f} |"
-                f" {result['tokens_per_s']:,.0f} | {engine[len(engine) // 2]:.3f} |"
-                f" {served.get('content_chars', 0):,} / {served.get('reasoning_chars', 0):,},"
-                f" {served.get('tool_call_deltas', 0)} |"
-            )
-        body += [
-            "",
-            f"Ours over vLLM's: **{payload['cpu_ratio']:.2f}x** the API-server CPU per token,"
-            f" **{payload['throughput_ratio']:.2f}x** the tokens per second.",
-        ]
+        for workload, result in payload["workloads"].items():
+            body += [
+                f"**{workload}**",
+                "",
+                "| parsers | API-server CPU (s) per 1k tokens | ours over it | tokens/s | engine-core CPU (s) per 1k"
+                " tokens | served per round (content / reasoning characters, tool-call deltas) |",
+                "|---|---:|---|---:|---:|---|",
+            ]
+            for name, config in result["configurations"].items():
+                first = config["rounds"][0]
+                served = first.get("served", {})
+                engine = sorted(r["engine_cpu_s"] / r["completion_tokens"] * 1000 for r in config["rounds"])
+                ratio = result["ratios"].get(name)
+                over = (
+                    f"{ratio['cpu_ratio']:.2f}x ({ratio['cpu_ratio_min']:.2f}-{ratio['cpu_ratio_max']:.2f})"
+                    if ratio
+                    else ""
+                )
+                body.append(
+                    f"| {name}: `{config['parsers']}` | {config['api_cpu_s_per_1k_tokens']:.3f} | {over} |"
+                    f" {config['tokens_per_s']:,.0f} | {engine[len(engine) // 2]:.3f} |"
+                    f" {served.get('content_chars', 0):,} / {served.get('reasoning_chars', 0):,},"
+                    f" {served.get('tool_call_deltas', 0)} |"
+                )
+            body.append("")
     return _section("Real engine: the parsers' cost in vLLM's token loop", SERVING_INTRO, body)
 
 

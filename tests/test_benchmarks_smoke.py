@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks import profiled_serve, report, server_share
+from benchmarks import profiled_serve, report, server_share, serving_cost
 from benchmarks.big_tools import call_arguments, call_text, called_tool, many_tools
 from benchmarks.cases import agent_case, all_cases, huge_case, many_case
 from benchmarks.core_part import SPECS, core_runner
@@ -268,14 +268,19 @@ def test_py_spy_samples_share() -> None:
     assert result["top_leaves"][0] == ("_replay (longcat_plugins/replay/engine.py:124)", 60)
 
 
-def test_serving_section_reports_both_configurations_and_the_ratios() -> None:
+def test_serving_section_reports_every_workload_and_the_ratios() -> None:
     """The real-engine part's payload (benchmarks/serving_cost.py) as the report shows it."""
 
     def result(parsers: str, cpu: float, rate: float) -> dict[str, object]:
         served = {"tokens": 1000, "content_chars": 1500, "reasoning_chars": 0, "tool_call_deltas": 0}
-        rounds = [{"completion_tokens": 1000, "engine_cpu_s": 0.25, "served": served}]
+        rounds = [{"completion_tokens": 1000, "engine_cpu_s": 0.25, "served": served, "api_cpu_s_per_1k_tokens": cpu}]
         return {"parsers": parsers, "rounds": rounds, "api_cpu_s_per_1k_tokens": cpu, "tokens_per_s": rate}
 
+    configurations = {
+        "ours": result("--tool-call-parser longcat", 0.09, 5000),
+        "vllm": result("hermes", 0.06, 4000),
+        "none": result("(none)", 0.05, 6000),
+    }
     payload = {
         "kind": "serving",
         "run": "2026-01-01 00:00 UTC",
@@ -284,14 +289,17 @@ def test_serving_section_reports_both_configurations_and_the_ratios() -> None:
         "streams": 32,
         "tokens_per_stream": 1024,
         "rounds": 1,
-        "configurations": {
-            "ours": result("--tool-call-parser longcat", 0.09, 5000),
-            "vllm": result("hermes", 0.06, 4000),
+        "workloads": {
+            "content": {"configurations": configurations, "ratios": serving_cost.ratios(configurations)},
+            "calls": {
+                "configurations": {k: configurations[k] for k in ("ours", "vllm")},
+                "ratios": serving_cost.ratios({k: configurations[k] for k in ("ours", "vllm")}),
+            },
         },
-        "cpu_ratio": 1.5,
-        "throughput_ratio": 1.25,
     }
     text = "\n".join(report.serving_section([payload]))
-    assert "| ours: `--tool-call-parser longcat` | 0.090 | 5,000 | 0.250 | 1,500 / 0, 0 |" in text
-    assert "**1.50x** the API-server CPU per token, **1.25x** the tokens per second" in text
+    assert "| ours: `--tool-call-parser longcat` | 0.090 |  | 5,000 | 0.250 | 1,500 / 0, 0 |" in text
+    assert "| vllm: `hermes` | 0.060 | 1.50x (1.50-1.50) | 4,000 |" in text
+    assert "| none: `(none)` | 0.050 | 1.80x (1.80-1.80) | 6,000 |" in text
+    assert "**calls**" in text and "**content**" in text
     assert report.serving_section([]) == []
