@@ -34,6 +34,7 @@ from longcat_plugins.core.tool_tags import may_hold_tool_tag
 
 from .dialect import Dialect, dialect_from_env
 from .one_pass import OnePassReading, call_options, claim, handed_over_here
+from .results import call_item, parse_result
 from .structural import build_structural_tag
 
 #: tags that may start a call: a block, an XML call with no block, a key/value call's pairs after its name (the
@@ -118,9 +119,9 @@ class LongcatDetector(BaseFormatDetector):
             event = events[0]
             if type(event) is ToolCallArgs:
                 self._log.add(event.index, event.text)
-                return StreamingParseResult(calls=[ToolCallItem(tool_index=event.index, parameters=event.text)])
+                return parse_result(calls=[call_item(event.index, event.text)])
             if type(event) is Content:
-                return StreamingParseResult(normal_text=event.text)
+                return parse_result(normal_text=event.text)
         return self._fold(events)
 
     def _fold(self, events: Sequence[Event]) -> StreamingParseResult:
@@ -143,8 +144,8 @@ class LongcatDetector(BaseFormatDetector):
                 items.append((event.index, event.name, []))
             elif isinstance(event, ToolCallEnd):
                 self._record(event.index)
-        calls = [ToolCallItem(tool_index=i, name=name, parameters="".join(parts)) for i, name, parts in items]
-        return StreamingParseResult(normal_text="".join(text), calls=calls)
+        calls = [call_item(i, "".join(parts), name) for i, name, parts in items]
+        return parse_result(normal_text="".join(text), calls=calls)
 
     def _record(self, index: int) -> None:
         """Publish a finished call where SGLang's end-of-stream check looks: what was streamed is all there is.
