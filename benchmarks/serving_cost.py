@@ -11,11 +11,13 @@ no weights, ``--load-format dummy``, our trained tokenizer and the ``qwen3-tools
 same requests, each a different question, greedy, two tools. The workloads:
 
 - ``content``: ``tool_choice="auto"`` (no grammar, so the tokens do not depend on the parser), ``ignore_eos`` and a
-  fixed ``max_tokens``: every stream is that long, text the parsers read as content. The server with no parser is
-  asked with ``tool_choice="none"`` (the same prompt: the template is given the tools either way).
+  fixed ``max_tokens``: every stream is that long, text that the template's open reasoning makes reasoning for the
+  parsers (and content for the server with no parser, asked with ``tool_choice="none"``: the same prompt, since the
+  template is given the tools either way).
 - ``calls``: ``tool_choice="required"`` with thinking off (``enable_thinking``: a random model allowed to reason
-  first reasons to ``max_tokens``): each parser's grammar forces calls until the model ends or ``max_tokens`` (each
-  configuration's own grammar: the tokens differ, the cost is per token). No server without a parser.
+  first reasons to ``max_tokens``) and whitespace runs at -100 (:func:`whitespace_runs`): each parser's grammar
+  forces calls until the model ends or ``max_tokens`` (each configuration's own grammar: the tokens differ, the cost
+  is per token). No server without a parser.
 
 Per round: ``--streams`` concurrent streaming chat requests; the wall time, the completion tokens (usage), and the CPU
 seconds of the API-server process (where vLLM's serving code, the detokenized text and the parsers run; the engine
@@ -83,7 +85,14 @@ TOOLS = [
 CITIES = ("Paris", "Oslo", "Lima", "Rome", "Tokyo", "Quito", "Accra", "Hanoi")
 
 
-def request_body(index: int, tokens: int, workload: str = "content", configuration: str = "ours") -> dict[str, Any]:
+def request_body(
+    index: int,
+    tokens: int,
+    workload: str = "content",
+    configuration: str = "ours",
+    bias: dict[str, float] | None = None,
+) -> dict[str, Any]:
+    """``bias``: the ``logit_bias`` of a forced call (:func:`whitespace_runs`)."""
     city = CITIES[index % len(CITIES)]
     calls = workload == "calls"
     return {
@@ -97,7 +106,7 @@ def request_body(index: int, tokens: int, workload: str = "content", configurati
         "max_tokens": tokens,
         "ignore_eos": not calls,
         # (a random model that may reason first reasons to max_tokens: the calls are asked for without reasoning)
-        **({"chat_template_kwargs": {"enable_thinking": False}} if calls else {}),
+        **({"chat_template_kwargs": {"enable_thinking": False}, "logit_bias": bias or {}} if calls else {}),
         "stream": True,
         "stream_options": {"include_usage": True},
     }
@@ -124,12 +133,18 @@ async def _stream(client: Any, url: str, body: dict[str, Any]) -> dict[str, int]
 
 
 async def _round(
-    url: str, streams: int, tokens: int, first: int, workload: str = "content", configuration: str = "ours"
+    url: str,
+    streams: int,
+    tokens: int,
+    first: int,
+    workload: str = "content",
+    configuration: str = "ours",
+    bias: dict[str, float] | None = None,
 ) -> tuple[float, dict[str, int]]:
     import httpx
 
     limits = httpx.Limits(max_connections=streams)
-    bodies = [request_body(first + i, tokens, workload, configuration) for i in range(streams)]
+    bodies = [request_body(first + i, tokens, workload, configuration, bias) for i in range(streams)]
     async with httpx.AsyncClient(timeout=600, limits=limits) as client:
         started = time.perf_counter()
         seen = await asyncio.gather(*(_stream(client, url, body) for body in bodies))
@@ -141,7 +156,9 @@ def _round_record(
     server: Server, args: argparse.Namespace, first: int, workload: str, configuration: str
 ) -> dict[str, Any]:
     api_before, core_before = server.cpu_seconds()
-    wall, seen = asyncio.run(_round(server.url, args.streams, args.tokens, first, workload, configuration))
+    wall, seen = asyncio.run(
+        _round(server.url, args.streams, args.tokens, first, workload, configuration, args.calls_bias)
+    )
     api_after, core_after = server.cpu_seconds()
     api, tokens = api_after - api_before, seen["tokens"]
     return {
@@ -169,7 +186,7 @@ def measure(model: Path, args: argparse.Namespace, logs: Path) -> dict[str, dict
             server.wait_ready()
             for workload in args.workloads:  # warm-up (compiles, caches, grammars)
                 if name in WORKLOADS[workload]:
-                    asyncio.run(_round(server.url, min(4, args.streams), 16, 10_000, workload, name))
+                    asyncio.run(_round(server.url, min(4, args.streams), 16, 10_000, workload, name, args.calls_bias))
         for r in range(args.rounds):
             for workload in args.workloads:
                 for name in WORKLOADS[workload]:
@@ -194,6 +211,15 @@ def measure(model: Path, args: argparse.Namespace, logs: Path) -> dict[str, dict
         }
         for workload, by_configuration in rounds.items()
     }
+
+
+def whitespace_runs(model: Path) -> list[int]:
+    """The tokens of two whitespace characters or more: wherever JSON allows whitespace a random model under a
+    grammar pads with them up to ``max_tokens`` (a real model does not), so a forced call is asked with them at -100
+    (single spaces and line breaks stay as likely as any token)."""
+    vocab = json.loads((model / "tokenizer.json").read_text(encoding="utf-8"))["model"]["vocab"]
+    blank = set("\u0120\u010a\u0109\u010d\u010b\u010c")  # the byte-level symbols of " \n\t\r\v\f"
+    return sorted(i for token, i in vocab.items() if len(token) >= 2 and set(token) <= blank)
 
 
 def ratios(results: dict[str, dict[str, Any]]) -> dict[str, dict[str, float]]:
@@ -236,6 +262,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="longcat-serving-") as tmp:
         corpus = [f"What is the weather in {city}? Write it to notes/{city}.md." for city in CITIES]
         model = build_runnable_model_dir(Path(tmp) / "model", corpus, TEMPLATE)
+        args.calls_bias = {str(i): -100.0 for i in whitespace_runs(model)}
         results = measure(model, args, Path(tmp))
     payload = {
         "kind": "serving",
