@@ -6,6 +6,7 @@ arguments back. The tag comes from SGLang's own entry (``LongcatDetector.get_str
 from __future__ import annotations
 
 from dataclasses import replace
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -15,7 +16,8 @@ from sglang.srt.function_call.function_call_parser import FunctionCallParser
 from xgrammar.testing import _is_grammar_accept_string
 
 from longcat_plugins.core import tags as T
-from longcat_plugins.core.dialects import DIALECTS, Dialect
+from longcat_plugins.core.dialects import DIALECTS, END_OF_SEQUENCE, Dialect
+from tests.extra_dialects import DEEPSEEK_V31
 from tests.grammar_cases import (
     BROKEN,
     GLM_KV,
@@ -234,3 +236,25 @@ def test_a_name_and_separator_dialect_gets_its_own_grammar(
     assert not _accepts(grammar, written(DIALECTS["hermes"], "lookup", arguments))
     if wrong is not None:
         assert not _accepts(grammar, written(dialect, "lookup", wrong))
+
+
+def test_the_reasoning_before_a_forced_call_holds_no_end_of_sequence(dialect_env: Any) -> None:
+    """A forced call of a request that reasons: the grammar SGLang is given covers the reasoning, which holds no
+    end-of-sequence token of any dialect the parser reads (DeepSeek-V3.1's declared one too), so that the turn cannot
+    end inside it."""
+    from longcat_plugins.sglang.forced_reasoning import cover_reasoning
+
+    dialect_env("hermes")
+    parser = FunctionCallParser([Tool.model_validate(strict_tool({"city": {"type": "string"}}))], "longcat")
+    constraint = parser.get_structure_constraint("required")
+    assert constraint is not None and constraint[0] == "structural_tag", constraint
+    tag = constraint[1] if isinstance(constraint[1], str) else constraint[1].model_dump_json(by_alias=True)
+    adapted = SimpleNamespace(sampling_params={"structural_tag": tag}, require_reasoning=True)
+    assert cover_reasoning(adapted, SimpleNamespace(tool_choice="required"))
+    grammar = xgrammar.Grammar.from_structural_tag(adapted.sampling_params["structural_tag"])
+    call = written(DIALECTS["hermes"], "lookup", {"city": "Paris"})
+    assert _accepts(grammar, f"Paris it is.</think>\n{call}")
+    (declared_marker,) = DEEPSEEK_V31["end_of_sequence"]
+    assert declared_marker in END_OF_SEQUENCE
+    for marker in END_OF_SEQUENCE:
+        assert not _accepts(grammar, f"Paris{marker} it is.</think>\n{call}"), marker
