@@ -212,3 +212,54 @@ def test_a_wrong_extra_dialect_stops_the_parsers_not_the_import() -> None:
     done = subprocess.run(parse, env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode != 0 and D.EXTRA_ENV_VAR in done.stderr and "Traceback" not in done.stderr, done.stderr
     assert subprocess.run(parse, capture_output=True, text=True, timeout=120).returncode == 0
+
+
+def _tags_of(dialect: Dialect) -> list[str]:
+    """Every tag a declaration is made of (a vocabulary that writes the dialect holds them as tokens)."""
+    groups = [dialect.block, dialect.markup, dialect.pairs, dialect.separated]
+    found = [tag for group in groups if group is not None for tag in dataclasses.astuple(group)]
+    return [tag for tag in (*found, *dialect.end_of_sequence) if isinstance(tag, str) and len(tag) > 1]
+
+
+def _template_of(dialect: Dialect) -> str:
+    """A chat template that writes the dialect's calls (as the declaration writes one)."""
+    call = written(dialect, "{{ tool_call.name }}", {"city": "{{ value }}"})
+    return f"{{%- for tool_call in message.tool_calls %}}{call}{{%- endfor %}}"
+
+
+@pytest.mark.parametrize("dialect", list(READ_DIALECTS.values()), ids=list(READ_DIALECTS))
+def test_every_dialect_is_detected_from_a_model_that_writes_it(
+    dialect: Dialect, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Among every dialect the parser reads (those ``LONGCAT_EXTRA_DIALECTS`` declares too), each is detected from
+    its own signs: its template and vocabulary, its template alone, its vocabulary alone (but a markup's tags, which
+    are text: its vocabulary holds only its block's tags)."""
+    monkeypatch.delenv(D.ENV_VAR, raising=False)
+    vocabulary, template = set(_tags_of(dialect)), _template_of(dialect)
+    assert D.detect_dialect(vocabulary, template, READ_DIALECTS) == dialect
+    assert D.detect_dialect((), template, READ_DIALECTS) == dialect
+    if dialect.markup is None:
+        assert D.detect_dialect(vocabulary, "", READ_DIALECTS) == dialect
+    by_default = D.detect_dialect(vocabulary, template)  # among the registry's: an extra dialect is read, not detected
+    assert by_default == dialect if dialect.name in DIALECTS else by_default in DIALECTS.values()
+
+
+def test_no_sign_matches_every_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An empty template and vocabulary (and ones that write no dialect) give the default, among every dialect read."""
+    monkeypatch.delenv(D.ENV_VAR, raising=False)
+    plain = "{%- for message in messages %}{{ message.content }}{%- endfor %}"
+    for vocabulary, template in [((), ""), ({"a", "<s>", "</s>"}, plain)]:
+        assert D.detect_dialect(vocabulary, template, READ_DIALECTS).name == D.DEFAULT
+        assert D.detect_dialect(vocabulary, template).name == D.DEFAULT
+
+
+def test_a_sign_that_is_a_prefix_of_another_is_not_the_others(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A dialect whose block tag is a prefix of Hermes JSON's (``<tool`` of ``<tool_call>``), declared before the
+    registry's, is not picked for a Hermes model's template; its own model still gets it."""
+    monkeypatch.delenv(D.ENV_VAR, raising=False)
+    short = D.declared({"name": "short", "title": "Short", "models": "none", "block": ["<tool", "</tool>"]})
+    among = {"short": short, **READ_DIALECTS}
+    hermes = DIALECTS["hermes"]
+    assert D.detect_dialect((), _template_of(hermes), among) == hermes
+    assert D.detect_dialect(set(_tags_of(hermes)), "", among) == hermes
+    assert D.detect_dialect((), _template_of(short), among) == short
