@@ -169,6 +169,21 @@ class Dialect:
     def begin(self, tool_name: str) -> str:
         return f"{self.prefix}{tool_name}{self.name_suffix}"
 
+    def write(self, tool_name: str, arguments: Mapping[str, Any] | Iterable[tuple[str, Any]]) -> str:
+        """One call as the dialect writes it (as its chat template does, and constrained decoding forces): its
+        begin and end around the arguments in its style (a JSON object; in markup and key/value pairs, a string
+        value bare and any other as JSON). Arguments given as pairs may repeat a key."""
+        pairs = list(arguments.items()) if isinstance(arguments, Mapping) else list(arguments)
+        p = self.parameter
+        if p is None:
+            body = "{" + ", ".join(f"{json.dumps(k)}: {json.dumps(v)}" for k, v in pairs) + "}"
+        else:
+            body = "".join(
+                f"{p.key_open}{k}{p.key_to_value}{v if isinstance(v, str) else json.dumps(v)}{p.value_close}"
+                for k, v in pairs
+            )
+        return self.begin(tool_name) + body + self.end
+
 
 def _json_in(block: Block, name: str, title: str, models: str) -> Dialect:
     return Dialect(
