@@ -118,22 +118,9 @@ def compact(dialect: Dialect) -> Dialect:
     return replace(dialect, name_suffix="", parameter=parameter)
 
 
-def raw_value(value: Any) -> str:
-    """A value as the markup dialects write it: a string bare, anything else as JSON."""
-    return value if isinstance(value, str) else json.dumps(value)
-
-
 def written(dialect: Dialect, name: str, arguments: dict[str, Any] | list[tuple[str, Any]]) -> str:
-    """The call the model writes in ``dialect``: the dialect's begin and end around the arguments in its style, as
-    its chat template writes them. Arguments given as a list of pairs may repeat a key."""
-    pairs = list(arguments.items()) if isinstance(arguments, dict) else arguments
-    parameter = dialect.parameter
-    if parameter is None:
-        body = "{" + ", ".join(f"{json.dumps(k)}: {json.dumps(v)}" for k, v in pairs) + "}"
-    else:
-        p = parameter
-        body = "".join(f"{p.key_open}{k}{p.key_to_value}{raw_value(v)}{p.value_close}" for k, v in pairs)
-    return dialect.begin(name) + body + dialect.end
+    """The call the model writes in ``dialect`` (:meth:`~longcat_plugins.core.dialects.Dialect.write`)."""
+    return dialect.write(name, arguments)
 
 
 def read_back(text: str, tool: dict[str, Any]) -> list[tuple[str, Any]]:

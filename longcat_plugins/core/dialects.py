@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Container, Mapping
+from collections.abc import Container, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Literal, NamedTuple
 
@@ -168,6 +168,21 @@ class Dialect:
 
     def begin(self, tool_name: str) -> str:
         return f"{self.prefix}{tool_name}{self.name_suffix}"
+
+    def write(self, tool_name: str, arguments: Mapping[str, Any] | Iterable[tuple[str, Any]]) -> str:
+        """One call as the dialect writes it (as its chat template does, and constrained decoding forces): its
+        begin and end around the arguments in its style (a JSON object; in markup and key/value pairs, a string
+        value bare and any other as JSON). Arguments given as pairs may repeat a key."""
+        pairs = list(arguments.items()) if isinstance(arguments, Mapping) else list(arguments)
+        p = self.parameter
+        if p is None:
+            body = "{" + ", ".join(f"{json.dumps(k)}: {json.dumps(v)}" for k, v in pairs) + "}"
+        else:
+            body = "".join(
+                f"{p.key_open}{k}{p.key_to_value}{v if isinstance(v, str) else json.dumps(v)}{p.value_close}"
+                for k, v in pairs
+            )
+        return self.begin(tool_name) + body + self.end
 
 
 def _json_in(block: Block, name: str, title: str, models: str) -> Dialect:
@@ -366,22 +381,38 @@ class Sign(NamedTuple):
     template_only: bool
 
 
-def detection_signs() -> list[Sign]:
-    """The signs :func:`detect_dialect` looks for, in order: the tags of a call's body are the surest (a markup's
-    tags are text, looked for in the template only), then a JSON dialect's block."""
-    dialects = DIALECTS.values()
-    pairs = [Sign(d, (d.parameter.key_open,), False) for d in dialects if d.body == "kv" and d.parameter]
-    markups = [Sign(d, (d.markup.call_open, d.markup.param_open), True) for d in dialects if d.markup]
-    blocks = [Sign(d, (d.block.open,), False) for d in dialects if d.body == "json"]
+def detection_signs(dialects: Iterable[Dialect] | None = None) -> list[Sign]:
+    """The signs :func:`detect_dialect` looks for among ``dialects`` (by default the registry's), in order: the tags
+    of a call's body are the surest (a markup's tags are text, looked for in the template only), then a JSON
+    dialect's block."""
+    among = list(DIALECTS.values() if dialects is None else dialects)
+    pairs = [Sign(d, (d.parameter.key_open,), False) for d in among if d.body == "kv" and d.parameter]
+    markups = [Sign(d, (d.markup.call_open, d.markup.param_open), True) for d in among if d.markup]
+    blocks = [Sign(d, (d.block.open,), False) for d in among if d.body == "json"]
     return [*pairs, *markups, *blocks]
 
 
-def detect_dialect(vocabulary: Container[str] = (), chat_template: str = "") -> Dialect:
-    """The dialect a model writes, from its tokenizer's vocabulary and chat template (the override first)."""
+def _in_template(tag: str, chat_template: str, signs: Iterable[str]) -> bool:
+    """Whether the template holds ``tag`` other than inside a longer sign that holds it (a dialect whose tag is a
+    prefix of another's, such as ``<tool`` of ``<tool_call>``, is not the other's)."""
+    for longer in signs:
+        if tag in longer and tag != longer:
+            chat_template = chat_template.replace(longer, "\0")
+    return tag in chat_template
+
+
+def detect_dialect(
+    vocabulary: Container[str] = (), chat_template: str = "", dialects: Mapping[str, Dialect] | None = None
+) -> Dialect:
+    """The dialect a model writes, from its tokenizer's vocabulary and chat template (the override first), among
+    ``dialects`` (by default the registry's: the extra dialects are read, not detected; no sign: :data:`DEFAULT`)."""
     override = dialect_override()
     if override is not None:
         return override
-    for sign in detection_signs():
-        if any(tag in chat_template or (not sign.template_only and tag in vocabulary) for tag in sign.tags):
-            return sign.dialect
+    signs = detection_signs(None if dialects is None else dialects.values())
+    every_tag = {tag for sign in signs for tag in sign.tags}
+    for sign in signs:
+        for tag in sign.tags:
+            if (not sign.template_only and tag in vocabulary) or _in_template(tag, chat_template, every_tag):
+                return sign.dialect
     return DIALECTS[DEFAULT]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping
 
-from . import tags as T
+from . import dialects as D
 
 
 def stops_may_cut_calls(
@@ -32,8 +32,8 @@ def stops_may_cut_calls(
 
 
 def end_of_sequence_ids(vocab: Mapping[str, int], eos_token_ids: Iterable[object] = ()) -> frozenset[int]:
-    """The token ids that end a turn: the tokenizer's end-of-sequence ids, and the end-of-sequence markers
-    (``</longcat_s>``, ``<|im_end|>``) that are one token of ``vocab``."""
+    """The token ids that end a turn: the tokenizer's end-of-sequence ids, and the end-of-sequence markers of every
+    dialect the parser reads (:data:`.dialects.END_OF_SEQUENCE`) that are one token of ``vocab``."""
     ids = {token_id for token_id in eos_token_ids if isinstance(token_id, int)}
-    ids.update(vocab[marker] for marker in T.END_OF_SEQUENCE if marker in vocab)
+    ids.update(vocab[marker] for marker in D.END_OF_SEQUENCE if marker in vocab)
     return frozenset(ids)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any, Final
 
+from longcat_plugins.core.dialects import DIALECTS
+
 TOOLS: Final[list[dict[str, Any]]] = [
     {
         "type": "function",
@@ -20,12 +22,13 @@ TOOLS: Final[list[dict[str, Any]]] = [
     }
 ]
 
-#: Two calls in two dialects (LongCat JSON, then XML function), with text before them.
+#: Two calls in two dialects (LongCat JSON, then XML function, as their declarations write them), with text before
+#: them.
 TOOL_OUTPUT: Final = (
     "Checking both.\n"
-    '<longcat_tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</longcat_tool_call>\n'
-    "<tool_call>\n<function=get_weather>\n<parameter=city>\nTokyo\n</parameter>\n"
-    "<parameter=days>\n2\n</parameter>\n</function>\n</tool_call>"
+    + DIALECTS["json"].write("get_weather", {"city": "Paris"})
+    + "\n"
+    + DIALECTS["xml"].write("get_weather", {"city": "Tokyo", "days": 2})
 )
 EXPECTED_CALLS: Final = [("get_weather", {"city": "Paris"}), ("get_weather", {"city": "Tokyo", "days": 2})]
 EXPECTED_CONTENT: Final = "Checking both.\n"

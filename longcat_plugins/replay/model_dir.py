@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from longcat_plugins.core.dialects import DIALECTS
 from longcat_plugins.templates import template_path
 
 from .tokenizer import train_bpe_tokenizer
@@ -44,8 +45,9 @@ class ModelFamily:
         return [t for t in (self.bos, self.eos) if t is not None] + [*self.special, *self.plain]
 
 
-#: LongCat's vocabulary: its markup tags are special tokens. Other tags (``<think>``, ``<tool_call>``,
-#: ``<function=``, the key/value tags...) are split into several tokens, so both paths of the parser are used.
+#: LongCat's vocabulary: its markup tags (its dialect's block, as declared) are special tokens. Other tags
+#: (``<think>``, ``<tool_call>``, ``<function=``, the key/value tags...) are split into several tokens, so both paths
+#: of the parser are used.
 LONGCAT = ModelFamily(
     served_model_name="LongCat-Flash-Chat",
     model_type="longcat_flash",
@@ -53,8 +55,8 @@ LONGCAT = ModelFamily(
     bos="<longcat_s>",
     eos="</longcat_s>",
     special=(
-        "<longcat_tool_call>",
-        "</longcat_tool_call>",
+        DIALECTS["json"].block.open,
+        DIALECTS["json"].block.close,
         "<longcat_tool_response>",
         "</longcat_tool_response>",
         "<longcat_think>",
@@ -68,8 +70,8 @@ LONGCAT = ModelFamily(
 #: ``<think>`` (with their closing tags) are single tokens that are *not* special.
 _QWEN_SPECIAL = ("<|endoftext|>", "<|im_start|>")
 _QWEN_PLAIN = (
-    "<tool_call>",
-    "</tool_call>",
+    DIALECTS["hermes"].block.open,
+    DIALECTS["hermes"].block.close,
     "<tool_response>",
     "</tool_response>",
     "<think>",

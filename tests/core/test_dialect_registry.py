@@ -162,39 +162,76 @@ def test_a_wrong_extra_dialect_is_an_error_naming_the_variable(monkeypatch: pyte
         D.extra_dialects_from_env()
 
 
-def _dialect_tags() -> dict[str, str]:
-    """The tags the declarations are made of, by their name in ``core/tags.py``."""
+def _tags_of(dialect: Dialect) -> list[str]:
+    """Every tag a declaration is made of: its block's, its markup's, its pairs', its separated call's (not the
+    namespace or index mark written around a name), its end-of-sequence tokens."""
+    groups: list[tuple[object, ...]] = [dataclasses.astuple(dialect.block), dialect.end_of_sequence]
+    groups += [dataclasses.astuple(group) for group in (dialect.markup, dialect.pairs) if group is not None]
+    if dialect.separated is not None:
+        groups.append((dialect.separated.call_open, dialect.separated.separator, dialect.separated.call_close))
+    return [tag for group in groups for tag in group if isinstance(tag, str) and len(tag) > 1]
+
+
+def _declared_tags() -> dict[str, str]:
+    """The tags every dialect the parser reads is made of (the test-only ones too) and every block's, by their
+    constant's name in ``core/tags.py`` (or by themselves when they have none)."""
     from longcat_plugins.core import tags
 
-    declared = {
-        tag
-        for dialect in DIALECTS.values()
-        for group in (
-            dataclasses.astuple(dialect.block),
-            dialect.markup and dataclasses.astuple(dialect.markup),
-            dialect.pairs and dataclasses.astuple(dialect.pairs),
-        )
-        for tag in group or ()
-        if isinstance(tag, str) and len(tag) > 1
-    }
-    return {name: value for name, value in vars(tags).items() if isinstance(value, str) and value in declared}
+    declared = {tag for d in READ_DIALECTS.values() for tag in _tags_of(d)}
+    declared |= {tag for block in D.BLOCKS for tag in (block.open, block.close)}
+    named = {value: name for name, value in vars(tags).items() if isinstance(value, str) and value in declared}
+    return {named.get(tag, tag): tag for tag in declared}
 
 
-def test_no_reader_names_a_dialects_tag() -> None:
-    """The readers and the parser take every dialect's tags from the declarations: none names a tag, by its constant
-    or as a string (docstrings aside)."""
-    tags = _dialect_tags()
-    assert "ARG_KEY_OPEN" in tags and "FUNCTION_OPEN" in tags
-    core = Path(D.__file__).parent
-    for path in [core / "parser.py", *sorted((core / "readers").glob("*.py"))]:
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        docstrings = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Expr)}
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "T":
-                assert node.attr not in tags, f"{path.name}:{node.lineno} names T.{node.attr}"
-            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
-                named = [tag for tag in tags.values() if tag in node.value]
-                assert not named, f"{path.name}:{node.lineno} holds {named}"
+ROOT = Path(D.__file__).parents[2]
+#: where the tags are declared
+DECLARING = ("longcat_plugins/core/dialects.py", "longcat_plugins/core/tags.py")
+#: the fuzzer's generator and checks, which take every tag from the declarations too
+FUZZER = ("tests/fuzz/outputs.py", "tests/fuzz/scaling.py", "tests/fuzz/texts.py", "tests/fuzz/checks.py")
+#: modules that may hold a tag, each with its reason
+ALLOWED = {
+    "longcat_plugins/replay/qwen_vocab.py": "Qwen's real added tokens at their real ids: a fact of its tokenizer (the "
+    "ids follow from the order), not a dialect's declaration",
+}
+
+
+def _modules() -> list[str]:
+    package = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "longcat_plugins").rglob("*.py"))
+    return [m for m in [*package, *FUZZER] if m not in DECLARING]
+
+
+def _naming(module: str, tags: dict[str, str]) -> list[str]:
+    """Where ``module`` names a dialect's tag: a string constant that holds one (docstrings aside), a tag constant of
+    ``core/tags.py`` (as ``T.X``, ``tags.X`` or imported by name) or the end-of-sequence tokens every dialect reads,
+    which the registry extends (``dialects.END_OF_SEQUENCE``)."""
+    constants = {name for name in tags if name.isupper()} | {"END_OF_SEQUENCE"}
+    tree = ast.parse((ROOT / module).read_text(encoding="utf-8"))
+    docstrings = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Expr)}
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in ("T", "tags"):
+            if node.attr in constants:
+                found.append(f"{module}:{node.lineno} names {node.value.id}.{node.attr}")
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[-1] == "tags":
+            found += [f"{module}:{node.lineno} imports {a.name}" for a in node.names if a.name in constants]
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+            held = sorted(tag for tag in tags.values() if tag in node.value)
+            if held:
+                found.append(f"{module}:{node.lineno} holds {held}")
+    return found
+
+
+def test_nothing_but_the_declarations_names_a_dialects_tag() -> None:
+    """Every module of the package, and the fuzzer's generator and checks, take every dialect's tags from the
+    declarations (``core/dialects.py``, made of ``core/tags.py``): none names a tag, by its constant or as a string
+    (docstrings aside), but the few :data:`ALLOWED` for their reason."""
+    tags = _declared_tags()
+    assert {"ARG_KEY_OPEN", "FUNCTION_OPEN", "CALL_LIST_OPEN", "<arg_key>", "<|tool_call_begin|>"} <= tags.keys()
+    modules = _modules()
+    assert "longcat_plugins/core/parser.py" in modules and "longcat_plugins/doctor/samples.py" in modules
+    found = [where for module in modules if module not in ALLOWED for where in _naming(module, tags)]
+    assert not found, "\n".join(found)
+    assert all(_naming(module, tags) for module in ALLOWED), "an allowed module that names no tag leaves the list"
 
 
 def test_a_wrong_extra_dialect_stops_the_parsers_not_the_import() -> None:
@@ -212,3 +249,47 @@ def test_a_wrong_extra_dialect_stops_the_parsers_not_the_import() -> None:
     done = subprocess.run(parse, env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode != 0 and D.EXTRA_ENV_VAR in done.stderr and "Traceback" not in done.stderr, done.stderr
     assert subprocess.run(parse, capture_output=True, text=True, timeout=120).returncode == 0
+
+
+def _template_of(dialect: Dialect) -> str:
+    """A chat template that writes the dialect's calls (as the declaration writes one)."""
+    call = written(dialect, "{{ tool_call.name }}", {"city": "{{ value }}"})
+    return f"{{%- for tool_call in message.tool_calls %}}{call}{{%- endfor %}}"
+
+
+@pytest.mark.parametrize("dialect", list(READ_DIALECTS.values()), ids=list(READ_DIALECTS))
+def test_every_dialect_is_detected_from_a_model_that_writes_it(
+    dialect: Dialect, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Among every dialect the parser reads (those ``LONGCAT_EXTRA_DIALECTS`` declares too), each is detected from
+    its own signs: its template and vocabulary, its template alone, its vocabulary alone (but a markup's tags, which
+    are text: its vocabulary holds only its block's tags)."""
+    monkeypatch.delenv(D.ENV_VAR, raising=False)
+    vocabulary, template = set(_tags_of(dialect)), _template_of(dialect)
+    assert D.detect_dialect(vocabulary, template, READ_DIALECTS) == dialect
+    assert D.detect_dialect((), template, READ_DIALECTS) == dialect
+    if dialect.markup is None:
+        assert D.detect_dialect(vocabulary, "", READ_DIALECTS) == dialect
+    by_default = D.detect_dialect(vocabulary, template)  # among the registry's: an extra dialect is read, not detected
+    assert by_default == dialect if dialect.name in DIALECTS else by_default in DIALECTS.values()
+
+
+def test_no_sign_matches_every_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An empty template and vocabulary (and ones that write no dialect) give the default, among every dialect read."""
+    monkeypatch.delenv(D.ENV_VAR, raising=False)
+    plain = "{%- for message in messages %}{{ message.content }}{%- endfor %}"
+    for vocabulary, template in [((), ""), ({"a", "<s>", "</s>"}, plain)]:
+        assert D.detect_dialect(vocabulary, template, READ_DIALECTS).name == D.DEFAULT
+        assert D.detect_dialect(vocabulary, template).name == D.DEFAULT
+
+
+def test_a_sign_that_is_a_prefix_of_another_is_not_the_others(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A dialect whose block tag is a prefix of Hermes JSON's (``<tool`` of ``<tool_call>``), declared before the
+    registry's, is not picked for a Hermes model's template; its own model still gets it."""
+    monkeypatch.delenv(D.ENV_VAR, raising=False)
+    short = D.declared({"name": "short", "title": "Short", "models": "none", "block": ["<tool", "</tool>"]})
+    among = {"short": short, **READ_DIALECTS}
+    hermes = DIALECTS["hermes"]
+    assert D.detect_dialect((), _template_of(hermes), among) == hermes
+    assert D.detect_dialect(set(_tags_of(hermes)), "", among) == hermes
+    assert D.detect_dialect((), _template_of(short), among) == short

@@ -32,13 +32,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from longcat_plugins.core import MessageBuilder, ParsedMessage, ParserOptions, StreamParser
-from longcat_plugins.core import tags as T
+from longcat_plugins.core import dialects as D
 from longcat_plugins.core.events import Content, Event, Reasoning, ToolCallArgs, ToolCallEnd, ToolCallStart
 
 from ..support.events import feed, groups_of, split_at, summary
 from ..support.strict_json import strict_json_loads
 from .cases import Case, Expected
-from .texts import SENTINEL, THINK_AND_EOS
+from .texts import END_OF_SEQUENCE, SENTINEL, THINK_AND_EOS
+
+#: the key/value dialects' pair tags, as declared
+_PAIRS = tuple(d.pairs for d in D.PAIR_DIALECTS.values() if d.pairs is not None)
 
 CHECKS = (
     "exception",
@@ -172,7 +175,7 @@ def _short(value: Any, limit: int = 300) -> str:
 
 
 def _has_tag(text: str, options: ParserOptions) -> bool:
-    tags = THINK_AND_EOS if options.reasoning else THINK_AND_EOS[-2:]
+    tags = THINK_AND_EOS if options.reasoning else END_OF_SEQUENCE
     return any(t in text for t in tags)
 
 
@@ -199,15 +202,17 @@ def _is_subsequence(pieces: list[str], text: str) -> int:
 def _cut_header_at(text: str) -> int:
     """Where a key/value key or an XML parameter header that the output ends in, cut off, begins (with what may
     begin its closing tag); -1 if the output ends otherwise."""
-    key = text.rfind(T.ARG_KEY_OPEN)
-    if key >= 0:
-        name = key + len(T.ARG_KEY_OPEN)
-        close = text.find("<", name)
-        if close < 0 or (T.ARG_KEY_CLOSE.startswith(text[close:]) and len(text) - close < len(T.ARG_KEY_CLOSE)):
-            return key
-    header = text.rfind(T.PARAMETER_OPEN)
-    if header >= 0 and not any(c in "<>\n" for c in text[header + len(T.PARAMETER_OPEN) :]):
-        return header
+    for pairs in _PAIRS:
+        key = text.rfind(pairs.key_open)
+        if key >= 0:
+            name = key + len(pairs.key_open)
+            close = text.find(pairs.key_close[0], name)
+            if close < 0 or (pairs.key_close.startswith(text[close:]) and len(text) - close < len(pairs.key_close)):
+                return key
+    for markup in D.MARKUPS.values():
+        header = text.rfind(markup.param_open)
+        if header >= 0 and not any(c in f"<\n{markup.name_end}" for c in text[header + len(markup.param_open) :]):
+            return header
     return -1
 
 
@@ -249,8 +254,9 @@ def _accounting(case: Case, run: Run, options: ParserOptions) -> list[Failure]:
         if lost:
             i = text.find(lost[0])
             context = text[max(0, i - 60) : i + len(lost[0]) + 20]
-            key = text.rfind(T.ARG_KEY_OPEN, 0, i)
-            where = " inside a key/value key" if key >= 0 and text.find(T.ARG_KEY_CLOSE, key, i) < 0 else ""
+            keys = [(text.rfind(pairs.key_open, 0, i), pairs.key_close) for pairs in _PAIRS]
+            inside = any(key >= 0 and text.find(close, key, i) < 0 for key, close in keys)
+            where = " inside a key/value key" if inside else ""
             failures.append(Failure("accounting-words", f"lost {', '.join(lost)}; first{where} in {context!r}"))
     return failures
 

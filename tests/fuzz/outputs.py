@@ -38,7 +38,15 @@ def value_ends(dialect: D.Dialect) -> ValueEnds:
 XML_VALUE_ENDS = value_ends(D.DIALECTS["xml"])
 KV_VALUE_ENDS = value_ends(D.DIALECTS["kv"])
 WS = " \t\r\n"
-_CUT_AFTER_BLOCK = T.TagSet(*D.BLOCK_CLOSES, *T.END_OF_SEQUENCE)
+_CUT_AFTER_BLOCK = T.TagSet(*D.BLOCK_CLOSES, *D.END_OF_SEQUENCE)
+
+#: the tags of the shapes real outputs take (below), from the declarations of the dialects those models write
+_MARKUP = D.DIALECTS["xml"].markup
+_PAIRS = D.DIALECTS["kv"].pairs
+assert _MARKUP is not None and _PAIRS is not None
+_LONGCAT = D.DIALECTS["kv"].block
+_HERMES = D.DIALECTS["hermes"].block
+_JSON_BLOCKS = {"json.longcat": D.DIALECTS["json"].block, "json.hermes": _HERMES}
 
 #: one call of each dialect the parser reads, as the declaration writes it (``registered.NAME``; a key/value one
 #: also with no line breaks)
@@ -146,7 +154,7 @@ def _xml_function(out: Output, tool: Tool | None, name: str, typed: bool, shape:
     """The parts of one ``<function=...>`` call (without a wrapper)."""
     rng = out.rng
     compact = rng.random() < 0.3
-    parts: list[tuple[str, str]] = [("block", f"<function={name}>" + _sep(rng))]
+    parts: list[tuple[str, str]] = [("block", f"{_MARKUP.call_open}{name}{_MARKUP.name_end}" + _sep(rng))]
     args: dict[str, Any] = {}
     params = _call_args(out, tool, typed, XML_VALUE_ENDS)
     for i, (key, text, value) in enumerate(params):
@@ -154,20 +162,22 @@ def _xml_function(out: Output, tool: Tool | None, name: str, typed: bool, shape:
             text = text.strip("\n") or "x"
             value = text if isinstance(value, str) else value
         if shape == "xml.value-function-close" and i == 0:
-            text += "\n</function>\nmore"
+            text += f"\n{_MARKUP.call_close}\nmore"
         body = text if compact else f"\n{text}\n"
-        close = T.PARAMETER_CLOSE if rng.random() < 0.9 or i == len(params) - 1 else ""
+        close = _MARKUP.param_close if rng.random() < 0.9 or i == len(params) - 1 else ""
         if not close:
             out.features.append("xml.no-param-close")
         # (with no closing tag, whitespace before the next tag would be part of the value)
-        parts.append((f"param:{key}", f"<parameter={key}>{body}{close}" + (_sep(rng) if close else "")))
+        parts.append(
+            (f"param:{key}", f"{_MARKUP.param_open}{key}{_MARKUP.name_end}{body}{close}" + (_sep(rng) if close else ""))
+        )
         args[key] = value
         if rng.random() < 0.1 and close:
             parts[-1] = (parts[-1][0], parts[-1][1].rstrip(WS))  # the stray text brings its own whitespace
             parts.append(("stray", _stray(out, "xml", after_value=True)))
             parts.append(("block", _sep(rng)))
     if rng.random() < 0.93 or shape not in ("xml.wrapped", "xml.longcat"):
-        parts.append(("block", T.FUNCTION_CLOSE))
+        parts.append(("block", _MARKUP.call_close))
     else:
         out.features.append("xml.no-function-close")
     out.calls.append(ExpectedCall(name, args))
@@ -177,13 +187,13 @@ def _xml_function(out: Output, tool: Tool | None, name: str, typed: bool, shape:
 def _kv_call(out: Output, tool: Tool | None, name: str, typed: bool, shape: str) -> list[tuple[str, str]]:
     rng = out.rng
     head = {"kv.own-line": f"\n{name}\n", "kv.prefix": f"functions.{name}\n"}.get(shape, name + _sep(rng))
-    parts: list[tuple[str, str]] = [("block", T.LONGCAT_CALL_OPEN + head)]
+    parts: list[tuple[str, str]] = [("block", _LONGCAT.open + head)]
     args: dict[str, Any] = {}
     params = _call_args(out, tool, typed, KV_VALUE_ENDS)
     if not params and shape == "kv.no-closer":  # a name alone, cut off, is not a call
         params = [("note", "x", "x")]
     for key, text, value in params:
-        pair = f"{T.ARG_KEY_OPEN}{key}{T.ARG_KEY_CLOSE}{_sep(rng)}{T.ARG_VALUE_OPEN}{text}{T.ARG_VALUE_CLOSE}"
+        pair = f"{_PAIRS.key_open}{key}{_PAIRS.key_close}{_sep(rng)}{_PAIRS.value_open}{text}{_PAIRS.value_close}"
         parts.append((f"param:{key}", pair + _sep(rng)))
         args[key] = value
         if rng.random() < 0.1:
@@ -191,7 +201,7 @@ def _kv_call(out: Output, tool: Tool | None, name: str, typed: bool, shape: str)
             parts.append(("stray", _stray(out, "kv", after_value=True)))
             parts.append(("block", _sep(rng)))
     if shape != "kv.no-closer":
-        parts.append(("block", T.LONGCAT_CALL_CLOSE))
+        parts.append(("block", _LONGCAT.close))
     out.calls.append(ExpectedCall(name, args))
     return parts
 
@@ -270,12 +280,8 @@ def add_block(out: Output, shape: str, tools: dict[str, Tool], typed: bool) -> N
             tools[tool.name] = tool
         return tools[tool.name]
 
-    if shape.startswith("json."):
-        open_tag, close_tag = (
-            (T.LONGCAT_CALL_OPEN, T.LONGCAT_CALL_CLOSE)
-            if shape == "json.longcat"
-            else (T.HERMES_CALL_OPEN, T.HERMES_CALL_CLOSE)
-        )
+    if shape in _JSON_BLOCKS:
+        open_tag, close_tag = _JSON_BLOCKS[shape].open, _JSON_BLOCKS[shape].close
         out.add("block", open_tag + rng.choice(("", "\n", " ", "\n\n")))
         for i in range(1 if rng.random() < 0.75 else rng.randint(2, 3)):
             if i:
@@ -314,27 +320,23 @@ def add_block(out: Output, shape: str, tools: dict[str, Tool], typed: bool) -> N
             body, _ = _json_object(out, new_tool().name)
             calls.append(body)
         sep = rng.choice((", ", ",\n", ","))
-        out.add("block", f"{T.CALL_LIST_OPEN}{_sep(rng)}[{sep.join(calls)}]{_sep(rng)}{T.CALL_LIST_CLOSE}")
+        out.add("block", f"{D.CALL_LIST_BLOCK.open}{_sep(rng)}[{sep.join(calls)}]{_sep(rng)}{D.CALL_LIST_BLOCK.close}")
         return
     if shape == "xml.prose-mention":
-        out.add("prose", "the format is <function=example_function_name> with parameters ")
+        out.add("prose", f"the format is {_MARKUP.call_open}example_function_name{_MARKUP.name_end} with parameters ")
         return
     if shape.startswith("xml.") or shape == "kv.json-body":
         tool = new_tool()
         if shape == "kv.json-body":
             body, _ = _json_object(out, tool.name)
-            out.add("block", f"{T.LONGCAT_CALL_OPEN}{tool.name} {body}{T.LONGCAT_CALL_CLOSE}")
+            out.add("block", f"{_LONGCAT.open}{tool.name} {body}{_LONGCAT.close}")
             return
         parts = _xml_function(out, tool, tool.name, typed, shape)
         if shape in ("xml.wrapped", "xml.longcat"):
-            wrap = (
-                (T.HERMES_CALL_OPEN, T.HERMES_CALL_CLOSE)
-                if shape == "xml.wrapped"
-                else (T.LONGCAT_CALL_OPEN, T.LONGCAT_CALL_CLOSE)
-            )
-            parts = [("block", wrap[0] + _sep(rng)), *parts, ("block", _sep(rng) + wrap[1])]
+            wrap = _HERMES if shape == "xml.wrapped" else _LONGCAT
+            parts = [("block", wrap.open + _sep(rng)), *parts, ("block", _sep(rng) + wrap.close)]
         elif shape == "xml.orphan-close":
-            parts.append(("block", _sep(rng) + T.HERMES_CALL_CLOSE))
+            parts.append(("block", _sep(rng) + _HERMES.close))
         for role, text in parts:
             out.add(role, text)
         return
@@ -346,22 +348,22 @@ def add_block(out: Output, shape: str, tools: dict[str, Tool], typed: bool) -> N
     # the remaining key/value shapes seen in real outputs
     key = tool.params[0].name if tool.params else "city"
     value = string_value(rng, out.sentinel, KV_VALUE_ENDS)
-    pair = f"{T.ARG_KEY_OPEN}{key}{T.ARG_KEY_CLOSE}\n{T.ARG_VALUE_OPEN}{value}{T.ARG_VALUE_CLOSE}\n"
+    pair = f"{_PAIRS.key_open}{key}{_PAIRS.key_close}\n{_PAIRS.value_open}{value}{_PAIRS.value_close}\n"
     if shape == "kv.no-opener":
-        text = f"{tool.name}\n{pair}{T.LONGCAT_CALL_CLOSE}"
+        text = f"{tool.name}\n{pair}{_LONGCAT.close}"
     elif shape == "kv.name-before-tag":
-        text = f"{tool.name}\n{T.LONGCAT_CALL_OPEN}\n{pair}{T.LONGCAT_CALL_CLOSE}"
+        text = f"{tool.name}\n{_LONGCAT.open}\n{pair}{_LONGCAT.close}"
     elif shape == "kv.key-at-end":  # the output stops after a key (or inside its closing tag)
-        close = rng.choice((T.ARG_KEY_CLOSE, T.ARG_KEY_CLOSE + "\n", T.ARG_KEY_CLOSE[:-3], ""))
+        close = rng.choice((_PAIRS.key_close, _PAIRS.key_close + "\n", _PAIRS.key_close[:-3], ""))
         first = pair if rng.random() < 0.5 else ""
-        text = f"{T.LONGCAT_CALL_OPEN}{tool.name}\n{first}{T.ARG_KEY_OPEN}{out.sentinel()}{close}"
+        text = f"{_LONGCAT.open}{tool.name}\n{first}{_PAIRS.key_open}{out.sentinel()}{close}"
     elif shape == "kv.ts-call":
-        text = f"{T.LONGCAT_CALL_OPEN}{tool.name}({{{key}: {json.dumps(value)}, n: 'x'}}){T.LONGCAT_CALL_CLOSE}"
+        text = f"{_LONGCAT.open}{tool.name}({{{key}: {json.dumps(value)}, n: 'x'}}){_LONGCAT.close}"
     elif shape == "kv.one-key-json":
-        body = f"{T.ARG_KEY_OPEN}{json.dumps({key: value})}{T.ARG_KEY_CLOSE}"
-        text = f"{T.LONGCAT_CALL_OPEN}{tool.name}\n{body}\n{T.LONGCAT_CALL_CLOSE}"
+        body = f"{_PAIRS.key_open}{json.dumps({key: value})}{_PAIRS.key_close}"
+        text = f"{_LONGCAT.open}{tool.name}\n{body}\n{_LONGCAT.close}"
     else:  # kv.colon-lines
-        text = f"{T.LONGCAT_CALL_OPEN}{tool.name}\n{key}: {value}\nother: {out.sentinel()}\n{T.LONGCAT_CALL_CLOSE}"
+        text = f"{_LONGCAT.open}{tool.name}\n{key}: {value}\nother: {out.sentinel()}\n{_LONGCAT.close}"
     out.add("block", text)
 
 
@@ -455,7 +457,7 @@ def well_formed(rng: random.Random) -> Case:
     out.add("prose", after)
     if rng.random() < 0.2 and not at_end:
         out.mark("eos")
-        out.add("eos", rng.choice(T.END_OF_SEQUENCE))
+        out.add("eos", rng.choice(D.END_OF_SEQUENCE))
         out.features.append("eos")
     tool_list: list[dict[str, Any]] | None = None
     if declared:

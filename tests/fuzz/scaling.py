@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from longcat_plugins.core import StreamParser
+from longcat_plugins.core import dialects as D
 from tests.support.tools import function_tool
 
 from .known import known_slow
@@ -44,7 +45,24 @@ def _filter_tool(k: int) -> list[dict[str, Any]]:
     return [tool]
 
 
-F = "<function=f></function>"
+#: the tags of the patterns, from the declarations of the dialects whose calls they imitate
+_M = D.DIALECTS["xml"].markup
+_P = D.DIALECTS["kv"].pairs
+assert _M is not None and _P is not None
+_H = D.DIALECTS["hermes"].block
+_L = D.DIALECTS["kv"].block
+
+
+def _fn(name: str) -> str:
+    return f"{_M.call_open}{name}{_M.name_end}"
+
+
+def _param(name: str) -> str:
+    return f"{_M.param_open}{name}{_M.name_end}"
+
+
+_FN_F = _fn("f")
+F = _FN_F + _M.call_close
 JSON_CALL = '{"name": "f", "arguments": {}}'
 
 #: name -> (size of 1x, builder of (text, tools) for a size)
@@ -52,82 +70,89 @@ PATTERNS: dict[str, tuple[int, Callable[[int], tuple[str, Tools]]]] = {
     "lt-run": (65536, lambda n: ("<" * n, None)),
     "lt-sparse": (131072, lambda n: (("a" * 63 + "<") * (n // 64), None)),
     "lt-in-reasoning": (65536, lambda n: ("<think>" + "<" * n, None)),
-    "lt-in-value": (65536, lambda n: ("<function=f><parameter=a>" + "<" * n + "</parameter></function>", None)),
+    "lt-in-value": (65536, lambda n: ((_FN_F + _param("a")) + "<" * n + (_M.param_close + _M.call_close), None)),
     "whitespace": (131072, lambda n: (" \n\t " * (n // 4) + "x", None)),
     "whitespace-after-call": (131072, lambda n: (F + " \n" * (n // 2) + "x", None)),
-    "whitespace-in-block": (131072, lambda n: ("<tool_call>" + JSON_CALL + " " * n + "x</tool_call>", None)),
-    "braces": (131072, lambda n: ("<tool_call>" + "{" * n, None)),
+    "whitespace-in-block": (131072, lambda n: (_H.open + JSON_CALL + " " * n + ("x" + _H.close), None)),
+    "braces": (131072, lambda n: (_H.open + "{" * n, None)),
     "backslashes": (131072, lambda n: ("\\" * n, None)),
     "backslashes-in-string": (
         131072,
-        lambda n: ('<tool_call>{"name": "f", "arguments": {"a": "' + "\\" * n + '"}}</tool_call>', None),
+        lambda n: ((_H.open + '{"name": "f", "arguments": {"a": "') + "\\" * n + ('"}}' + _H.close), None),
     ),
-    "partial-tags": (65536, lambda n: ("<longc" * (n // 6), None)),
+    "partial-tags": (65536, lambda n: (_L.open[:6] * (n // 6), None)),
     "partial-tags-in-value": (
         65536,
-        lambda n: ("<function=f><parameter=a>" + "</paramete" * (n // 10) + "</parameter></function>", None),
+        lambda n: ((_FN_F + _param("a")) + _M.param_close[:-2] * (n // 10) + (_M.param_close + _M.call_close), None),
     ),
-    "closing-tags": (65536, lambda n: ("</tool_call>" * (n // 12), None)),
-    "closing-tags-in-block": (65536, lambda n: ("<tool_call>" + JSON_CALL + "</tool_call>" * (n // 12), None)),
+    "closing-tags": (65536, lambda n: (_H.close * (n // 12), None)),
+    "closing-tags-in-block": (65536, lambda n: (_H.open + JSON_CALL + _H.close * (n // 12), None)),
     "closers-in-value": (
         65536,
         lambda n: (
-            "<function=f><parameter=a>" + "</function></tool_call>\n x\n" * (n // 27) + "</parameter></function>",
+            (_FN_F + _param("a"))
+            + (_M.call_close + _H.close + "\n x\n") * (n // 27)
+            + (_M.param_close + _M.call_close),
             None,
         ),
     ),
     "value-closers-in-value": (
         65536,
         lambda n: (
-            "<function=f><parameter=a>"
-            + "</parameter>"
+            (_FN_F + _param("a"))
+            + _M.param_close
             + " " * 40
             + "x" * (n // 2)
-            + "</parameter> y" * (n // 28)
-            + "</parameter></function>",
+            + (_M.param_close + " y") * (n // 28)
+            + (_M.param_close + _M.call_close),
             None,
         ),
     ),
     "value-closers-in-kv-value": (
         65536,
         lambda n: (
-            "<longcat_tool_call>f\n<longcat_arg_key>a</longcat_arg_key><longcat_arg_value>"
-            + "</longcat_arg_value>  y" * (n // 23)
-            + "</longcat_arg_value></longcat_tool_call>",
+            (_L.open + "f\n" + _P.key_open + "a" + _P.key_close + _P.value_open)
+            + (_P.value_close + "  y") * (n // 23)
+            + (_P.value_close + _L.close),
             None,
         ),
     ),
     "closing-tags-in-kv": (
         65536,
-        lambda n: ("<longcat_tool_call>f\n" + "</longcat_arg_value>" * (n // 20) + "</longcat_tool_call>", None),
+        lambda n: ((_L.open + "f\n") + _P.value_close * (n // 20) + _L.close, None),
     ),
     "tiny-calls-xml": (65536, lambda n: (F * (n // len(F)), None)),
-    "tiny-calls-json": (65536, lambda n: (("<tool_call>" + JSON_CALL + "</tool_call>") * (n // 53), None)),
-    "tiny-calls-one-block": (65536, lambda n: ("<tool_call>" + (JSON_CALL + "\n") * (n // 32) + "</tool_call>", None)),
-    "tiny-calls-kv": (65536, lambda n: ("<longcat_tool_call>f\n</longcat_tool_call>\n" * (n // 41), None)),
+    "tiny-calls-json": (65536, lambda n: ((_H.open + JSON_CALL + _H.close) * (n // 53), None)),
+    "tiny-calls-one-block": (65536, lambda n: (_H.open + (JSON_CALL + "\n") * (n // 32) + _H.close, None)),
+    "tiny-calls-kv": (65536, lambda n: ((_L.open + "f\n" + _L.close + "\n") * (n // 41), None)),
     "deep-json": (
         65536,
-        lambda n: ('<tool_call>{"name": "f", "arguments": ' + '{"a": ' * (n // 6) + "1" + "}" * (n // 6) + "}", None),
+        lambda n: ((_H.open + '{"name": "f", "arguments": ') + '{"a": ' * (n // 6) + "1" + "}" * (n // 6) + "}", None),
     ),
-    "deep-array": (65536, lambda n: ('<tool_call>{"name": "f", "arguments": {"a": ' + "[" * n, None)),
+    "deep-array": (65536, lambda n: (_H.open + '{"name": "f", "arguments": {"a": ' + "[" * n, None)),
     "kv-long-keys": (
         65536,
         lambda n: (
-            "<longcat_tool_call>f\n"
-            + ("<longcat_arg_key>" + "k" * 250 + "</longcat_arg_key><longcat_arg_value>v</longcat_arg_value>")
-            * (n // 305)
-            + "</longcat_tool_call>",
+            (_L.open + "f\n")
+            + (_P.key_open + "k" * 250 + (_P.key_close + _P.value_open + "v" + _P.value_close)) * (n // 305)
+            + _L.close,
             None,
         ),
     ),
     "kv-overlong-keys": (
         65536,
-        lambda n: ("<longcat_tool_call>f\n" + ("<longcat_arg_key>" + "k" * 300) * (n // 317), None),
+        lambda n: ((_L.open + "f\n") + (_P.key_open + "k" * 300) * (n // 317), None),
     ),
-    "xml-long-headers": (65536, lambda n: (("<function=" + "f" * 250 + "\n") * (n // 261), None)),
+    "xml-long-headers": (65536, lambda n: ((_M.call_open + "f" * 250 + "\n") * (n // 261), None)),
     # the size of a schema pattern is its number of recursive references (the schema's size grows with it)
-    "schema-recursive": (2, lambda k: ("<function=f><parameter=p0>x</parameter></function>", _recursive_tool(k))),
-    "schema-filter": (1, lambda k: ("<function=search><parameter=filter>{}</parameter></function>", _filter_tool(k))),
+    "schema-recursive": (
+        2,
+        lambda k: ((_FN_F + _param("p0") + "x" + _M.param_close + _M.call_close), _recursive_tool(k)),
+    ),
+    "schema-filter": (
+        1,
+        lambda k: ((_fn("search") + _param("filter") + "{}" + _M.param_close + _M.call_close), _filter_tool(k)),
+    ),
 }
 
 CAP_SECONDS = 10.0

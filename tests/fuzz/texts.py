@@ -10,31 +10,35 @@ import random
 import re
 from typing import Final
 
+from longcat_plugins.core import dialects as D
 from longcat_plugins.core import tags as T
 
 SENTINEL: Final = re.compile(r"Zq[0-9]{4}x")
 
-#: every tag of every dialect
-ALL_TAGS: Final = (
-    T.LONGCAT_CALL_OPEN,
-    T.LONGCAT_CALL_CLOSE,
-    T.HERMES_CALL_OPEN,
-    T.HERMES_CALL_CLOSE,
-    T.CALL_LIST_OPEN,
-    T.CALL_LIST_CLOSE,
-    T.FUNCTION_OPEN,
-    T.FUNCTION_CLOSE,
-    T.PARAMETER_OPEN,
-    T.PARAMETER_CLOSE,
-    T.ARG_KEY_OPEN,
-    T.ARG_KEY_CLOSE,
-    T.ARG_VALUE_OPEN,
-    T.ARG_VALUE_CLOSE,
-    *T.THINK_OPENS,
-    *T.THINK_CLOSES,
-    *T.END_OF_SEQUENCE,
-)
-THINK_AND_EOS: Final = (*T.THINK_OPENS, *T.THINK_CLOSES, *T.END_OF_SEQUENCE)
+
+def _pairs(dialect: D.Dialect) -> D.Pairs:
+    assert dialect.pairs is not None
+    return dialect.pairs
+
+
+def _declared_tags() -> tuple[str, ...]:
+    """Every tag of every dialect the parser reads, as declared (blocks, markups, pairs, separated calls)."""
+    groups = [
+        *((b.open, b.close) for b in D.BLOCKS),
+        *((m.call_open, m.call_close, m.param_open, m.param_close) for m in D.MARKUPS.values()),
+        *((p.key_open, p.key_close, p.value_open, p.value_close) for p in map(_pairs, D.PAIR_DIALECTS.values())),
+        *((c.call_open, c.separator, c.call_close) for c in D.SEPARATED.values()),
+    ]
+    return tuple(dict.fromkeys(tag for group in groups for tag in group))
+
+
+#: the end-of-sequence tokens every dialect reads, and those the dialects declare
+END_OF_SEQUENCE: Final = D.END_OF_SEQUENCE
+THINK_AND_EOS: Final = (*T.THINK_OPENS, *T.THINK_CLOSES, *END_OF_SEQUENCE)
+#: every tag of every dialect, reasoning's and the ends of sequence
+ALL_TAGS: Final = (*_declared_tags(), *THINK_AND_EOS)
+_MARKUP = D.DIALECTS["xml"].markup
+assert _MARKUP is not None
 
 WORDS: Final = (
     "the", "file", "weather", "Paris", "call", "tool", "value", "let", "me", "check", "ok", "json", "name",
@@ -50,7 +54,8 @@ HARMLESS_LT: Final = ("a < b", "<b>", "</b>", "<3", "<tool", "<longcat_", "<thin
 FRAGMENTS: Final = (
     *ALL_TAGS,
     "<", ">", "</", "<longc", "<longcat_tool", "<tool_", "<function", "<parameter", "</longcat_arg_",
-    "<|im_", "</think", "<function=f>", "<parameter=p>", "<function=get_weather>", "<parameter=city>",
+    "<|im_", "</think", *(f"{_MARKUP.call_open}{name}{_MARKUP.name_end}" for name in ("f", "get_weather")),
+    *(f"{_MARKUP.param_open}{name}{_MARKUP.name_end}" for name in ("p", "city")),
     "{", "}", "[", "]", '"', "'", "\\", "\\u", "\\ud83d", "\\ude00", "\\ud83d\\ude00", "\\n", "\\\"", ":", ",",
     '{"name": "f", "arguments": ', '"name"', '"arguments"', '{"', '":', "null", "true", "1e999", "NaN", "-0",
     " ", "\n", "\t", "\r\n", "  ", "\n\n",

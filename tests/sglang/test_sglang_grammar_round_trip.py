@@ -5,7 +5,7 @@ arguments back. The tag comes from SGLang's own entry (``LongcatDetector.get_str
 
 from __future__ import annotations
 
-from dataclasses import replace
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -15,19 +15,11 @@ from sglang.srt.function_call.function_call_parser import FunctionCallParser
 from xgrammar.testing import _is_grammar_accept_string
 
 from longcat_plugins.core import tags as T
-from longcat_plugins.core.dialects import DIALECTS, Dialect
-from tests.grammar_cases import (
-    BROKEN,
-    GLM_KV,
-    GLM_KV_VALUES,
-    SEPARATED,
-    SHAPES,
-    broken_tool,
-    compact,
-    read_back,
-    strict_tool,
-    written,
-)
+from longcat_plugins.core.dialects import DIALECTS, END_OF_SEQUENCE, Dialect
+from tests.extra_dialects import DEEPSEEK_V31
+from tests.grammar_cases import BROKEN, SHAPES, broken_tool, read_back, strict_tool, written
+from tests.support.twins.extra_grammars import *  # noqa: F403 (the test-only dialects' round trips, run on SGLang)
+from tests.support.twins.extra_grammars import Accepts, ExtraGrammar
 
 pytestmark = pytest.mark.sglang
 
@@ -140,97 +132,35 @@ def test_one_call_when_the_request_asks_for_one(dialect_env: Any, dialect: str, 
 
 
 @pytest.fixture
-def glm_kv(monkeypatch: pytest.MonkeyPatch, dialect_env: Any) -> str:
-    """The test-only key/value dialect with GLM's tags, registered for the test."""
-    monkeypatch.setitem(DIALECTS, GLM_KV.name, GLM_KV)
-    return GLM_KV.name
+def extra_grammar(monkeypatch: pytest.MonkeyPatch, dialect_env: Any) -> ExtraGrammar:
+    """A test-only dialect registered for the test, its grammar the structural tag SGLang's ``FunctionCallParser``
+    asks of our detector (the shared tests: ``tests/support/twins/extra_grammars.py``)."""
+
+    def grammar(dialect: Dialect, tool: dict[str, Any]) -> Accepts:
+        monkeypatch.setitem(DIALECTS, dialect.name, dialect)
+        compiled = _grammar(dialect_env, dialect.name, tool)
+        return lambda text: _accepts(compiled, text)
+
+    return grammar
 
 
-#: GLM's dialect declared with no line breaks (GLM-4.7's compact layout)
-GLM_COMPACT = replace(compact(GLM_KV), name=f"{GLM_KV.name}_compact")
+def test_the_reasoning_before_a_forced_call_holds_no_end_of_sequence(dialect_env: Any) -> None:
+    """A forced call of a request that reasons: the grammar SGLang is given covers the reasoning, which holds no
+    end-of-sequence token of any dialect the parser reads (DeepSeek-V3.1's declared one too), so that the turn cannot
+    end inside it."""
+    from longcat_plugins.sglang.forced_reasoning import cover_reasoning
 
-
-@pytest.fixture
-def glm_compact(monkeypatch: pytest.MonkeyPatch, dialect_env: Any) -> str:
-    monkeypatch.setitem(DIALECTS, GLM_COMPACT.name, GLM_COMPACT)
-    return GLM_COMPACT.name
-
-
-@pytest.mark.parametrize("case", SHAPES, ids=[s[0] for s in SHAPES])
-def test_a_key_value_dialect_with_other_tags_gets_its_own_grammar(dialect_env: Any, glm_kv: str, case: Any) -> None:
-    """Its calls are accepted and read back, with wrongly typed arguments refused; LongCat's pairs are not its
-    calls."""
-    _, properties, arguments, wrong = case
-    tool = strict_tool(properties)
-    grammar = _grammar(dialect_env, glm_kv, tool)
-    text = written(GLM_KV, "lookup", arguments)
-    assert _accepts(grammar, text)
-    assert read_back(text, tool) == [("lookup", arguments)]
-    assert not _accepts(grammar, written(DIALECTS["kv"], "lookup", arguments))
-    if wrong is not None:
-        assert not _accepts(grammar, written(GLM_KV, "lookup", wrong))
-
-
-@pytest.mark.parametrize("case", SHAPES, ids=[s[0] for s in SHAPES])
-def test_the_compact_layout_is_forced_by_a_declaration_that_writes_it(
-    dialect_env: Any, glm_compact: str, case: Any
-) -> None:
-    """A declaration with no line breaks forces calls with none, which are read back; the line-broken layout is
-    refused (and a line-broken declaration refuses the compact one)."""
-    _, properties, arguments, wrong = case
-    tool = strict_tool(properties)
-    grammar = _grammar(dialect_env, glm_compact, tool)
-    text = written(GLM_COMPACT, "lookup", arguments)
-    assert _accepts(grammar, text)
-    assert read_back(text, tool) == [("lookup", arguments)]
-    assert not _accepts(grammar, written(GLM_KV, "lookup", arguments))
-    if wrong is not None:
-        assert not _accepts(grammar, written(GLM_COMPACT, "lookup", wrong))
-
-
-def test_a_line_broken_declaration_refuses_the_compact_layout(dialect_env: Any, glm_kv: str) -> None:
-    tool = strict_tool({"city": {"type": "string"}})
-    grammar = _grammar(dialect_env, glm_kv, tool)
-    assert not _accepts(grammar, written(GLM_COMPACT, "lookup", {"city": "Paris"}))
-
-
-@pytest.mark.parametrize(("value", "taken"), GLM_KV_VALUES)
-@pytest.mark.parametrize("bounds", [{}, {"minLength": 1}], ids=["free", "min-length"])
-def test_a_key_value_value_ends_at_its_own_dialects_tags(
-    dialect_env: Any, glm_kv: str, value: str, taken: bool, bounds: dict[str, int]
-) -> None:
-    for properties in ({"code": {"type": "string", **bounds}}, None):
-        grammar = _grammar(dialect_env, glm_kv, strict_tool(properties))
-        text = written(GLM_KV, "lookup", {"code": value})
-        assert _accepts(grammar, text) is taken, text
-        if taken and properties:
-            assert read_back(text, strict_tool(properties)) == [("lookup", {"code": value})]
-
-
-@pytest.mark.parametrize(("case", "properties", "extra", "arguments"), BROKEN, ids=[c[0] for c in BROKEN])
-def test_a_key_value_dialect_with_other_tags_refuses_a_broken_call(
-    dialect_env: Any, glm_kv: str, case: str, properties: dict[str, Any], extra: dict[str, Any],
-    arguments: list[tuple[str, Any]],
-) -> None:  # fmt: skip
-    grammar = _grammar(dialect_env, glm_kv, broken_tool(properties, extra, None))
-    assert not _accepts(grammar, written(GLM_KV, "lookup", arguments))
-
-
-@pytest.mark.parametrize("case", SHAPES, ids=[s[0] for s in SHAPES])
-@pytest.mark.parametrize("dialect", SEPARATED, ids=[d.name for d in SEPARATED])
-def test_a_name_and_separator_dialect_gets_its_own_grammar(
-    monkeypatch: pytest.MonkeyPatch, dialect_env: Any, dialect: Dialect, case: Any
-) -> None:
-    """Its calls (name, separator, JSON arguments) are accepted and read back, with wrongly typed arguments refused;
-    a Hermes JSON call is not its call."""
-    monkeypatch.setitem(DIALECTS, dialect.name, dialect)
-    _, properties, arguments, wrong = case
-    tool = strict_tool(properties)
-    grammar = _grammar(dialect_env, dialect.name, tool)
-    text = written(dialect, "lookup", arguments)
-    assert dialect.separated is not None and dialect.separated.separator in text
-    assert _accepts(grammar, text), text
-    assert read_back(text, tool) == [("lookup", arguments)]
-    assert not _accepts(grammar, written(DIALECTS["hermes"], "lookup", arguments))
-    if wrong is not None:
-        assert not _accepts(grammar, written(dialect, "lookup", wrong))
+    dialect_env("hermes")
+    parser = FunctionCallParser([Tool.model_validate(strict_tool({"city": {"type": "string"}}))], "longcat")
+    constraint = parser.get_structure_constraint("required")
+    assert constraint is not None and constraint[0] == "structural_tag", constraint
+    tag = constraint[1] if isinstance(constraint[1], str) else constraint[1].model_dump_json(by_alias=True)
+    adapted = SimpleNamespace(sampling_params={"structural_tag": tag}, require_reasoning=True)
+    assert cover_reasoning(adapted, SimpleNamespace(tool_choice="required"))
+    grammar = xgrammar.Grammar.from_structural_tag(adapted.sampling_params["structural_tag"])
+    call = written(DIALECTS["hermes"], "lookup", {"city": "Paris"})
+    assert _accepts(grammar, f"Paris it is.</think>\n{call}")
+    (declared_marker,) = DEEPSEEK_V31["end_of_sequence"]
+    assert declared_marker in END_OF_SEQUENCE
+    for marker in END_OF_SEQUENCE:
+        assert not _accepts(grammar, f"Paris{marker} it is.</think>\n{call}"), marker

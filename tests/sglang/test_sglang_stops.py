@@ -13,6 +13,7 @@ from test_sglang_serving_chat import CALL_XML, chat, fold_sse, pieces_of, server
 
 from longcat_plugins.core import ParserOptions, parse
 from longcat_plugins.sglang.request_context import may_be_cut_by_a_stop
+from tests.extra_dialects import DEEPSEEK_V31
 
 pytestmark = pytest.mark.sglang
 
@@ -79,6 +80,9 @@ def test_a_call_the_output_ends_in_is_a_call_without_a_cutting_stop(serving, sto
     assert served == ("Let me write it.\n", [("write_file", {"path": "a.py", "content": "print("})], "tool_calls")
 
 
+(DEEPSEEK_END,) = DEEPSEEK_V31["end_of_sequence"]
+
+
 class _Request:
     def __init__(self, **fields: Any) -> None:
         self.__dict__.update(fields)
@@ -88,7 +92,7 @@ class _Tokenizer:
     eos_token_id = 2
 
     def get_vocab(self) -> dict[str, int]:
-        return {"<|im_end|>": 7, "</longcat_s>": 8, "a": 9}
+        return {"<|im_end|>": 7, "</longcat_s>": 8, "a": 9, DEEPSEEK_END: 11}
 
 
 @pytest.mark.parametrize(
@@ -104,6 +108,7 @@ class _Tokenizer:
         ({"stop_token_ids": [2, 7, 8]}, False),  # the tokenizer's end of sequence, the end-of-sequence markers
         ({"stop_token_ids": [2, 9]}, True),
         ({"stop_token_ids": [10]}, True),  # not in the vocabulary: not an end of sequence either
+        ({"stop_token_ids": [11]}, False),  # a dialect's declared end of sequence (DeepSeek-V3.1's)
     ],
 )
 def test_which_stops_may_cut_a_call(fields: dict[str, Any], cut: bool) -> None:

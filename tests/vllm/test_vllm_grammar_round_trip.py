@@ -6,7 +6,6 @@ structural-tag registry); xgrammar compiles it and matches the text byte by byte
 from __future__ import annotations
 
 import logging
-from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -15,18 +14,9 @@ from vllm_support import build_tokenizer, chat_request
 from longcat_plugins.core import tags as T
 from longcat_plugins.core.dialects import DIALECTS, Dialect
 from longcat_plugins.vllm.tokenizer_facts import DIALECT_ENV
-from tests.grammar_cases import (
-    BROKEN,
-    GLM_KV,
-    GLM_KV_VALUES,
-    SEPARATED,
-    SHAPES,
-    broken_tool,
-    compact,
-    read_back,
-    strict_tool,
-    written,
-)
+from tests.grammar_cases import BROKEN, SHAPES, broken_tool, read_back, strict_tool, written
+from tests.support.twins.extra_grammars import *  # noqa: F403 (the test-only dialects' round trips, run on vLLM)
+from tests.support.twins.extra_grammars import Accepts, ExtraGrammar
 
 pytestmark = pytest.mark.vllm
 
@@ -255,114 +245,13 @@ def _register(monkeypatch: pytest.MonkeyPatch, dialect: Dialect) -> str:
     return dialect.name
 
 
-#: GLM's dialect declared with no line breaks (GLM-4.7's compact layout)
-GLM_COMPACT = replace(compact(GLM_KV), name=f"{GLM_KV.name}_compact")
-
-
 @pytest.fixture
-def glm_kv(monkeypatch: pytest.MonkeyPatch) -> str:
-    """The test-only key/value dialect with GLM's tags, registered for the test."""
-    return _register(monkeypatch, GLM_KV)
+def extra_grammar(monkeypatch: pytest.MonkeyPatch, tokenizer: Any) -> ExtraGrammar:
+    """A test-only dialect registered for the test, its grammar the structural tag vLLM's ``Parser`` asks of our
+    tool parser (the shared tests: ``tests/support/twins/extra_grammars.py``)."""
 
+    def grammar(dialect: Dialect, tool: dict[str, Any]) -> Accepts:
+        tag = _structural_tag(monkeypatch, tokenizer, _register(monkeypatch, dialect), tool)
+        return lambda text: _accepts(tag, text)
 
-@pytest.fixture
-def glm_compact(monkeypatch: pytest.MonkeyPatch) -> str:
-    return _register(monkeypatch, GLM_COMPACT)
-
-
-@pytest.mark.parametrize(("shape", "properties", "arguments", "wrong"), SHAPES, ids=[s[0] for s in SHAPES])
-def test_a_key_value_dialect_with_other_tags_gets_its_own_grammar(
-    monkeypatch: pytest.MonkeyPatch,
-    tokenizer: Any,
-    glm_kv: str,
-    shape: str,
-    properties: dict[str, Any] | None,
-    arguments: dict[str, Any],
-    wrong: dict[str, Any] | None,
-) -> None:
-    """Its calls are accepted and read back, with wrongly typed arguments refused; LongCat's pairs are not its
-    calls."""
-    tool = strict_tool(properties)
-    tag = _structural_tag(monkeypatch, tokenizer, glm_kv, tool)
-    text = written(GLM_KV, "lookup", arguments)
-    assert _accepts(tag, text)
-    assert read_back(text, tool) == [("lookup", arguments)]
-    assert not _accepts(tag, written(DIALECTS["kv"], "lookup", arguments))
-    if wrong is not None:
-        assert not _accepts(tag, written(GLM_KV, "lookup", wrong))
-
-
-@pytest.mark.parametrize(("shape", "properties", "arguments", "wrong"), SHAPES, ids=[s[0] for s in SHAPES])
-def test_the_compact_layout_is_forced_by_a_declaration_that_writes_it(
-    monkeypatch: pytest.MonkeyPatch,
-    tokenizer: Any,
-    glm_compact: str,
-    shape: str,
-    properties: dict[str, Any] | None,
-    arguments: dict[str, Any],
-    wrong: dict[str, Any] | None,
-) -> None:
-    """A declaration with no line breaks forces calls with none, which are read back; the line-broken layout is
-    refused."""
-    tool = strict_tool(properties)
-    tag = _structural_tag(monkeypatch, tokenizer, glm_compact, tool)
-    text = written(GLM_COMPACT, "lookup", arguments)
-    assert _accepts(tag, text)
-    assert read_back(text, tool) == [("lookup", arguments)]
-    assert not _accepts(tag, written(GLM_KV, "lookup", arguments))
-    if wrong is not None:
-        assert not _accepts(tag, written(GLM_COMPACT, "lookup", wrong))
-
-
-def test_a_line_broken_declaration_refuses_the_compact_layout(
-    monkeypatch: pytest.MonkeyPatch, tokenizer: Any, glm_kv: str
-) -> None:
-    tool = strict_tool({"city": {"type": "string"}})
-    tag = _structural_tag(monkeypatch, tokenizer, glm_kv, tool)
-    assert not _accepts(tag, written(GLM_COMPACT, "lookup", {"city": "Paris"}))
-
-
-@pytest.mark.parametrize(("value", "taken"), GLM_KV_VALUES)
-@pytest.mark.parametrize("bounds", [{}, {"minLength": 1}], ids=["free", "min-length"])
-def test_a_key_value_value_ends_at_its_own_dialects_tags(
-    monkeypatch: pytest.MonkeyPatch, tokenizer: Any, glm_kv: str, value: str, taken: bool, bounds: dict[str, int]
-) -> None:
-    for properties in ({"code": {"type": "string", **bounds}}, None):
-        tag = _structural_tag(monkeypatch, tokenizer, glm_kv, strict_tool(properties))
-        text = written(GLM_KV, "lookup", {"code": value})
-        assert _accepts(tag, text) is taken, text
-        if taken and properties:
-            assert read_back(text, strict_tool(properties)) == [("lookup", {"code": value})]
-
-
-@pytest.mark.parametrize(("case", "properties", "extra", "arguments"), BROKEN, ids=[c[0] for c in BROKEN])
-def test_a_key_value_dialect_with_other_tags_refuses_a_broken_call(
-    monkeypatch: pytest.MonkeyPatch, tokenizer: Any, glm_kv: str, case: str, properties: dict[str, Any],
-    extra: dict[str, Any], arguments: list[tuple[str, Any]],
-) -> None:  # fmt: skip
-    tag = _structural_tag(monkeypatch, tokenizer, glm_kv, broken_tool(properties, extra, None))
-    assert not _accepts(tag, written(GLM_KV, "lookup", arguments))
-
-
-@pytest.mark.parametrize(("shape", "properties", "arguments", "wrong"), SHAPES, ids=[s[0] for s in SHAPES])
-@pytest.mark.parametrize("dialect", SEPARATED, ids=[d.name for d in SEPARATED])
-def test_a_name_and_separator_dialect_gets_its_own_grammar(
-    monkeypatch: pytest.MonkeyPatch,
-    tokenizer: Any,
-    dialect: Dialect,
-    shape: str,
-    properties: dict[str, Any] | None,
-    arguments: dict[str, Any],
-    wrong: dict[str, Any] | None,
-) -> None:
-    """Its calls (name, separator, JSON arguments) are accepted and read back, with wrongly typed arguments refused;
-    a Hermes JSON call is not its call."""
-    tool = strict_tool(properties)
-    tag = _structural_tag(monkeypatch, tokenizer, _register(monkeypatch, dialect), tool)
-    text = written(dialect, "lookup", arguments)
-    assert dialect.separated is not None and dialect.separated.separator in text
-    assert _accepts(tag, text), text
-    assert read_back(text, tool) == [("lookup", arguments)]
-    assert not _accepts(tag, written(DIALECTS["hermes"], "lookup", arguments))
-    if wrong is not None:
-        assert not _accepts(tag, written(dialect, "lookup", wrong))
+    return grammar

@@ -1,0 +1,146 @@
+"""The grammar round trip of the test-only dialects (``tests/extra_dialects.py``), whose tags are none of the
+registered dialects': GLM-4.7's key/value pairs (line-broken, and compact as GLM-4.7 also writes them), Kimi-K2's and
+DeepSeek-V3.1's name and separator. The call the model writes for the intended arguments is accepted by the grammar
+the engine builds for a forced call and read back by the parser; wrongly typed or broken calls, and another
+dialect's, are refused.
+
+The importing module imports ``*`` from here and provides the fixture ``extra_grammar``: ``extra_grammar(dialect,
+tool)`` registers ``dialect`` for the test and returns what tells whether a text is accepted by the grammar that the
+engine's own entry point builds (and xgrammar compiles) for ``tool_choice="required"`` and ``tool`` in that
+dialect."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from longcat_plugins.core.dialects import DIALECTS, Dialect
+from tests.grammar_cases import (
+    BROKEN,
+    GLM_KV,
+    GLM_KV_VALUES,
+    SEPARATED,
+    SHAPES,
+    broken_tool,
+    compact,
+    read_back,
+    strict_tool,
+    written,
+)
+
+__all__ = [
+    "test_a_key_value_dialect_with_other_tags_gets_its_own_grammar",
+    "test_a_key_value_dialect_with_other_tags_refuses_a_broken_call",
+    "test_a_key_value_value_ends_at_its_own_dialects_tags",
+    "test_a_line_broken_declaration_refuses_the_compact_layout",
+    "test_a_name_and_separator_dialect_gets_its_own_grammar",
+    "test_the_compact_layout_is_forced_by_a_declaration_that_writes_it",
+]
+
+#: whether the grammar accepts a text
+Accepts = Callable[[str | bytes], bool]
+#: the importing module's fixture: (dialect, tool) -> the grammar of a forced call of ``tool`` in ``dialect``
+ExtraGrammar = Callable[[Dialect, dict[str, Any]], Accepts]
+
+#: GLM's dialect declared with no line breaks (GLM-4.7's compact layout)
+GLM_COMPACT = replace(compact(GLM_KV), name=f"{GLM_KV.name}_compact")
+SHAPE_PARAMS = pytest.mark.parametrize(
+    ("shape", "properties", "arguments", "wrong"), SHAPES, ids=[s[0] for s in SHAPES]
+)
+
+
+@SHAPE_PARAMS
+def test_a_key_value_dialect_with_other_tags_gets_its_own_grammar(
+    extra_grammar: ExtraGrammar,
+    shape: str,
+    properties: dict[str, Any] | None,
+    arguments: dict[str, Any],
+    wrong: dict[str, Any] | None,
+) -> None:
+    """Its calls are accepted and read back, with wrongly typed arguments refused; LongCat's pairs are not its
+    calls."""
+    tool = strict_tool(properties)
+    accepts = extra_grammar(GLM_KV, tool)
+    text = written(GLM_KV, "lookup", arguments)
+    assert accepts(text)
+    assert read_back(text, tool) == [("lookup", arguments)]
+    assert not accepts(written(DIALECTS["kv"], "lookup", arguments))
+    if wrong is not None:
+        assert not accepts(written(GLM_KV, "lookup", wrong))
+
+
+@SHAPE_PARAMS
+def test_the_compact_layout_is_forced_by_a_declaration_that_writes_it(
+    extra_grammar: ExtraGrammar,
+    shape: str,
+    properties: dict[str, Any] | None,
+    arguments: dict[str, Any],
+    wrong: dict[str, Any] | None,
+) -> None:
+    """A declaration with no line breaks forces calls with none, which are read back; the line-broken layout is
+    refused."""
+    tool = strict_tool(properties)
+    accepts = extra_grammar(GLM_COMPACT, tool)
+    text = written(GLM_COMPACT, "lookup", arguments)
+    assert accepts(text)
+    assert read_back(text, tool) == [("lookup", arguments)]
+    assert not accepts(written(GLM_KV, "lookup", arguments))
+    if wrong is not None:
+        assert not accepts(written(GLM_COMPACT, "lookup", wrong))
+
+
+def test_a_line_broken_declaration_refuses_the_compact_layout(extra_grammar: ExtraGrammar) -> None:
+    accepts = extra_grammar(GLM_KV, strict_tool({"city": {"type": "string"}}))
+    assert not accepts(written(GLM_COMPACT, "lookup", {"city": "Paris"}))
+
+
+@pytest.mark.parametrize(("value", "taken"), GLM_KV_VALUES)
+@pytest.mark.parametrize("bounds", [{}, {"minLength": 1}], ids=["free", "min-length"])
+def test_a_key_value_value_ends_at_its_own_dialects_tags(
+    extra_grammar: ExtraGrammar, value: str, taken: bool, bounds: dict[str, int]
+) -> None:
+    """A string value holds none of the tags that end a value in its own dialect; another dialect's are text."""
+    for properties in ({"code": {"type": "string", **bounds}}, None):
+        accepts = extra_grammar(GLM_KV, strict_tool(properties))
+        text = written(GLM_KV, "lookup", {"code": value})
+        assert accepts(text) is taken, text
+        if taken and properties:
+            assert read_back(text, strict_tool(properties)) == [("lookup", {"code": value})]
+
+
+@pytest.mark.parametrize(("case", "properties", "extra", "arguments"), BROKEN, ids=[c[0] for c in BROKEN])
+def test_a_key_value_dialect_with_other_tags_refuses_a_broken_call(
+    extra_grammar: ExtraGrammar,
+    case: str,
+    properties: dict[str, Any],
+    extra: dict[str, Any],
+    arguments: list[tuple[str, Any]],
+) -> None:
+    accepts = extra_grammar(GLM_KV, broken_tool(properties, extra, None))
+    assert not accepts(written(GLM_KV, "lookup", arguments))
+
+
+@SHAPE_PARAMS
+@pytest.mark.parametrize("dialect", SEPARATED, ids=[d.name for d in SEPARATED])
+def test_a_name_and_separator_dialect_gets_its_own_grammar(
+    extra_grammar: ExtraGrammar,
+    dialect: Dialect,
+    shape: str,
+    properties: dict[str, Any] | None,
+    arguments: dict[str, Any],
+    wrong: dict[str, Any] | None,
+) -> None:
+    """Its calls (name, separator, JSON arguments) are accepted and read back, with wrongly typed arguments refused;
+    a Hermes JSON call is not its call."""
+    tool = strict_tool(properties)
+    accepts = extra_grammar(dialect, tool)
+    text = written(dialect, "lookup", arguments)
+    assert dialect.separated is not None and dialect.separated.separator in text
+    assert accepts(text), text
+    assert read_back(text, tool) == [("lookup", arguments)]
+    assert not accepts(written(DIALECTS["hermes"], "lookup", arguments))
+    if wrong is not None:
+        assert not accepts(written(dialect, "lookup", wrong))
