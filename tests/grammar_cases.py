@@ -7,8 +7,8 @@ import json
 from dataclasses import replace
 from typing import Any
 
-from longcat_plugins.core.dialects import Dialect, Parameter, declared
-from tests.extra_dialects import DEEPSEEK_V31, GLM47, KIMI_K2
+from longcat_plugins.core.dialects import DIALECTS, Dialect, Parameter, declared
+from tests.extra_dialects import DECLARATIONS, GLM47
 
 PLACE = {
     "type": "object",
@@ -47,19 +47,33 @@ SHAPES: list[tuple[str, dict[str, Any] | None, dict[str, Any], dict[str, Any] | 
 ]  # fmt: skip
 
 
-#: a key/value dialect with other tags than LongCat's (GLM-4.7's pairs inside ``<tool_call>``), a test-only dialect
-#: (``tests/extra_dialects.py``): its grammar and its reading derive from the declaration
+#: the test-only dialects (``tests/extra_dialects.py``) by their body's shape: key/value pairs (GLM-4.7's, with other
+#: tags than LongCat's, inside Hermes JSON's block tag), and a name, a separator, then a JSON object (Kimi-K2,
+#: DeepSeek-V3.1); their grammars and their reading derive from the declarations
+PAIRED_EXTRAS = [declared(d) for d in DECLARATIONS if "pairs" in d]
+SEPARATED = [declared(d) for d in DECLARATIONS if "separated" in d]
 GLM_KV = declared(GLM47)
-#: dialects whose calls are a name, a separator, then a JSON object (Kimi-K2, DeepSeek-V3.1), test-only dialects
-SEPARATED = [declared(KIMI_K2), declared(DEEPSEEK_V31)]
-#: string values of that dialect: (value, whether its grammar takes it): a value holds no tag that ends it there
-GLM_KV_VALUES: list[tuple[str, bool]] = [
-    ("Paris", True),
-    ("a</longcat_arg_value>b<longcat_arg_key>c</longcat_tool_call>", True),
-    ("a</arg_value>b", False),
-    ("a<arg_key>b", False),
-    ("a</tool_call>b", False),
-]
+
+
+def kv_values(dialect: Dialect) -> list[tuple[str, bool]]:
+    """String values of a key/value ``dialect``: (value, whether its grammar takes it). A value holds none of the
+    tags that end it in its own dialect (its value's closing tag, a key's opening tag, its block's closing tag);
+    another dialect's tags are text."""
+    pairs = dialect.pairs
+    assert pairs is not None
+    own = {pairs.value_close, pairs.key_open, dialect.block.close}
+    others = [
+        d for d in DIALECTS.values() if d.pairs and not own & {d.pairs.value_close, d.pairs.key_open, d.block.close}
+    ]
+    foreign = [(f"a{o.pairs.value_close}b{o.pairs.key_open}c{o.block.close}", True) for o in others[:1] if o.pairs]
+    return [
+        ("Paris", True),
+        *foreign,
+        (f"a{pairs.value_close}b", False),
+        (f"a{pairs.key_open}b", False),
+        (f"a{dialect.block.close}b", False),
+    ]
+
 
 UNIT = {"type": "string", "enum": ["celsius", "fahrenheit"]}
 FORECAST = {"city": {"type": "string"}, "days": {"type": "integer"}, "unit": UNIT}

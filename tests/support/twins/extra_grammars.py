@@ -20,12 +20,12 @@ import pytest
 from longcat_plugins.core.dialects import DIALECTS, Dialect
 from tests.grammar_cases import (
     BROKEN,
-    GLM_KV,
-    GLM_KV_VALUES,
+    PAIRED_EXTRAS,
     SEPARATED,
     SHAPES,
     broken_tool,
     compact,
+    kv_values,
     read_back,
     strict_tool,
     written,
@@ -45,16 +45,23 @@ Accepts = Callable[[str | bytes], bool]
 #: the importing module's fixture: (dialect, tool) -> the grammar of a forced call of ``tool`` in ``dialect``
 ExtraGrammar = Callable[[Dialect, dict[str, Any]], Accepts]
 
-#: GLM's dialect declared with no line breaks (GLM-4.7's compact layout)
-GLM_COMPACT = replace(compact(GLM_KV), name=f"{GLM_KV.name}_compact")
+#: each key/value dialect, and the same declared with no line breaks (as GLM-4.7 also writes its calls)
+PAIRED = pytest.mark.parametrize("dialect", PAIRED_EXTRAS, ids=[d.name for d in PAIRED_EXTRAS])
+
+
+def _compact(dialect: Dialect) -> Dialect:
+    return replace(compact(dialect), name=f"{dialect.name}_compact")
+
 SHAPE_PARAMS = pytest.mark.parametrize(
     ("shape", "properties", "arguments", "wrong"), SHAPES, ids=[s[0] for s in SHAPES]
 )
 
 
 @SHAPE_PARAMS
+@PAIRED
 def test_a_key_value_dialect_with_other_tags_gets_its_own_grammar(
     extra_grammar: ExtraGrammar,
+    dialect: Dialect,
     shape: str,
     properties: dict[str, Any] | None,
     arguments: dict[str, Any],
@@ -63,18 +70,20 @@ def test_a_key_value_dialect_with_other_tags_gets_its_own_grammar(
     """Its calls are accepted and read back, with wrongly typed arguments refused; LongCat's pairs are not its
     calls."""
     tool = strict_tool(properties)
-    accepts = extra_grammar(GLM_KV, tool)
-    text = written(GLM_KV, "lookup", arguments)
+    accepts = extra_grammar(dialect, tool)
+    text = written(dialect, "lookup", arguments)
     assert accepts(text)
     assert read_back(text, tool) == [("lookup", arguments)]
     assert not accepts(written(DIALECTS["kv"], "lookup", arguments))
     if wrong is not None:
-        assert not accepts(written(GLM_KV, "lookup", wrong))
+        assert not accepts(written(dialect, "lookup", wrong))
 
 
 @SHAPE_PARAMS
+@PAIRED
 def test_the_compact_layout_is_forced_by_a_declaration_that_writes_it(
     extra_grammar: ExtraGrammar,
+    dialect: Dialect,
     shape: str,
     properties: dict[str, Any] | None,
     arguments: dict[str, Any],
@@ -83,44 +92,49 @@ def test_the_compact_layout_is_forced_by_a_declaration_that_writes_it(
     """A declaration with no line breaks forces calls with none, which are read back; the line-broken layout is
     refused."""
     tool = strict_tool(properties)
-    accepts = extra_grammar(GLM_COMPACT, tool)
-    text = written(GLM_COMPACT, "lookup", arguments)
+    packed = _compact(dialect)
+    accepts = extra_grammar(packed, tool)
+    text = written(packed, "lookup", arguments)
     assert accepts(text)
     assert read_back(text, tool) == [("lookup", arguments)]
-    assert not accepts(written(GLM_KV, "lookup", arguments))
+    assert not accepts(written(dialect, "lookup", arguments))
     if wrong is not None:
-        assert not accepts(written(GLM_COMPACT, "lookup", wrong))
+        assert not accepts(written(packed, "lookup", wrong))
 
 
-def test_a_line_broken_declaration_refuses_the_compact_layout(extra_grammar: ExtraGrammar) -> None:
-    accepts = extra_grammar(GLM_KV, strict_tool({"city": {"type": "string"}}))
-    assert not accepts(written(GLM_COMPACT, "lookup", {"city": "Paris"}))
+@PAIRED
+def test_a_line_broken_declaration_refuses_the_compact_layout(extra_grammar: ExtraGrammar, dialect: Dialect) -> None:
+    accepts = extra_grammar(dialect, strict_tool({"city": {"type": "string"}}))
+    assert not accepts(written(_compact(dialect), "lookup", {"city": "Paris"}))
 
 
-@pytest.mark.parametrize(("value", "taken"), GLM_KV_VALUES)
+@PAIRED
 @pytest.mark.parametrize("bounds", [{}, {"minLength": 1}], ids=["free", "min-length"])
 def test_a_key_value_value_ends_at_its_own_dialects_tags(
-    extra_grammar: ExtraGrammar, value: str, taken: bool, bounds: dict[str, int]
+    extra_grammar: ExtraGrammar, dialect: Dialect, bounds: dict[str, int]
 ) -> None:
     """A string value holds none of the tags that end a value in its own dialect; another dialect's are text."""
-    for properties in ({"code": {"type": "string", **bounds}}, None):
-        accepts = extra_grammar(GLM_KV, strict_tool(properties))
-        text = written(GLM_KV, "lookup", {"code": value})
-        assert accepts(text) is taken, text
-        if taken and properties:
-            assert read_back(text, strict_tool(properties)) == [("lookup", {"code": value})]
+    for value, taken in kv_values(dialect):
+        for properties in ({"code": {"type": "string", **bounds}}, None):
+            accepts = extra_grammar(dialect, strict_tool(properties))
+            text = written(dialect, "lookup", {"code": value})
+            assert accepts(text) is taken, text
+            if taken and properties:
+                assert read_back(text, strict_tool(properties)) == [("lookup", {"code": value})]
 
 
 @pytest.mark.parametrize(("case", "properties", "extra", "arguments"), BROKEN, ids=[c[0] for c in BROKEN])
+@PAIRED
 def test_a_key_value_dialect_with_other_tags_refuses_a_broken_call(
     extra_grammar: ExtraGrammar,
+    dialect: Dialect,
     case: str,
     properties: dict[str, Any],
     extra: dict[str, Any],
     arguments: list[tuple[str, Any]],
 ) -> None:
-    accepts = extra_grammar(GLM_KV, broken_tool(properties, extra, None))
-    assert not accepts(written(GLM_KV, "lookup", arguments))
+    accepts = extra_grammar(dialect, broken_tool(properties, extra, None))
+    assert not accepts(written(dialect, "lookup", arguments))
 
 
 @SHAPE_PARAMS
