@@ -48,10 +48,12 @@ SHAPES: list[tuple[str, dict[str, Any] | None, dict[str, Any], dict[str, Any] | 
 
 
 #: the test-only dialects (``tests/extra_dialects.py``) by their body's shape: key/value pairs (GLM-4.7's, with other
-#: tags than LongCat's, inside Hermes JSON's block tag), and a name, a separator, then a JSON object (Kimi-K2,
-#: DeepSeek-V3.1); their grammars and their reading derive from the declarations
+#: tags than LongCat's, inside Hermes JSON's block tag), a name, a separator, then a JSON object (Kimi-K2,
+#: DeepSeek-V3.1), and markup (an XML-like call, with other tags than Qwen3-Coder's); their grammars and their
+#: reading derive from the declarations
 PAIRED_EXTRAS = [declared(d) for d in DECLARATIONS if "pairs" in d]
 SEPARATED = [declared(d) for d in DECLARATIONS if "separated" in d]
+MARKUP_EXTRAS = [declared(d) for d in DECLARATIONS if "markup" in d]
 GLM_KV = declared(GLM47)
 
 

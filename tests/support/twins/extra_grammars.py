@@ -1,8 +1,8 @@
 """The grammar round trip of the test-only dialects (``tests/extra_dialects.py``), whose tags are none of the
-registered dialects': GLM-4.7's key/value pairs (line-broken, and compact as GLM-4.7 also writes them), Kimi-K2's and
-DeepSeek-V3.1's name and separator. The call the model writes for the intended arguments is accepted by the grammar
-the engine builds for a forced call and read back by the parser; wrongly typed or broken calls, and another
-dialect's, are refused.
+registered dialects', for every declaration of each shape: key/value pairs (GLM-4.7's, line-broken and compact as
+GLM-4.7 also writes them), a name and a separator (Kimi-K2's, DeepSeek-V3.1's), markup. The call the model writes
+for the intended arguments is accepted by the grammar the engine builds for a forced call and read back by the
+parser; wrongly typed or broken calls, and another dialect's, are refused.
 
 The importing module imports ``*`` from here and provides the fixture ``extra_grammar``: ``extra_grammar(dialect,
 tool)`` registers ``dialect`` for the test and returns what tells whether a text is accepted by the grammar that the
@@ -20,6 +20,7 @@ import pytest
 from longcat_plugins.core.dialects import DIALECTS, Dialect
 from tests.grammar_cases import (
     BROKEN,
+    MARKUP_EXTRAS,
     PAIRED_EXTRAS,
     SEPARATED,
     SHAPES,
@@ -36,6 +37,7 @@ __all__ = [
     "test_a_key_value_dialect_with_other_tags_refuses_a_broken_call",
     "test_a_key_value_value_ends_at_its_own_dialects_tags",
     "test_a_line_broken_declaration_refuses_the_compact_layout",
+    "test_a_markup_dialect_with_other_tags_gets_its_own_grammar",
     "test_a_name_and_separator_dialect_gets_its_own_grammar",
     "test_the_compact_layout_is_forced_by_a_declaration_that_writes_it",
 ]
@@ -156,5 +158,27 @@ def test_a_name_and_separator_dialect_gets_its_own_grammar(
     assert accepts(text), text
     assert read_back(text, tool) == [("lookup", arguments)]
     assert not accepts(written(DIALECTS["hermes"], "lookup", arguments))
+    if wrong is not None:
+        assert not accepts(written(dialect, "lookup", wrong))
+
+
+@SHAPE_PARAMS
+@pytest.mark.parametrize("dialect", MARKUP_EXTRAS, ids=[d.name for d in MARKUP_EXTRAS])
+def test_a_markup_dialect_with_other_tags_gets_its_own_grammar(
+    extra_grammar: ExtraGrammar,
+    dialect: Dialect,
+    shape: str,
+    properties: dict[str, Any] | None,
+    arguments: dict[str, Any],
+    wrong: dict[str, Any] | None,
+) -> None:
+    """Its calls are accepted and read back, with wrongly typed arguments refused; an XML (Qwen3-Coder) call is not
+    its call."""
+    tool = strict_tool(properties)
+    accepts = extra_grammar(dialect, tool)
+    text = written(dialect, "lookup", arguments)
+    assert accepts(text), text
+    assert read_back(text, tool) == [("lookup", arguments)]
+    assert not accepts(written(DIALECTS["xml"], "lookup", arguments))
     if wrong is not None:
         assert not accepts(written(dialect, "lookup", wrong))
