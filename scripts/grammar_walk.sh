@@ -14,12 +14,14 @@
 # detokenizer in the engine-core process, speculative decoding, the reasoning gate fed by a real sampler, and a
 # model's own distribution over the allowed tokens.
 #
-# Usage: bash scripts/grammar_walk.sh [--calls N] [--models M1,M2] [--stream-every K] [--seed S]
+# Usage: bash scripts/grammar_walk.sh [--calls N] [--models M1,M2] [--cells C1,C2] [--stream-every K] [--seed S]
 #   --calls N         forced calls per dialect (default 10,000), spread over its cells (required and named, strict
 #                     and not; thinking on and off for the templates that reason)
 #   --models M        qwen3-vocab (Hermes JSON, Qwen2/3's vocabulary), xml-vocab (XML, Qwen3.5's),
 #                     longcat-kv-vocab, longcat-json-vocab (LongCat's dialects, Qwen2/3's with LongCat's tags); default
 #                     all four, one after the other
+#   --cells C         only the cells whose label starts with one of these ('named', 'required strict thinking'...),
+#                     --calls spread over them: one dialect's cells can run in two processes, one per core
 #   --stream-every K  also stream every K-th call and compare it with the whole answer (default 1; 0: none)
 #   --seed S          the first request seed (each call's draws are seeded: a run is reproducible)
 # Prints per cell: calls, invalid calls, stream/whole mismatches, the finished share (not cut by max_tokens), time.

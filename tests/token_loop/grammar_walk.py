@@ -329,6 +329,15 @@ def setup() -> None:
     load_general_plugins()
 
 
+def selected(model_cells: list[Cell], wanted: str) -> list[Cell]:
+    """The cells whose label, after the model's name, starts with one of the comma-separated ``wanted`` (all if
+    none is given)."""
+    starts = tuple(w.strip() for w in wanted.split(",") if w.strip())
+    if not starts:
+        return model_cells
+    return [c for c in model_cells if c.label.removeprefix(f"{c.model} ").startswith(starts)]
+
+
 def walkers(models: list[str], root: Path) -> Iterator[Walker]:
     for model in models:
         walker = Walker(model, root)
@@ -345,16 +354,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--stream-every", type=int, default=1, help="stream every k-th call too (0: none)")
     parser.add_argument("--seed", type=int, default=0, help="the first request seed")
     parser.add_argument("--broken", action="store_true", help="requests whose tools' schemas the grammar is not told")
+    parser.add_argument(
+        "--cells",
+        default="",
+        help="comma-separated: only the cells whose label (after the model's name) starts with one of these, e.g."
+        " 'named' or 'required strict thinking' (default: every cell; --calls is spread over the cells run)",
+    )
     args = parser.parse_args(argv)
     models = [m.strip() for m in args.models.split(",") if m.strip()]
     unknown = [m for m in models if m not in DIALECT_OF]
     if unknown:
         parser.error(f"unknown models {unknown}; known: {', '.join(DIALECT_OF)}")
+    for model in models:
+        if not selected(cells(model), args.cells):
+            labels = ", ".join(c.label.removeprefix(f"{model} ") for c in cells(model))
+            parser.error(f"--cells {args.cells!r} selects no cell of {model}; its cells: {labels}")
     setup()
     invalid = 0
     with tempfile.TemporaryDirectory(prefix="longcat-grammar-walk-") as tmp:
         for walker in walkers(models, Path(tmp)):
-            model_cells = cells(walker.model)
+            model_cells = selected(cells(walker.model), args.cells)
             per_cell = max(1, args.calls // len(model_cells))
             total = Tally()
             print(f"[grammar_walk] {walker.model} ({DIALECT_OF[walker.model]}): {per_cell} calls per cell", flush=True)
