@@ -43,17 +43,30 @@ def _tools(tools: list[dict[str, Any]]) -> list[Any]:
 
 def runner_factory(p: Entry) -> Callable[[Case], Runner]:
     """Runners of ``p`` through ``parse_stream_chunk``; a no-op's output is folded but not checked."""
+    from sglang.srt.entrypoints.openai.protocol import ChatCompletionRequest
     from sglang.srt.function_call.function_call_parser import FunctionCallParser
     from sglang.srt.parser.reasoning_parser import ReasoningParser
+
+    from longcat_plugins.sglang.request_context import note_request
 
     def make(case: Case) -> Runner:
         tools = _tools(case.tools)
         with_reasoning = case.reasoning_parser
 
         def run(deltas: list[Delta], deadline: float, keep: bool) -> Folded | None:
+            # as serving_chat builds them: the request noted for our parsers (longcat_plugins.sglang's serving
+            # hook, which then read the output in one pass), the reasoning parser handed the request
+            request = ChatCompletionRequest(model="bench", messages=[{"role": "user", "content": "Fix it."}])
+            note_request(request, tools)
             parser = FunctionCallParser(tools=tools, tool_call_parser=p.tool)
             reasoning = (
-                ReasoningParser(p.reasoning, stream_reasoning=True, force_reasoning=False, tool_call_parser_active=True)
+                ReasoningParser(
+                    p.reasoning,
+                    stream_reasoning=True,
+                    force_reasoning=False,
+                    request=request,
+                    tool_call_parser_active=True,
+                )
                 if with_reasoning
                 else None
             )
