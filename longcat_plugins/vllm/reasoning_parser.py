@@ -58,7 +58,8 @@ from longcat_plugins.core import tags as T
 from longcat_plugins.core.prompt import TURN_BOUNDARIES, model_may_open_reasoning, prompt_opens_reasoning
 from longcat_plugins.core.reasoning_tokens import ReasoningTokenCounter
 
-from .pairing import ToolParserBeside, reasoning_parser_built
+from .deltas import delta_message
+from .pairing import ToolParserBeside, reasoning_parser_built, request_being_parsed
 from .tokenizer_facts import tokenizer_facts
 
 _PROMPT_TAIL_TOKENS: Final = 16
@@ -122,6 +123,7 @@ class LongcatReasoningParser(_GateBase):  # type: ignore[valid-type,misc]
         self._streams_all = False  # vLLM streams the whole output through this parser (no hand-over)
         self._finished = False
         self.tool_stage: Any = None  # the tool parser built with this one (see .pairing)
+        self._reads_for_tool_stage = False  # reads reasoning with the tool parser's stream, then hands it over
         self._parsing_stream = False  # the serving layer gave this instance its prompt: it parses an output
         self._counter: ReasoningTokenCounter | None = None
         self._token_texts: dict[int, str] = {}
@@ -249,12 +251,14 @@ class LongcatReasoningParser(_GateBase):  # type: ignore[valid-type,misc]
         self._counter = None  # (it reads from where the prompt leaves the output)
 
     def adjust_initial_state_from_prompt(self, prompt_token_ids: Sequence[int]) -> None:
-        if not self._parsing_stream and self.tool_stage is not None:
-            # The serving layer asked is_reasoning_end without handing over the prompt first, so it had the gate's
-            # answer ("not ended") and streams through this parser: the whole output is handed to the tool parser at
-            # the first delta, which reads it in one pass as on the releases that hand over the prompt first.
-            self._hands_all = True
+        gate_answered = not self._parsing_stream and self.tool_stage is not None
         self.set_prompt_token_ids(prompt_token_ids)
+        if gate_answered and not (self.reasoning_open and self._read_for_tool_stage()):
+            # The serving layer asked is_reasoning_end without handing over the prompt first, so it had the gate's
+            # answer ("not ended") and streams through this parser, which cannot read the reasoning with the tool
+            # parser's stream: the whole output is handed to the tool parser at the first delta, which reads it in
+            # one pass, as when the serving layer is told that reasoning has ended.
+            self._hands_all = True
 
     # -- token-level hooks (the structured-output gate, usage) ---------------------------------------------------
 
@@ -265,11 +269,15 @@ class LongcatReasoningParser(_GateBase):  # type: ignore[valid-type,misc]
         core): not :meth:`starts_in_reasoning`; when the output starts inside reasoning, the gate waits for its end
         or a call tag, and the grammar applies from there.
 
-        Asked by the serving layer of a stream (this instance was given the prompt): with a tool parser, yes, and
-        the tool parser reads the whole output in one pass, from where the prompt left it; alone, no, and the whole
-        output streams through this parser, which reads reasoning wherever it opens."""
+        Asked by the serving layer of a stream (this instance was given the prompt): with a tool parser, whether the
+        output starts outside reasoning; if it starts inside, this parser reads the reasoning with the tool parser's
+        stream and hands it over where reasoning ends (when it cannot, the answer is yes, and the tool parser reads
+        the whole output in one pass, from where the prompt left it). Alone, no, and the whole output streams
+        through this parser, which reads reasoning wherever it opens."""
         if self._parsing_stream:
-            return self.tool_stage is not None
+            if self.tool_stage is None:
+                return False
+            return not (self.reasoning_open and self._read_for_tool_stage())
         state = self._gate_prompt_state = self.starts_in_reasoning(input_ids)
         return not state
 
@@ -364,6 +372,19 @@ class LongcatReasoningParser(_GateBase):  # type: ignore[valid-type,misc]
         message = parse(model_output, None, self._options())
         return message.reasoning or None, message.content or None
 
+    def _read_for_tool_stage(self) -> bool:
+        """Read the reasoning with the tool parser's stream, built for the request being parsed (see
+        :mod:`.pairing`); False when that cannot be (the request is not known, or vLLM parses its forced call)."""
+        if self._reads_for_tool_stage:
+            return True
+        request = request_being_parsed()
+        stream = self.tool_stage.reasoning_stream(request) if request is not None else None
+        if stream is None:
+            return False
+        self._stream = stream
+        self._reads_for_tool_stage = True
+        return True
+
     def extract_reasoning_streaming(
         self,
         previous_text: str,
@@ -373,6 +394,8 @@ class LongcatReasoningParser(_GateBase):  # type: ignore[valid-type,misc]
         current_token_ids: Sequence[int],
         delta_token_ids: Sequence[int],
     ) -> DeltaMessage | None:
+        if self._reads_for_tool_stage:
+            return self._reasoning_delta(delta_text)
         if self._hands_all and self._stream is None and not self._finished:
             self._ended = self._finished = True
             return DeltaMessage(content=delta_text) if delta_text else None
@@ -394,12 +417,34 @@ class LongcatReasoningParser(_GateBase):  # type: ignore[valid-type,misc]
             content = self._release()
         return _delta(content, events)
 
+    def _reasoning_delta(self, delta_text: str) -> DeltaMessage | None:
+        """A delta read with the tool parser's stream: its reasoning, while reasoning lasts; where it ends, every
+        event of the delta goes to the tool parser (vLLM then asks it for that delta) and this parser confirms the
+        end."""
+        stream = self._stream
+        if self._ended or stream is None or not delta_text:
+            return None
+        events = stream.feed(delta_text)
+        if stream.in_reasoning:
+            parts = []
+            for event in events:
+                if type(event) is not Reasoning:
+                    break
+                parts.append(event.text)
+            else:
+                text = "".join(parts)
+                return delta_message(None, text, []) if text else None
+        self._ended = True
+        self.tool_stage.take_over(events)
+        return None
+
     def has_engine_confirmed_reasoning_end(self) -> bool:
         return self._ended
 
     def finish_streaming(self) -> DeltaMessage | None:
-        """Flush what the core holds back: at the hand-over, or at the end of the stream."""
-        if self._stream is None or self._finished:
+        """Flush what the core holds back: at the hand-over, or at the end of the stream. A stream read with the tool
+        parser's is the tool parser's to flush, at the end of the output (vLLM flushes it after this one)."""
+        if self._stream is None or self._finished or self._reads_for_tool_stage:
             return None
         self._finished = True
         events = self._stream.finish()
