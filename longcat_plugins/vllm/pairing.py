@@ -2,8 +2,8 @@
 
 vLLM builds a request's parsers in one call (``Parser.__init__``): the reasoning parser, then, when the server has
 one, the tool parser; neither is given the other, and vLLM runs them as two stages. Our two read the output in one
-pass instead, as the core does: with a tool parser, the tool parser reads the whole output (reasoning, content and
-calls; the reasoning parser tells it where the prompt left the output and hands it the whole text); alone, the
+pass instead, as the core does: with a tool parser, with one stream of the tool parser's (reasoning, content and
+calls; the reasoning parser tells it where the prompt left the output and reads the reasoning with it); alone, the
 reasoning parser reads the whole output itself (vLLM 0.33 would otherwise pass everything after the prompt through
 as content).
 
@@ -13,9 +13,10 @@ The pair is the two parsers one ``Parser`` builds: each finds the ``Parser`` who
 ``Parser`` built. Nothing else pairs them: neither the order in which parsers are built nor the thread or context
 they are built in, so the parsers of one request never pair with another's.
 
-While reasoning lasts, the reasoning parser reads it with the tool parser's stream (built for the request the
-serving layer is parsing, :func:`request_being_parsed`), and hands that stream over where reasoning ends: vLLM then
-calls only the reasoning stage during reasoning and the tool stage after it, and the output is still read once.
+When the output starts inside reasoning, the reasoning parser reads it with the tool parser's stream (built for the
+request the serving layer is parsing, :func:`request_being_parsed`), and hands that stream over where reasoning ends:
+vLLM then asks only the reasoning stage during reasoning and the tool stage after it, and the output is still read
+once. Otherwise (or when the request is not known), the tool parser reads the whole output with its stream.
 
 Parsers built by hand (offline use of ``LLM.chat``, through ``ReasoningParserManager.get_reasoning_parser`` and
 ``ToolParserManager.get_tool_parser``, in either order) are two stages, as beside a tool parser that is not ours

@@ -1,4 +1,5 @@
-"""vLLM ``ReasoningParser`` for ``<think>`` / ``<longcat_think>`` reasoning, driving the core with tools off.
+"""vLLM ``ReasoningParser`` for ``<think>`` / ``<longcat_think>`` reasoning, driving the core (with tools off, unless it
+reads with our tool parser's stream).
 
 Reasoning ends at its closing tag or at a tool-call tag. Whether the output starts inside reasoning comes from the
 prompt (a pre-filled opening tag in the current turn) or, when the prompt does not tell, from
@@ -8,10 +9,22 @@ prompt (a pre-filled opening tag in the current turn) or, when the prompt does n
 Streaming: vLLM hands the output over to the tool parser once this parser confirms the end of reasoning
 (``has_engine_confirmed_reasoning_end``); it then flushes this parser (``finish_streaming``) and gives the tool parser
 the *content* of that delta and of the flush (the flush's reasoning is dropped); the tool parser reads later think
-blocks itself. So the end is confirmed where the core stands in content. When reasoning opened again inside the delta
-of the first content, that content is held until the block closes (or the output ends), unless it holds a tool call:
-then it is handed over at once, followed by an opening think tag and what the core held back, so that the tool parser
-goes on inside the block.
+blocks itself.
+
+With our tool parser (built by the same ``Parser``), an output that starts inside reasoning is read in one pass by
+the tool parser's stream (built for the request, with its tools and the tool parser's options): this parser feeds it
+while reasoning lasts and serves its reasoning, so vLLM asks only this stage then; at the delta where the core
+leaves reasoning (its closing tag, a call tag, content), it confirms the end and hands every event of that delta to
+the tool parser (``take_over``), which serves them as its answer to that delta and feeds the same stream from the
+next one (reasoning that opens again in content included), and flushes it at the end of the output (also when the
+output ends inside reasoning: this parser's flush is then empty). Where this cannot be (vLLM does not name the
+request, or parses a forced call itself), the serving layer is told that reasoning has ended (vLLM 0.32:
+``_hands_all``) and the tool parser reads the whole output, from where the prompt left it.
+
+Beside a tool parser that is not ours, the end is confirmed where the core stands in content. When reasoning
+opened again inside the delta of the first content, that content is held until the block closes (or the output
+ends), unless it holds a tool call: then it is handed over at once, followed by an opening think tag and what the
+core held back, so that the tool parser goes on inside the block.
 
 Without a tool parser, vLLM 0.34 keeps streaming the whole output through this parser when it says that reasoning
 can open again inside content (``opens_reasoning_in_content``, True here as in the core): later think blocks are then
@@ -31,9 +44,11 @@ The prompt: vLLM 0.33 and later hand it to a request's parsers (``set_prompt_tok
 layer's question. vLLM 0.32 does not forward it, so the same hooks answer from what they are given: a parser asked
 ``is_reasoning_end`` before it was handed the prompt answers the gate's question and keeps what the prompt says (the
 API server's non-streaming answer for the first choice is read by that parser); a stream whose serving layer then
-calls ``adjust_initial_state_from_prompt`` (the gate's "not ended") is handed to the tool parser whole at its first
-delta, which reads it in one pass from where the prompt left it, as on later releases. One code path: which hook
-arrives first decides.
+calls ``adjust_initial_state_from_prompt`` (the gate's "not ended": the output starts inside reasoning) is read as on
+later releases: this parser reads the reasoning with our tool parser's stream and hands it over, or, where it cannot,
+hands the whole output to the tool parser at the first delta (``_hands_all``), which reads it in one pass from where
+the prompt left it. With our tool parser the gate's answer and the serving layer's are the same then. One code path:
+which hook arrives first decides.
 
 Without a tool parser (``--reasoning-parser`` alone), on every release, the request's output is read by this parser
 from start to end, as the core reads it in one pass: the serving layer is told reasoning has not ended at the prompt,
