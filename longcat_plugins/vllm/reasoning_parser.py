@@ -441,7 +441,7 @@ class LongcatReasoningParser(_GateBase):  # type: ignore[valid-type,misc]
             return None
         events = stream.feed(delta_text)
         if stream.in_reasoning:
-            parts = []
+            parts: list[str] = []
             for event in events:
                 if type(event) is not Reasoning:
                     break

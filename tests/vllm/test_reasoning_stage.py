@@ -133,3 +133,42 @@ def test_an_output_that_starts_outside_reasoning_is_the_tool_stage_s(
     pieces = chunks(tokenizer, tokenizer.encode(case.output), 2)
     assert asked == list(range(len(pieces)))
     assert streamed.normalized() == core_result(case).normalized()
+
+
+def test_a_forced_call_vllm_parses_itself_keeps_the_whole_output_reading(
+    tokenizer: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without structural tags vLLM parses a forced call itself and never asks our tool parser: the reasoning parser
+    does not read with its stream, and the serving layer is told reasoning has ended at the prompt, as before."""
+    from vllm.tool_parsers.abstract_tool_parser import ToolParser
+
+    monkeypatch.setattr(ToolParser, "supports_required_and_named", True)
+    from longcat_plugins.vllm.tool_parser import LongcatToolParser
+
+    monkeypatch.setattr(LongcatToolParser, "supports_required_and_named", True)
+    case = REASONING_CASES[0]
+    request = chat_request(stream=True, tool_choice="required")
+    parser = _parser(tokenizer, case, request)
+    prompt_ids = tokenizer.encode(case.prompt)
+    parser.parse_delta("I need", tokenizer.encode("I need"), request, prompt_token_ids=prompt_ids, finished=False)
+    assert parser.reasoning_parser.has_engine_confirmed_reasoning_end() is False
+    assert parser._stream_state.reasoning_ended
+    assert parser.tool_parser._stream is None
+
+
+def test_asked_outside_parse_delta_the_tool_parser_reads_the_whole_output(tokenizer: Any) -> None:
+    """A serving layer that asks without naming the request (not through ``Parser.parse_delta``) is told that
+    reasoning has ended at the prompt: the tool parser then reads the whole output, from where the prompt left it."""
+    case = REASONING_CASES[0]
+    request = chat_request(stream=True)
+    parser = _parser(tokenizer, case, request)
+    prompt_ids = tokenizer.encode(case.prompt)
+    parser.set_prompt_token_ids(prompt_ids)
+    assert parser.is_reasoning_end(prompt_ids) is True
+    ids = tokenizer.encode(case.output)
+    deltas = [
+        parser.tool_parser.extract_tool_calls_streaming("", "", t, [], [], i, request)
+        for t, i in chunks(tokenizer, ids, 3)
+    ]
+    deltas.append(parser.tool_parser.finish_streaming())
+    assert stream_result(deltas).normalized() == core_result(case).normalized()
