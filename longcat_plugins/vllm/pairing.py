@@ -2,8 +2,8 @@
 
 vLLM builds a request's parsers in one call (``Parser.__init__``): the reasoning parser, then, when the server has
 one, the tool parser; neither is given the other, and vLLM runs them as two stages. Our two read the output in one
-pass instead, as the core does: with a tool parser, the tool parser reads the whole output (reasoning, content and
-calls; the reasoning parser tells it where the prompt left the output and hands it the whole text); alone, the
+pass instead, as the core does: with a tool parser, with one stream of the tool parser's (reasoning, content and
+calls; the reasoning parser tells it where the prompt left the output and reads the reasoning with it); alone, the
 reasoning parser reads the whole output itself (vLLM 0.33 would otherwise pass everything after the prompt through
 as content).
 
@@ -12,6 +12,11 @@ The pair is the two parsers one ``Parser`` builds: each finds the ``Parser`` who
 ``vllm.parser.abstract_parser.Parser.tool_parser_cls``), and the tool parser claims the reasoning parser that same
 ``Parser`` built. Nothing else pairs them: neither the order in which parsers are built nor the thread or context
 they are built in, so the parsers of one request never pair with another's.
+
+When the output starts inside reasoning, the reasoning parser reads it with the tool parser's stream (built for the
+request the serving layer is parsing, :func:`request_being_parsed`), and hands that stream over where reasoning ends:
+vLLM then asks only the reasoning stage during reasoning and the tool stage after it, and the output is still read
+once. Otherwise (or when the request is not known), the tool parser reads the whole output with its stream.
 
 Parsers built by hand (offline use of ``LLM.chat``, through ``ReasoningParserManager.get_reasoning_parser`` and
 ``ToolParserManager.get_tool_parser``, in either order) are two stages, as beside a tool parser that is not ours
@@ -50,6 +55,10 @@ class ToolParserBeside(enum.Enum):
 #: frames between a parser's ``__init__`` and the ``Parser.__init__`` that builds it (a subclass's ``__init__``
 #: calling ``super().__init__`` adds one)
 _BUILDER_FRAMES: Final = 4
+
+#: frames between a parser's hook and the ``Parser.parse_delta`` that asks it (through ``DelegatingParser``'s method
+#: of the same name and a helper or two of the parser)
+_ASKER_FRAMES: Final = 6
 
 #: reasoning parsers built by a ``Parser`` whose tool parser is ours, until that tool parser claims its own
 _unclaimed: weakref.WeakKeyDictionary[Any, ReasoningStage] = weakref.WeakKeyDictionary()
@@ -100,3 +109,23 @@ def tool_parser_built(parser: ToolStage) -> None:
     if reasoning is not None:
         reasoning.tool_stage = parser
         parser.reasoning_stage = reasoning
+
+
+def request_being_parsed() -> Any:
+    """The request whose output vLLM's ``Parser.parse_delta`` is parsing, when that call is asking one of our parsers
+    (a few frames up, its argument ``request``), else None: then the request's parsers keep to the reading that
+    needs no request (the tool parser reads the whole output)."""
+    module = sys.modules.get("vllm.parser.abstract_parser")
+    parser_class = getattr(module, "Parser", None)
+    if parser_class is None:
+        return None
+    frame: FrameType | None = sys._getframe(1)
+    for _ in range(_ASKER_FRAMES):
+        if frame is None:
+            break
+        if frame.f_code.co_name == "parse_delta":
+            local = frame.f_locals
+            if isinstance(local.get("self"), parser_class):
+                return local.get("request")
+        frame = frame.f_back
+    return None

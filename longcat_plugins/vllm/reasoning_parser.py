@@ -1,4 +1,5 @@
-"""vLLM ``ReasoningParser`` for ``<think>`` / ``<longcat_think>`` reasoning, driving the core with tools off.
+"""vLLM ``ReasoningParser`` for ``<think>`` / ``<longcat_think>`` reasoning, driving the core (with tools off, unless it
+reads with our tool parser's stream).
 
 Reasoning ends at its closing tag or at a tool-call tag. Whether the output starts inside reasoning comes from the
 prompt (a pre-filled opening tag in the current turn) or, when the prompt does not tell, from
@@ -8,10 +9,22 @@ prompt (a pre-filled opening tag in the current turn) or, when the prompt does n
 Streaming: vLLM hands the output over to the tool parser once this parser confirms the end of reasoning
 (``has_engine_confirmed_reasoning_end``); it then flushes this parser (``finish_streaming``) and gives the tool parser
 the *content* of that delta and of the flush (the flush's reasoning is dropped); the tool parser reads later think
-blocks itself. So the end is confirmed where the core stands in content. When reasoning opened again inside the delta
-of the first content, that content is held until the block closes (or the output ends), unless it holds a tool call:
-then it is handed over at once, followed by an opening think tag and what the core held back, so that the tool parser
-goes on inside the block.
+blocks itself.
+
+With our tool parser (built by the same ``Parser``), an output that starts inside reasoning is read in one pass by
+the tool parser's stream (built for the request, with its tools and the tool parser's options): this parser feeds it
+while reasoning lasts and serves its reasoning, so vLLM asks only this stage then; at the delta where the core
+leaves reasoning (its closing tag, a call tag, content), it confirms the end and hands every event of that delta to
+the tool parser (``take_over``), which serves them as its answer to that delta and feeds the same stream from the
+next one (reasoning that opens again in content included), and flushes it at the end of the output (also when the
+output ends inside reasoning: this parser's flush is then empty). Where this cannot be (vLLM does not name the
+request, or parses a forced call itself), the serving layer is told that reasoning has ended (vLLM 0.32:
+``_hands_all``) and the tool parser reads the whole output, from where the prompt left it.
+
+Beside a tool parser that is not ours, the end is confirmed where the core stands in content. When reasoning
+opened again inside the delta of the first content, that content is held until the block closes (or the output
+ends), unless it holds a tool call: then it is handed over at once, followed by an opening think tag and what the
+core held back, so that the tool parser goes on inside the block.
 
 Without a tool parser, vLLM 0.34 keeps streaming the whole output through this parser when it says that reasoning
 can open again inside content (``opens_reasoning_in_content``, True here as in the core): later think blocks are then
@@ -31,9 +44,11 @@ The prompt: vLLM 0.33 and later hand it to a request's parsers (``set_prompt_tok
 layer's question. vLLM 0.32 does not forward it, so the same hooks answer from what they are given: a parser asked
 ``is_reasoning_end`` before it was handed the prompt answers the gate's question and keeps what the prompt says (the
 API server's non-streaming answer for the first choice is read by that parser); a stream whose serving layer then
-calls ``adjust_initial_state_from_prompt`` (the gate's "not ended") is handed to the tool parser whole at its first
-delta, which reads it in one pass from where the prompt left it, as on later releases. One code path: which hook
-arrives first decides.
+calls ``adjust_initial_state_from_prompt`` (the gate's "not ended": the output starts inside reasoning) is read as on
+later releases: this parser reads the reasoning with our tool parser's stream and hands it over, or, where it cannot,
+hands the whole output to the tool parser at the first delta (``_hands_all``), which reads it in one pass from where
+the prompt left it. With our tool parser the gate's answer and the serving layer's are the same then. One code path:
+which hook arrives first decides.
 
 Without a tool parser (``--reasoning-parser`` alone), on every release, the request's output is read by this parser
 from start to end, as the core reads it in one pass: the serving layer is told reasoning has not ended at the prompt,
@@ -58,7 +73,8 @@ from longcat_plugins.core import tags as T
 from longcat_plugins.core.prompt import TURN_BOUNDARIES, model_may_open_reasoning, prompt_opens_reasoning
 from longcat_plugins.core.reasoning_tokens import ReasoningTokenCounter
 
-from .pairing import ToolParserBeside, reasoning_parser_built
+from .deltas import delta_message
+from .pairing import ToolParserBeside, reasoning_parser_built, request_being_parsed
 from .tokenizer_facts import tokenizer_facts
 
 _PROMPT_TAIL_TOKENS: Final = 16
@@ -122,6 +138,7 @@ class LongcatReasoningParser(_GateBase):  # type: ignore[valid-type,misc]
         self._streams_all = False  # vLLM streams the whole output through this parser (no hand-over)
         self._finished = False
         self.tool_stage: Any = None  # the tool parser built with this one (see .pairing)
+        self._reads_for_tool_stage = False  # reads reasoning with the tool parser's stream, then hands it over
         self._parsing_stream = False  # the serving layer gave this instance its prompt: it parses an output
         self._counter: ReasoningTokenCounter | None = None
         self._token_texts: dict[int, str] = {}
@@ -249,12 +266,14 @@ class LongcatReasoningParser(_GateBase):  # type: ignore[valid-type,misc]
         self._counter = None  # (it reads from where the prompt leaves the output)
 
     def adjust_initial_state_from_prompt(self, prompt_token_ids: Sequence[int]) -> None:
-        if not self._parsing_stream and self.tool_stage is not None:
-            # The serving layer asked is_reasoning_end without handing over the prompt first, so it had the gate's
-            # answer ("not ended") and streams through this parser: the whole output is handed to the tool parser at
-            # the first delta, which reads it in one pass as on the releases that hand over the prompt first.
-            self._hands_all = True
+        gate_answered = not self._parsing_stream and self.tool_stage is not None
         self.set_prompt_token_ids(prompt_token_ids)
+        if gate_answered and not (self.reasoning_open and self._read_for_tool_stage()):
+            # The serving layer asked is_reasoning_end without handing over the prompt first, so it had the gate's
+            # answer ("not ended") and streams through this parser, which cannot read the reasoning with the tool
+            # parser's stream: the whole output is handed to the tool parser at the first delta, which reads it in
+            # one pass, as when the serving layer is told that reasoning has ended.
+            self._hands_all = True
 
     # -- token-level hooks (the structured-output gate, usage) ---------------------------------------------------
 
@@ -265,11 +284,15 @@ class LongcatReasoningParser(_GateBase):  # type: ignore[valid-type,misc]
         core): not :meth:`starts_in_reasoning`; when the output starts inside reasoning, the gate waits for its end
         or a call tag, and the grammar applies from there.
 
-        Asked by the serving layer of a stream (this instance was given the prompt): with a tool parser, yes, and
-        the tool parser reads the whole output in one pass, from where the prompt left it; alone, no, and the whole
-        output streams through this parser, which reads reasoning wherever it opens."""
+        Asked by the serving layer of a stream (this instance was given the prompt): with a tool parser, whether the
+        output starts outside reasoning; if it starts inside, this parser reads the reasoning with the tool parser's
+        stream and hands it over where reasoning ends (when it cannot, the answer is yes, and the tool parser reads
+        the whole output in one pass, from where the prompt left it). Alone, no, and the whole output streams
+        through this parser, which reads reasoning wherever it opens."""
         if self._parsing_stream:
-            return self.tool_stage is not None
+            if self.tool_stage is None:
+                return False
+            return not (self.reasoning_open and self._read_for_tool_stage())
         state = self._gate_prompt_state = self.starts_in_reasoning(input_ids)
         return not state
 
@@ -364,6 +387,19 @@ class LongcatReasoningParser(_GateBase):  # type: ignore[valid-type,misc]
         message = parse(model_output, None, self._options())
         return message.reasoning or None, message.content or None
 
+    def _read_for_tool_stage(self) -> bool:
+        """Read the reasoning with the tool parser's stream, built for the request being parsed (see
+        :mod:`.pairing`); False when that cannot be (the request is not known, or vLLM parses its forced call)."""
+        if self._reads_for_tool_stage:
+            return True
+        request = request_being_parsed()
+        stream = self.tool_stage.reasoning_stream(request) if request is not None else None
+        if stream is None:
+            return False
+        self._stream = stream
+        self._reads_for_tool_stage = True
+        return True
+
     def extract_reasoning_streaming(
         self,
         previous_text: str,
@@ -373,6 +409,8 @@ class LongcatReasoningParser(_GateBase):  # type: ignore[valid-type,misc]
         current_token_ids: Sequence[int],
         delta_token_ids: Sequence[int],
     ) -> DeltaMessage | None:
+        if self._reads_for_tool_stage:
+            return self._reasoning_delta(delta_text)
         if self._hands_all and self._stream is None and not self._finished:
             self._ended = self._finished = True
             return DeltaMessage(content=delta_text) if delta_text else None
@@ -394,12 +432,34 @@ class LongcatReasoningParser(_GateBase):  # type: ignore[valid-type,misc]
             content = self._release()
         return _delta(content, events)
 
+    def _reasoning_delta(self, delta_text: str) -> DeltaMessage | None:
+        """A delta read with the tool parser's stream: its reasoning, while reasoning lasts; where it ends, every
+        event of the delta goes to the tool parser (vLLM then asks it for that delta) and this parser confirms the
+        end."""
+        stream = self._stream
+        if self._ended or stream is None or not delta_text:
+            return None
+        events = stream.feed(delta_text)
+        if stream.in_reasoning:
+            parts: list[str] = []
+            for event in events:
+                if type(event) is not Reasoning:
+                    break
+                parts.append(event.text)
+            else:
+                text = "".join(parts)
+                return delta_message(None, text, []) if text else None
+        self._ended = True
+        self.tool_stage.take_over(events)
+        return None
+
     def has_engine_confirmed_reasoning_end(self) -> bool:
         return self._ended
 
     def finish_streaming(self) -> DeltaMessage | None:
-        """Flush what the core holds back: at the hand-over, or at the end of the stream."""
-        if self._stream is None or self._finished:
+        """Flush what the core holds back: at the hand-over, or at the end of the stream. A stream read with the tool
+        parser's is the tool parser's to flush, at the end of the output (vLLM flushes it after this one)."""
+        if self._stream is None or self._finished or self._reads_for_tool_stage:
             return None
         self._finished = True
         events = self._stream.finish()

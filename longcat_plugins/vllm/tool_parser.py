@@ -2,6 +2,11 @@
 
 Streaming is engine-based (``engine_based_streaming = True``): vLLM hands over only each delta and calls
 :meth:`LongcatToolParser.finish_streaming` at the end, whose output is merged into the last chunk.
+
+With our reasoning parser (see :mod:`.pairing`), an output that starts inside reasoning is read by this parser's
+stream from its first token: the reasoning parser reads the reasoning with it (``reasoning_stream``) and hands it
+over where reasoning ends, with the events of that delta (``take_over``); this parser serves those first and then goes
+on feeding the same stream, which it flushes at the end of the output.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from vllm.tokenizers import TokenizerLike
 from vllm.tool_parsers.abstract_tool_parser import Tool, ToolParser
 from vllm.tool_parsers.tool_strict_level import ToolStrictLevel
 
-from longcat_plugins.core import ParsedMessage, ParsedToolCall, ParserOptions, StreamParser, parse
+from longcat_plugins.core import Event, ParsedMessage, ParsedToolCall, ParserOptions, StreamParser, parse
 from longcat_plugins.core.blank_content import BlankContentHold
 from longcat_plugins.core.dialects import require_extra_dialects
 from longcat_plugins.core.item_order import CallItemOrder
@@ -118,6 +123,7 @@ class LongcatToolParser(ToolParser):
         self.reasoning_stage: Any = None  # the reasoning parser built with this one (see .pairing)
         self._whole_reading: ParsedMessage | None = None
         self._grammar_covers_reasoning = False
+        self._handed: list[Event] | None = None  # the events of the delta where the reasoning parser handed over
         tool_parser_built(self)
 
     # vLLM's older serving layer read these at the end of a stream to send "arguments parsed but not streamed yet";
@@ -219,21 +225,46 @@ class LongcatToolParser(ToolParser):
         delta_token_ids: Sequence[int],
         request: ChatCompletionRequest,
     ) -> DeltaMessage | None:
+        handed = self._handed
+        if handed is not None:
+            # the reasoning parser's stream read this delta (vLLM hands no text of it on)
+            self._handed = None
+            if self._finished:
+                return None
+            return events_to_delta(self._blank.filter(self._order.filter(handed)))
         stream = self._stream
         if stream is None:
-            tools = self._tools(request)
             stage = self.reasoning_stage  # it read the start of the stream, or this parser reads the whole stream
             reasoning_open = stage is not None and not stage.hands_over and stage.reasoning_open
-            reasoning = not self.skip_reasoning_parsing
-            if calls_allowed(request, tools):
-                cut = may_be_cut_by_a_stop(request, self.model_tokenizer)
-                options = _options(reasoning, cut=cut, reasoning_open=reasoning and reasoning_open)
-            else:
-                options = _options(reasoning, calls=False, reasoning_open=reasoning and reasoning_open)
-            stream = self._stream = StreamParser(tools, options)
+            stream = self._stream = self._new_stream(request, reasoning_open)
         if self._finished or not delta_text:
             return None
         return events_to_delta(self._blank.filter(self._order.filter(stream.feed(delta_text))))
+
+    def _new_stream(self, request: Any, reasoning_open: bool) -> StreamParser:
+        tools = self._tools(request)
+        reasoning = not self.skip_reasoning_parsing
+        if calls_allowed(request, tools):
+            cut = may_be_cut_by_a_stop(request, self.model_tokenizer)
+            options = _options(reasoning, cut=cut, reasoning_open=reasoning and reasoning_open)
+        else:
+            options = _options(reasoning, calls=False, reasoning_open=reasoning and reasoning_open)
+        return StreamParser(tools, options)
+
+    def reasoning_stream(self, request: Any) -> StreamParser | None:
+        """This parser's stream for ``request``, whose output starts inside reasoning, for the reasoning parser built
+        with this one to read the reasoning with (it then hands the stream over, :meth:`take_over`). None when vLLM
+        does not hand this request's output to this parser (a forced call it parses itself, without structural
+        tags): the reasoning parser then leaves the whole output to this parser."""
+        if self.supports_required_and_named and forces_a_call(getattr(request, "tool_choice", None)):
+            return None
+        self._stream = self._new_stream(request, True)
+        return self._stream
+
+    def take_over(self, events: list[Event]) -> None:
+        """Reasoning ended in the delta the reasoning parser just read, with these events (all of that delta's):
+        they are this parser's answer to that delta, and it reads on with the same stream."""
+        self._handed = events
 
     def finish_streaming(self) -> DeltaMessage | None:
         """End of stream: flush held-back text and close an open call (its arguments become valid JSON)."""
