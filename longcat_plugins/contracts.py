@@ -184,6 +184,17 @@ VLLM_PARSER_BESIDE: Final = Contract(
     checked_on=_V,
     upstream=f"{_NEXT_PARSER}.abstract_parser",
 )
+#: Read where our reasoning parser is asked (a few frames up: ``vllm/pairing.py``, ``request_being_parsed``); without
+#: it the tool parser reads the whole output, reasoning included (one pass still, at the cost of vLLM's tool stage on
+#: every reasoning delta).
+VLLM_PARSE_DELTA_REQUEST: Final = Contract(
+    "vllm.parser.abstract_parser:Parser.parse_delta",
+    "the request whose output is being parsed (its argument request): our reasoning parser reads reasoning with the "
+    "stream of our tool parser, built with the request's tools, and hands it over where reasoning ends",
+    keywords=("request",),
+    checked_on=_V,
+    upstream=f"{_NEXT_PARSER}.abstract_parser",
+)
 #: ``VLLM_USE_RUST_FRONTEND=1 vllm serve`` runs vLLM's Rust frontend (the ``vllm-rs`` binary of the wheel) in place of
 #: the Python API server; its tool and reasoning parsers are compiled in, none is ``longcat``, and it loads no Python
 #: parser. The doctor fails the variable when it is set, and the plugin logs it in each process it is loaded in.
@@ -415,7 +426,7 @@ GROUPS: Final = {
         ("constrained tool calls", VLLM_STRUCTURAL, "structural"),
         ("reasoning parser", VLLM_REASONING, "required"),
         ("serving", (VLLM_STREAM_END,), "required"),
-        ("optional", (*VLLM_OPTIONAL, VLLM_PARSER_BESIDE, VLLM_RUST_FRONTEND), "optional"),
+        ("optional", (*VLLM_OPTIONAL, VLLM_PARSER_BESIDE, VLLM_PARSE_DELTA_REQUEST, VLLM_RUST_FRONTEND), "optional"),
         ("replay server", VLLM_REPLAY, "replay"),
     ),
     "sglang": (

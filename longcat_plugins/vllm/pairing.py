@@ -114,7 +114,8 @@ def tool_parser_built(parser: ToolStage) -> None:
 def request_being_parsed() -> Any:
     """The request whose output vLLM's ``Parser.parse_delta`` is parsing, when that call is asking one of our parsers
     (a few frames up, its argument ``request``), else None: then the request's parsers keep to the reading that
-    needs no request (the tool parser reads the whole output)."""
+    needs no request (the tool parser reads the whole output). Contract
+    :data:`longcat_plugins.contracts.VLLM_PARSE_DELTA_REQUEST`."""
     module = sys.modules.get("vllm.parser.abstract_parser")
     parser_class = getattr(module, "Parser", None)
     if parser_class is None:
