@@ -114,6 +114,24 @@ def test_a_counted_string_holds_whole_utf8_text(
         assert not _accepts(tag, text.replace("é".encode(), broken)), broken
 
 
+JSON_BODIES = sorted(name for name, dialect in DIALECTS.items() if dialect.parameter is None)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="XGrammar's JSON strings take the three-byte encoding of a surrogate (ED A0-BF ..), which is no UTF-8; the"
+    " token loop's real-vocabulary models are steered off it (tests/token_loop: surrogate_leads). When XGrammar"
+    " refuses it, this passes, and the steering can go.",
+)
+@pytest.mark.parametrize("dialect", JSON_BODIES)
+def test_a_json_string_holds_whole_utf8_text(monkeypatch: pytest.MonkeyPatch, tokenizer: Any, dialect: str) -> None:
+    tool = strict_tool({"code": {"type": "string"}})
+    tag = _structural_tag(monkeypatch, tokenizer, dialect, tool)
+    text = written(DIALECTS[dialect], "lookup", {"code": "aQQ"}).encode()
+    assert _accepts(tag, text.replace(b"QQ", "é".encode()))
+    assert not _accepts(tag, text.replace(b"QQ", b"\xed\xa0\x80"))
+
+
 @pytest.mark.parametrize("strict", STRICTNESS, ids=STRICTNESS_IDS)
 @pytest.mark.parametrize("tool_choice", ["required", NAMED], ids=["required", "named"])
 @pytest.mark.parametrize(("case", "properties", "extra", "arguments"), BROKEN, ids=[c[0] for c in BROKEN])
