@@ -34,4 +34,12 @@ DEEPSEEK_V31: dict[str, Any] = {
     "separated": ["<｜tool▁call▁begin｜>", "<｜tool▁sep｜>", "<｜tool▁call▁end｜>"],
     "end_of_sequence": ["<｜end▁of▁sentence｜>"],
 }
-DECLARATIONS: list[dict[str, Any]] = [GLM47, KIMI_K2, DEEPSEEK_V31]
+#: MiniMax-M2 / M2.5: ``<invoke name="NAME">`` with ``<parameter name="P">value</parameter>`` in a block
+MINIMAX_M2: dict[str, Any] = {
+    "name": "minimax_m2_test",
+    "title": "MiniMax-M2 (test only)",
+    "models": "MiniMax-M2, MiniMax-M2.5",
+    "block": ["<minimax:tool_call>", "</minimax:tool_call>"],
+    "markup": ['<invoke name="', "</invoke>", '<parameter name="', "</parameter>", '">'],
+}
+DECLARATIONS: list[dict[str, Any]] = [GLM47, KIMI_K2, DEEPSEEK_V31, MINIMAX_M2]

@@ -1605,6 +1605,43 @@ case(
     '{"url": "https://example.com"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>',
 )
 
+# ---------------------------------- MiniMax-M2, markup with name attributes (a test-only dialect: tests/extra_dialects.py)
+case(
+    "minimax_guide_layout",
+    "MiniMax-M2's format as MiniMax's tool-calling guide documents it (github.com/MiniMax-AI/MiniMax-M2.5, "
+    "docs/tool_calling_guide.md, as in sgl-model-gateway's MiniMax-M2 parser tests): a line each, text before the "
+    "block is content, text after it too.",
+    'Let me search for that.\n<minimax:tool_call>\n<invoke name="get_weather">\n<parameter name="city">Beijing'
+    '</parameter>\n<parameter name="days">2</parameter>\n</invoke>\n</minimax:tool_call>\nThe weather will be...',
+    content="Let me search for that.\n\nThe weather will be...",
+    calls=[("get_weather", {"city": "Beijing", "days": 2})],
+)
+case(
+    "minimax_two_invokes_one_block",
+    "Two invokes in one block, after reasoning closed: two calls in order.",
+    '</think><minimax:tool_call>\n<invoke name="get_weather">\n<parameter name="city">Paris</parameter>\n'
+    '</invoke>\n<invoke name="get_weather">\n<parameter name="city">Lyon</parameter>\n</invoke>\n'
+    "</minimax:tool_call>",
+    calls=[("get_weather", {"city": "Paris"}), ("get_weather", {"city": "Lyon"})],
+    opt_reasoning=True,
+    reasoning_open=True,
+)
+case(
+    "minimax_value_holds_markup",
+    "A value that holds another dialect's tags and an unclosed '<' is the value's text.",
+    '<minimax:tool_call>\n<invoke name="get_weather">\n<parameter name="city">a <b> </tool_call> c</parameter>\n'
+    "</invoke>\n</minimax:tool_call>",
+    calls=[("get_weather", {"city": "a <b> </tool_call> c"})],
+)
+case(
+    "minimax_undeclared_name",
+    "A MiniMax-M2 call naming no declared tool: the block is content, verbatim.",
+    '<minimax:tool_call>\n<invoke name="web_fetch">\n<parameter name="url">https://example.com</parameter>\n'
+    "</invoke>\n</minimax:tool_call>",
+    content='<minimax:tool_call>\n<invoke name="web_fetch">\n<parameter name="url">https://example.com</parameter>'
+    "\n</invoke>\n</minimax:tool_call>",
+)
+
 if __name__ == "__main__":
     out = sys.argv[1]
     ids = [c["id"] for c in CASES]
