@@ -255,8 +255,16 @@ class VllmDriver:
         """The text vLLM's detokenizer makes of ``token_ids``: special tokens are kept when our parsers ask for them
         (see :func:`tests.served.oracle.keeps_special_tokens`)."""
         keep = keeps_special_tokens(self.engine, cell)
-        text = str(self._server(cell).tokenizer.decode(list(token_ids), skip_special_tokens=not keep))
-        return text.rstrip("\ufffd")  # (the detokenizer holds back a character whose bytes are not all there)
+        tokenizer = self._server(cell).tokenizer
+        ids = list(token_ids)
+        text = str(tokenizer.decode(ids, skip_special_tokens=not keep))
+        # The detokenizer holds back a token whose bytes end inside a character, whole (what it holds with it is
+        # not shown either), and never shows it if the output ends there: the text stops at the last token whose
+        # text ends whole.
+        while ids and text.endswith("\ufffd"):
+            ids.pop()
+            text = str(tokenizer.decode(ids, skip_special_tokens=not keep))
+        return text
 
     def grammar_refusals(self, cell: Cell, output: str) -> list[int] | None:
         return grammar_refusals(self._server(cell), output, cell.group)
