@@ -59,6 +59,22 @@ SHAPE_PARAMS = pytest.mark.parametrize(
 )
 
 
+def _round_trip(
+    extra_grammar: ExtraGrammar, dialect: Dialect, other: Dialect, properties: Any, arguments: Any, wrong: Any
+) -> str:
+    """``dialect``'s call of the intended arguments is accepted and read back; ``other``'s call of them and wrongly
+    typed arguments are refused. Returns the call as written."""
+    tool = strict_tool(properties)
+    accepts = extra_grammar(dialect, tool)
+    text = written(dialect, "lookup", arguments)
+    assert accepts(text), text
+    assert read_back(text, tool) == [("lookup", arguments)]
+    assert not accepts(written(other, "lookup", arguments))
+    if wrong is not None:
+        assert not accepts(written(dialect, "lookup", wrong))
+    return text
+
+
 @SHAPE_PARAMS
 @PAIRED
 def test_a_key_value_dialect_with_other_tags_gets_its_own_grammar(
@@ -71,14 +87,7 @@ def test_a_key_value_dialect_with_other_tags_gets_its_own_grammar(
 ) -> None:
     """Its calls are accepted and read back, with wrongly typed arguments refused; LongCat's pairs are not its
     calls."""
-    tool = strict_tool(properties)
-    accepts = extra_grammar(dialect, tool)
-    text = written(dialect, "lookup", arguments)
-    assert accepts(text)
-    assert read_back(text, tool) == [("lookup", arguments)]
-    assert not accepts(written(DIALECTS["kv"], "lookup", arguments))
-    if wrong is not None:
-        assert not accepts(written(dialect, "lookup", wrong))
+    _round_trip(extra_grammar, dialect, DIALECTS["kv"], properties, arguments, wrong)
 
 
 @SHAPE_PARAMS
@@ -151,15 +160,8 @@ def test_a_name_and_separator_dialect_gets_its_own_grammar(
 ) -> None:
     """Its calls (name, separator, JSON arguments) are accepted and read back, with wrongly typed arguments refused;
     a Hermes JSON call is not its call."""
-    tool = strict_tool(properties)
-    accepts = extra_grammar(dialect, tool)
-    text = written(dialect, "lookup", arguments)
+    text = _round_trip(extra_grammar, dialect, DIALECTS["hermes"], properties, arguments, wrong)
     assert dialect.separated is not None and dialect.separated.separator in text
-    assert accepts(text), text
-    assert read_back(text, tool) == [("lookup", arguments)]
-    assert not accepts(written(DIALECTS["hermes"], "lookup", arguments))
-    if wrong is not None:
-        assert not accepts(written(dialect, "lookup", wrong))
 
 
 @SHAPE_PARAMS
@@ -174,11 +176,4 @@ def test_a_markup_dialect_with_other_tags_gets_its_own_grammar(
 ) -> None:
     """Its calls are accepted and read back, with wrongly typed arguments refused; an XML (Qwen3-Coder) call is not
     its call."""
-    tool = strict_tool(properties)
-    accepts = extra_grammar(dialect, tool)
-    text = written(dialect, "lookup", arguments)
-    assert accepts(text), text
-    assert read_back(text, tool) == [("lookup", arguments)]
-    assert not accepts(written(DIALECTS["xml"], "lookup", arguments))
-    if wrong is not None:
-        assert not accepts(written(dialect, "lookup", wrong))
+    _round_trip(extra_grammar, dialect, DIALECTS["xml"], properties, arguments, wrong)
