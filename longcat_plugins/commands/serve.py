@@ -57,6 +57,13 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument(
         "--engine", choices=("vllm", "sglang"), default="vllm", help="whose HTTP server to run (default vllm)"
     )
+    p.add_argument(
+        "--no-parsers",
+        action="store_true",
+        help="serve without the longcat tool-call and reasoning parsers (vLLM only): requests with tools are "
+        "accepted (auto tool choice), and the model's markup stays in the message's content, as from a server "
+        "started without --tool-call-parser; for testing `longcat-plugins proxy`",
+    )
     p.add_argument("--tokenizer-worker-num", type=int, default=1, metavar="N", help="SGLang's HTTP workers (sglang)")
     p.add_argument(
         "engine_args",
@@ -87,6 +94,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"unknown template {args.template!r}; known: {', '.join(sorted(FAMILIES))}")
     if args.engine == "vllm" and args.tokenizer_worker_num != 1:
         raise UsageError("--tokenizer-worker-num is an SGLang option (with --engine sglang)")
+    if args.engine == "sglang" and args.no_parsers:
+        raise UsageError("--no-parsers is a vLLM option (without --engine sglang)")
     if args.engine == "sglang":
         from longcat_plugins.sglang_replay.command import sglang_replay_server
 
@@ -99,11 +108,12 @@ def run(args: argparse.Namespace) -> int:
             )
         from longcat_plugins.replay.server import run_replay_server
 
-        serve = functools.partial(run_replay_server, vllm_args=args.engine_args)
+        serve = functools.partial(run_replay_server, vllm_args=args.engine_args, parsers=not args.no_parsers)
 
     def ready(url: str) -> None:
         print(
-            f"longcat-plugins serve: replaying {len(turns)} turn(s) of {args.replay} ({args.template}) at {url}",
+            f"longcat-plugins serve: replaying {len(turns)} turn(s) of {args.replay} ({args.template}"
+            f"{', no parsers' if getattr(args, 'no_parsers', False) else ''}) at {url}",
             flush=True,
         )
 

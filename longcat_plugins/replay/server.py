@@ -50,9 +50,11 @@ def serve_args(
     served_model_name: str,
     extra: Sequence[str] = (),
     template: str = TEMPLATE_NAME,
+    parsers: bool = True,
 ) -> Namespace:
     """The ``vllm serve`` command line of the replay, parsed and checked by vLLM's own parser. ``extra`` are more
-    ``vllm serve`` flags (they come last, so they win over the replay's own)."""
+    ``vllm serve`` flags (they come last, so they win over the replay's own). Without ``parsers``, no tool-call
+    or reasoning parser (and no auto tool choice: :func:`serve_replay` turns it on)."""
     from vllm.utils.argparse_utils import FlexibleArgumentParser
 
     cli_args = _cli_args()
@@ -63,9 +65,8 @@ def serve_args(
         "--served-model-name", served_model_name,
         "--host", host,
         "--port", str(port),
-        "--enable-auto-tool-choice",
-        "--tool-call-parser", TOOL_PARSER,
-        "--reasoning-parser", REASONING_PARSER,
+        *(["--enable-auto-tool-choice", "--tool-call-parser", TOOL_PARSER, "--reasoning-parser", REASONING_PARSER]
+          if parsers else []),
         "--chat-template", str(template_path(template)),
         "--generation-config", "vllm",
         *extra,
@@ -120,8 +121,12 @@ async def serve_replay(
     *,
     token_delay: float = 0.0,
     on_ready: Callable[[str], None] | None = None,
+    parsers: bool = True,
 ) -> None:
-    """Serve until SIGINT/SIGTERM: vLLM's ``run_server_worker`` and ``build_and_serve``, with the replay."""
+    """Serve until SIGINT/SIGTERM: vLLM's ``run_server_worker`` and ``build_and_serve``, with the replay. Without
+    ``parsers`` (and their flags in ``args``), auto tool choice is on all the same, set after vLLM's checks (which
+    refuse it without a tool-call parser): requests with tools are answered with the model's markup in the
+    content, as a server that does not read it answers them."""
     import vllm.envs as envs
 
     # (0.32 has none: its setup_server imports the parser plugins itself)
@@ -136,6 +141,8 @@ async def serve_replay(
     if init_parser_plugin is not None:
         init_parser_plugin(args)
     listen_address, sock = setup_server(args, reuse_port=False)
+    if not parsers:
+        args.enable_auto_tool_choice = True
     host, port = sock.getsockname()[:2]
     engine = build_engine(args, script, token_delay=token_delay)
     uvicorn_kwargs: dict[str, Any] = {}
@@ -191,10 +198,11 @@ def run_replay_server(
     template: str = TEMPLATE_NAME,
     vllm_args: Sequence[str] = (),
     on_ready: Callable[[str], None] | None = None,
+    parsers: bool = True,
 ) -> None:
     """Build the model directory for ``template`` and serve ``turns`` until interrupted (blocking). The served
     model name defaults to the template's model family's; ``vllm_args`` are more ``vllm serve`` flags; logging
-    is set up from them as ``vllm serve`` does."""
+    is set up from them as ``vllm serve`` does; without ``parsers``, see :func:`serve_args`."""
     name = served_model_name or family(template).served_model_name
     with tempfile.TemporaryDirectory(prefix="longcat-replay-") as tmp:
         model_dir = build_model_dir(Path(tmp) / "model", corpus(turns), template)
@@ -204,7 +212,9 @@ def run_replay_server(
         from vllm.utils.system_utils import decorate_logs
 
         load_general_plugins()
-        args = serve_args(model_dir, host, port, name, vllm_args, template)
+        args = serve_args(model_dir, host, port, name, vllm_args, template, parsers)
         configure_logging_from_args(args)
         decorate_logs("APIServer", skip_if_decorated=True)
-        asyncio.run(serve_replay(args, Script(list(turns)), token_delay=token_delay, on_ready=on_ready))
+        asyncio.run(
+            serve_replay(args, Script(list(turns)), token_delay=token_delay, on_ready=on_ready, parsers=parsers)
+        )
