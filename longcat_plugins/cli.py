@@ -15,7 +15,7 @@ from . import __version__
 from .commands.errors import UsageError
 
 #: subcommand modules, each with ``add_parser(subparsers)`` setting ``run`` as the parser's default
-COMMANDS = ("parse", "template", "render", "example", "doctor", "serve")
+COMMANDS = ("parse", "template", "render", "example", "doctor", "serve", "proxy")
 PROG = "longcat-plugins"
 #: exit status after Ctrl-C, as shells report a process ended by SIGINT
 INTERRUPTED = 130

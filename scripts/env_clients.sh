@@ -10,6 +10,6 @@ venv_create "$NAME"
 "$VENVS_DIR/$NAME/bin/pip" install --quiet \
   "openai==3.57.0" "openai-agents==0.24.0" "anthropic==2.16.0" "httpx==0.29.0" \
   "langchain-core==1.8.3" "langchain-openai==1.8.1" "litellm==1.110.2" "pytest==9.2.0" "pytest-xdist==3.8.0"
-"$VENVS_DIR/$NAME/bin/pip" install --quiet -e "$REPO_ROOT"
+"$VENVS_DIR/$NAME/bin/pip" install --quiet -e "$REPO_ROOT[proxy]"  # the proxy's tests (tests/proxy) need aiohttp
 LITELLM_LOCAL_MODEL_COST_MAP=True "$VENVS_DIR/$NAME/bin/python" -c "import openai, agents, anthropic, langchain_openai, litellm; print('[env] clients: openai', openai.__version__)"
 venv_mark_ready "$NAME" "${BASH_SOURCE[0]}"

