@@ -222,7 +222,12 @@ class Proxy:
     async def _repair_whole(
         self, request: web.Request, upstream: aiohttp.ClientResponse, chat: dict[str, Any]
     ) -> web.StreamResponse:
-        body = await _read_bounded(upstream.content, self.config.max_event_bytes)
+        try:
+            body = await _read_bounded(upstream.content, self.config.max_event_bytes)
+        except (aiohttp.ClientError, asyncio.TimeoutError) as e:
+            message = f"the upstream server {self.config.upstream} broke off its answer: {_cause(e)}"
+            logger.warning("%s", message)
+            return web.json_response(error_body(message, "upstream_error", 502), status=502)
         if not body.complete:
             logger.warning(
                 "the answer of %s is larger than %d bytes: passed through unrepaired",
