@@ -40,6 +40,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from longcat_plugins.replay import steering
 from longcat_plugins.replay.model_dir import build_runnable_model_dir
 from longcat_plugins.templates import template_path
 
@@ -214,12 +215,11 @@ def measure(model: Path, args: argparse.Namespace, logs: Path) -> dict[str, dict
 
 
 def whitespace_runs(model: Path) -> list[int]:
-    """The tokens of two whitespace characters or more: wherever JSON allows whitespace a random model under a
-    grammar pads with them up to ``max_tokens`` (a real model does not), so a forced call is asked with them at -100
-    (single spaces and line breaks stay as likely as any token)."""
+    """The tokens of two whitespace characters or more (:mod:`longcat_plugins.replay.steering`): wherever JSON allows
+    whitespace a random model under a grammar pads with them up to ``max_tokens`` (a real model does not), so a
+    forced call is asked with them at -100 (single spaces and line breaks stay as likely as any token)."""
     vocab = json.loads((model / "tokenizer.json").read_text(encoding="utf-8"))["model"]["vocab"]
-    blank = set("\u0120\u010a\u0109\u010d\u010b\u010c")  # the byte-level symbols of " \n\t\r\v\f"
-    return sorted(i for token, i in vocab.items() if len(token) >= 2 and set(token) <= blank)
+    return steering.whitespace_runs(vocab)
 
 
 def ratios(results: dict[str, dict[str, Any]]) -> dict[str, dict[str, float]]:
