@@ -378,6 +378,8 @@ class ChatStreamRepair:
         if not read and not out.text and not out.calls and not maps_finish:
             return choice
         new_delta = self._delta(delta, state, out)
+        if new_delta == delta and not maps_finish:
+            return choice
         new = {**choice, "delta": new_delta}
         if maps_finish:
             new["finish_reason"] = "tool_calls"

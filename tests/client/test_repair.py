@@ -389,3 +389,9 @@ def test_async_stream() -> None:
     got = asyncio.run(run())
     assert fold(got) == fold(repair_chat_stream(chunks, REQUEST))
     assert fold(got)["calls"] == [("get_weather", '{"city": "Paris", "days": 2}')]
+
+
+def test_chunks_whose_text_is_shown_as_sent_are_the_same_objects() -> None:
+    chunks = stream_of([("content", "Plain text, "), ("reasoning_content", "no call."), ("content", " Done.")])
+    out = list(repair_chat_stream(chunks, REQUEST))
+    assert len(out) == len(chunks) and all(a is b for a, b in zip(out, chunks, strict=True))
