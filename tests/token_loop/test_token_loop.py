@@ -49,6 +49,7 @@ import jsonschema
 import pytest
 
 from benchmarks.cpu_server import Server
+from longcat_plugins.replay import steering as vocab_steering
 from longcat_plugins.replay.model_dir import build_real_vocab_model_dir, build_runnable_model_dir, real_vocab_tokenizer
 from longcat_plugins.templates import template_path
 
@@ -170,29 +171,10 @@ def tools(strict: bool) -> list[dict[str, Any]]:
     return [{"type": "function", "function": {**f, "strict": True} if strict else f} for f in FUNCTIONS.values()]
 
 
-def whitespace_runs(tokenizer: Any) -> list[int]:
-    """Tokens of two whitespace characters or more (spaces, tabs, line breaks)."""
-    blank = set("\u0120\u010a\u0109\u010d\u010b\u010c")  # the byte-level symbols of " \n\t\r\v\f"
-    return sorted(i for t, i in tokenizer.get_vocab().items() if len(t) >= 2 and set(t) <= blank)
-
-
-def surrogate_leads(tokenizer: Any) -> list[int]:
-    """Tokens that end in the byte ED, the lead byte of a surrogate's three-byte encoding (ED A0-BF ..)."""
-    return sorted(i for t, i in tokenizer.get_vocab().items() if t.endswith("\u00ed"))
-
-
-def replacement_characters(tokenizer: Any) -> list[int]:
-    """Tokens that write U+FFFD itself (its bytes EF BF BD, byte-level ``\u00ef\u00bf\u00bd``): Qwen's vocabulary has
-    nine, such as ``.\ufffd`` (82266). The character is text a model may write, but :func:`call_problems` takes a
-    U+FFFD in a string for the detokenizer's stand-in for bytes that are no UTF-8; a model that never writes it
-    leaves the check exact (the scaled run met 82266 four times in 7,500 LongCat JSON calls)."""
-    return sorted(i for t, i in tokenizer.get_vocab().items() if "\u00ef\u00bf\u00bd" in t)
-
-
 def steered_off(tokenizer: Any) -> list[int]:
-    """The tokens a random model of a real vocabulary does not write (:func:`steering`): whitespace runs, surrogate
-    leads and U+FFFD."""
-    return sorted({*whitespace_runs(tokenizer), *surrogate_leads(tokenizer), *replacement_characters(tokenizer)})
+    """The tokens a random model of a real vocabulary does not write (:func:`steering`,
+    :mod:`longcat_plugins.replay.steering`)."""
+    return vocab_steering.steered_off(tokenizer.get_vocab())
 
 
 # -- the servers ------------------------------------------------------------------------------------------------
@@ -448,8 +430,8 @@ def steering(models: Models, name: str, think: bool = True) -> dict[str, Any]:
     (``tests/vllm/test_vllm_grammar_round_trip.py::test_a_counted_string_holds_whole_utf8_text``); XGrammar's JSON
     strings do not, and a real model does not write surrogates: the real-vocabulary models are steered off the tokens
     that end in the lead byte ED, their only way to write one (no token of Qwen's holds ED A0-BF). And off the tokens
-    that write U+FFFD itself (:func:`replacement_characters`), so that a U+FFFD served is always bytes that are no
-    UTF-8.
+    that write U+FFFD itself, so that a U+FFFD served is always bytes that are no UTF-8
+    (:mod:`longcat_plugins.replay.steering`).
 
     (A model of the small vocabulary cannot write a byte that is no whole UTF-8 text, see
     :func:`test_the_vocabulary_writes_whole_text`; one of a real vocabulary can, and its calls are checked for it, see
@@ -491,7 +473,7 @@ def test_a_real_vocabulary_is_steered_off_u_fffd_itself(models: Models, name: st
     """Qwen's vocabularies write U+FFFD itself in a few tokens (``.\ufffd`` is 82266 in Qwen2/3's): whole text,
     which :func:`call_problems` would take for bytes that are no UTF-8. Each is one the model is steered off."""
     tokenizer = models.tokenizer(name)
-    literal = replacement_characters(tokenizer)
+    literal = vocab_steering.replacement_characters(tokenizer.get_vocab())
     assert literal, "the vocabulary writes U+FFFD in no token"
     if VOCABULARY[name] == "qwen3":
         assert 82266 in literal

@@ -120,8 +120,8 @@ JSON_BODIES = sorted(name for name, dialect in DIALECTS.items() if dialect.param
 @pytest.mark.xfail(
     strict=True,
     reason="XGrammar's JSON strings take the three-byte encoding of a surrogate (ED A0-BF ..), which is no UTF-8; the"
-    " token loop's real-vocabulary models are steered off it (tests/token_loop: surrogate_leads). When XGrammar"
-    " refuses it, this passes, and the steering can go.",
+    " token loop's real-vocabulary models are steered off it (longcat_plugins.replay.steering: surrogate_leads)."
+    " When XGrammar refuses it, this passes, and the steering can go.",
 )
 @pytest.mark.parametrize("dialect", JSON_BODIES)
 def test_a_json_string_holds_whole_utf8_text(monkeypatch: pytest.MonkeyPatch, tokenizer: Any, dialect: str) -> None:
