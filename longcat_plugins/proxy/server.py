@@ -282,7 +282,7 @@ class _RepairedStream:
         self.upstream = upstream
         self.verbatim = False  # after a problem, or after [DONE]: the rest as it comes
         self.stopped = False  # an event over the cap: nothing more is sent
-        self.finished = False  # a chunk with a finish reason went through the repair, or finish() was called
+        self.released = False  # finish() was called
 
     def feed(self, chunk: bytes) -> bytes:
         if self.stopped:
@@ -341,15 +341,13 @@ class _RepairedStream:
             out = self._release() + event.raw
             self.verbatim = True
             return out
-        if any(isinstance(c, dict) and c.get("finish_reason") for c in chunk.get("choices") or ()):
-            self.finished = True
         return b"".join(_sse(c) for c in self.repair.feed(chunk))
 
     def _release(self) -> bytes:
-        """What the repair holds, once."""
-        if self.finished:
+        """What the repair holds of the choices still open (no finish reason yet), once."""
+        if self.released:
             return b""
-        self.finished = True
+        self.released = True
         return b"".join(_sse(c) for c in self.repair.finish())
 
     def _give_up(self, reason: str) -> bytes:

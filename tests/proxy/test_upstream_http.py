@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import socket
+import time
 from collections.abc import Iterator
 
 import httpx
@@ -93,14 +94,28 @@ def test_upstream_error_comes_back_as_sent(up: Upstream, px: Proxy, stream: bool
 def test_headers_reach_the_upstream_and_stay_out_of_the_log(up: Upstream, px: Proxy) -> None:
     up.handler = sse_answer([data(chunk("Hello", finish="stop")), b"data: [DONE]\n\n"])
     headers = {"Authorization": f"Bearer {SECRET}", "X-Custom": CUSTOM, "Connection": "keep-alive"}
-    answer = httpx.post(f"{px.url}/chat/completions", json=chat_request(True), headers=headers, timeout=30)
-    assert answer.status_code == 200
-    seen = {k.lower(): v for k, v in up.seen[0].headers.items()}
-    assert seen["authorization"] == f"Bearer {SECRET}"
-    assert seen["x-custom"] == CUSTOM
-    log = px.log_text()
-    assert "POST /v1/chat/completions 200" in log
-    assert SECRET not in log and CUSTOM not in log
+    logged = access_lines(px)
+    for path, request in (
+        (
+            "/v1/chat/completions",
+            lambda: httpx.post(f"{px.url}/chat/completions", json=chat_request(True), headers=headers),
+        ),
+        ("/v1/models", lambda: httpx.get(f"{px.url}/models?key={SECRET}", headers=headers)),
+    ):
+        assert request().status_code == 200
+        seen = {k.lower(): v for k, v in up.seen[-1].headers.items()}
+        assert seen["authorization"] == f"Bearer {SECRET}"
+        assert seen["x-custom"] == CUSTOM
+        logged += 1
+        deadline = time.monotonic() + 30  # the access line is written once the answer is sent
+        while access_lines(px) < logged and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert f"{path} 200" in px.log_text().splitlines()[-1]
+    assert SECRET not in px.log_text() and CUSTOM not in px.log_text()
+
+
+def access_lines(px: Proxy) -> int:
+    return sum(" aiohttp.access: " in line for line in px.log_text().splitlines())
 
 
 def test_other_methods_pass_through(up: Upstream, px: Proxy) -> None:
