@@ -138,6 +138,15 @@ def _identity(response: aiohttp.ClientResponse) -> bool:
     return response.headers.get("Content-Encoding", "identity").strip().lower() in ("", "identity")
 
 
+def _done(upstream: aiohttp.ClientResponse) -> None:
+    """Back to the pool when the answer was read to its end; otherwise the connection is closed (the upstream stops:
+    a client that went away, an answer cut short here)."""
+    if upstream.content.is_eof():
+        upstream.release()
+    else:
+        upstream.close()
+
+
 class Proxy:
     """The request handler (one for the app)."""
 
@@ -164,7 +173,7 @@ class Proxy:
         try:
             return await self._relay(request, upstream)
         finally:
-            upstream.close()
+            _done(upstream)
 
     async def _repair(
         self, request: web.Request, session: aiohttp.ClientSession, url: str, body: bytes, chat: dict[str, Any]
@@ -186,7 +195,7 @@ class Proxy:
                 return await self._repair_whole(request, upstream, chat)
             return await self._relay(request, upstream)
         finally:
-            upstream.close()
+            _done(upstream)
 
     def _unreachable(self, error: BaseException) -> web.Response:
         message = f"the upstream server {self.config.upstream} could not be reached: {_cause(error)}"
