@@ -34,11 +34,11 @@ if not ENGINE_PYTHON.exists():
     pytest.skip(f"the replay server needs {ENGINE_PYTHON}", allow_module_level=True)
 
 
-def replay(*args: str) -> Any:
+def replay(*args: str, recording: Path = RECORDING) -> Any:
     """``longcat-plugins serve --replay RECORDING`` in the vLLM environment (its URL ends in /v1)."""
     path = [str(REPO), os.environ.get("PYTHONPATH")]
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, path)), HF_HUB_OFFLINE="1")
-    command = [str(ENGINE_PYTHON), "-m", "longcat_plugins", "serve", "--replay", str(RECORDING), "--port", "0"]
+    command = [str(ENGINE_PYTHON), "-m", "longcat_plugins", "serve", "--replay", str(recording), "--port", "0"]
     return running([*command, *args], "replay server", REPO, env)
 
 
@@ -152,3 +152,24 @@ def test_langchain_through_the_proxy_gets_what_the_parsers_serve(oracle: str, px
 def test_the_log_holds_no_key(px: Proxy) -> None:
     assert "POST /v1/chat/completions 200" in px.log_text()
     assert KEY not in px.log_text()
+
+
+def test_longcat_tags_reach_the_proxy_only_with_special_tokens_kept() -> None:
+    """LongCat's tags are special tokens: a server without our parsers drops them from the text (vLLM's default
+    ``skip_special_tokens``). The key/value calls are still read (``<longcat_arg_key>`` is text), but the reasoning
+    runs into the content; asked to keep the special tokens, the tags reach the proxy."""
+    recording = RECORDING.parent / "weather_key_value.jsonl"
+    request: dict[str, Any] = {"model": "LongCat-Flash-Chat", "messages": QUESTION, "tools": TOOLS}
+    expected = [("get_weather", {"city": city, "unit": "celsius"}) for city in ("Paris", "Tokyo")]
+    with replay("--no-parsers", recording=recording) as upstream, proxy(upstream.url) as through:
+        client = _openai(through.url)
+        for extra, content in (
+            ({}, "Two cities, so two calls at once.I'll check both cities.\n\n\n"),
+            (
+                {"skip_special_tokens": False},
+                "<longcat_think>Two cities, so two calls at once.</longcat_think>I'll check both cities.\n",
+            ),
+        ):
+            choice = client.chat.completions.create(**request, extra_body=extra).choices[0]
+            calls = [(c.function.name, json.loads(c.function.arguments)) for c in choice.message.tool_calls or []]
+            assert (choice.message.content, calls, choice.finish_reason) == (content, expected, "tool_calls")
