@@ -47,7 +47,6 @@ HOP_BY_HOP = frozenset(
         "expect",
     }
 )
-CONFIG = web.AppKey("config", "ProxyConfig")
 SESSION = web.AppKey("session", aiohttp.ClientSession)
 READ_CHUNK = 64 * 1024
 
@@ -378,7 +377,6 @@ class AccessLogger(AbstractAccessLogger):
 
 def build_app(config: ProxyConfig) -> web.Application:
     app = web.Application()
-    app[CONFIG] = config
     proxy = Proxy(config)
 
     async def session(app: web.Application) -> AsyncIterator[None]:

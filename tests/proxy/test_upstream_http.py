@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import socket
+import threading
 import time
 from collections.abc import Iterator
 
@@ -146,6 +147,51 @@ def test_unreachable_upstream_is_a_502_naming_it() -> None:
             assert f"http://127.0.0.1:{port}" in error["message"]
             assert "could not be reached" in error["message"] and "Connect" in error["message"]
             assert error["code"] == 502
+
+
+def test_an_answer_with_tool_calls_is_not_touched(up: Upstream, px: Proxy) -> None:
+    """The upstream read the calls itself: its answer comes back as sent, markup in the content included."""
+    call = {"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'}}
+    message = {"role": "assistant", "content": "<tool_call>\n<function=get_weather>\n</function>\n</tool_call>"}
+    body = json.dumps(
+        {"choices": [{"index": 0, "message": {**message, "tool_calls": [call]}, "finish_reason": "tool_calls"}]},
+        separators=(",", ":"),
+    )
+    up.handler = fixed(200, body.encode(), "application/json")
+    answer = httpx.post(f"{px.url}/chat/completions", json=chat_request(False), timeout=30)
+    assert answer.content == body.encode()
+    sent = [
+        chunk(tool_calls=[{"index": 0, **call}]),
+        chunk("<tool_call>\n<function=get_weather>\n"),
+        chunk("</function>\n</tool_call>", finish="tool_calls"),
+    ]
+    up.handler = sse_answer([*map(data, sent), b"data: [DONE]\n\n"])
+    folded = fold_sse(post_stream(px).content)
+    assert folded.done and folded.chunks == sent
+
+
+def test_each_event_is_sent_on_before_the_next_arrives(up: Upstream, px: Proxy) -> None:
+    """No buffering: the upstream sends its second event only once the client has read the first through the
+    proxy (a proxy that waited for more would wait forever; the bound only keeps a broken one from hanging)."""
+    got_first = threading.Event()
+
+    async def lockstep(request: web.Request, body: bytes) -> web.StreamResponse:
+        response = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
+        await response.prepare(request)
+        await response.write(data(chunk("Hello")))
+        assert await asyncio.get_running_loop().run_in_executor(None, got_first.wait, 60)
+        await response.write(data(chunk(" world", finish="stop")) + b"data: [DONE]\n\n")
+        return response
+
+    up.handler = lockstep
+    received = b""
+    with httpx.stream("POST", f"{px.url}/chat/completions", json=chat_request(True), timeout=90) as answer:
+        for piece in answer.iter_raw():
+            received += piece
+            if fold_sse(received).content == "Hello":
+                got_first.set()
+    folded = fold_sse(received)
+    assert got_first.is_set() and folded.content == "Hello world" and folded.done
 
 
 # ---------------------------------------------------------------- a broken upstream stream
