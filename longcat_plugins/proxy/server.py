@@ -146,6 +146,14 @@ def _done(upstream: aiohttp.ClientResponse) -> None:
         upstream.close()
 
 
+def _broken_off(request: web.Request, response: web.StreamResponse) -> web.StreamResponse:
+    """The upstream's answer broke off after its start was sent: the client's connection is cut too, so that the
+    client sees an answer that broke off, not a shorter complete one."""
+    if request.transport is not None:
+        request.transport.abort()
+    return response
+
+
 class Proxy:
     """The request handler (one for the app)."""
 
@@ -214,11 +222,6 @@ class Proxy:
         await response.prepare(request)
         if head:
             await response.write(head)
-        await self._copy(upstream, response)
-        await response.write_eof()
-        return response
-
-    async def _copy(self, upstream: aiohttp.ClientResponse, response: web.StreamResponse) -> None:
         try:
             async for chunk in upstream.content.iter_any():
                 await response.write(chunk)
@@ -226,6 +229,9 @@ class Proxy:
             if isinstance(e, ConnectionResetError):  # the client went away
                 raise
             logger.warning("the upstream server %s broke off its answer: %s", self.config.upstream, _cause(e))
+            return _broken_off(request, response)
+        await response.write_eof()
+        return response
 
     async def _repair_whole(
         self, request: web.Request, upstream: aiohttp.ClientResponse, chat: dict[str, Any]
@@ -274,8 +280,8 @@ class Proxy:
             if isinstance(e, ConnectionResetError):
                 raise
             await response.write(stream.broken_off(_cause(e)))
-        else:
-            await response.write(stream.end())
+            return _broken_off(request, response)
+        await response.write(stream.end())
         await response.write_eof()
         return response
 

@@ -272,6 +272,43 @@ def test_non_streamed_answer_over_the_cap_passes_through(up: Upstream, px: Proxy
     warnings_since(px, "is larger than 4194304 bytes: passed through unrepaired")
 
 
+def breaking_off(first: bytes, content_type: str) -> object:
+    """A handler that sends ``first`` (chunked) and then drops the connection."""
+
+    async def handler(request: web.Request, body: bytes) -> web.StreamResponse:
+        response = web.StreamResponse(headers={"Content-Type": content_type})
+        await response.prepare(request)
+        await response.write(first)
+        await asyncio.sleep(0.2)
+        assert request.transport is not None
+        request.transport.abort()
+        return response
+
+    return handler
+
+
+def read_until_broken(method: str, url: str, **kw: object) -> tuple[bytes, bool]:
+    """The bytes of an answer, and whether its connection broke before its end."""
+    received = b""
+    try:
+        with httpx.stream(method, url, timeout=30, **kw) as answer:  # type: ignore[arg-type]
+            for piece in answer.iter_raw():
+                received += piece
+    except httpx.RemoteProtocolError:
+        return received, True
+    return received, False
+
+
+def test_an_answer_that_breaks_off_breaks_off_for_the_client(up: Upstream, px: Proxy) -> None:
+    """Not a shorter answer that looks complete: the client's connection breaks too, after what the proxy had."""
+    up.handler = breaking_off(b'{"object": "list", "da', "application/json")
+    assert read_until_broken("GET", f"{px.url}/models") == (b'{"object": "list", "da', True)
+    up.handler = breaking_off(data(chunk("Hello ")) + data(chunk("<tool_ca")), "text/event-stream")
+    received, broken = read_until_broken("POST", f"{px.url}/chat/completions", json=chat_request(True))
+    assert broken and fold_sse(received).content == "Hello <tool_ca"
+    warnings_since(px, "the answer broke off (ClientPayloadError")
+
+
 def test_client_that_disconnects_closes_the_upstream_request(up: Upstream, px: Proxy) -> None:
     async def endless(request: web.Request, body: bytes) -> web.StreamResponse:
         response = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
