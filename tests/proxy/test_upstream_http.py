@@ -4,6 +4,7 @@ through unchanged, and what a broken upstream gets (a clear error, nothing lost,
 from __future__ import annotations
 
 import asyncio
+import gzip
 import json
 import socket
 import threading
@@ -192,6 +193,31 @@ def test_each_event_is_sent_on_before_the_next_arrives(up: Upstream, px: Proxy) 
                 got_first.set()
     folded = fold_sse(received)
     assert got_first.is_set() and folded.content == "Hello world" and folded.done
+
+
+def test_silent_upstream_is_a_502_after_the_timeout(up: Upstream) -> None:
+    async def silent(request: web.Request, body: bytes) -> web.StreamResponse:
+        await asyncio.sleep(60)
+        return web.Response(text="too late")
+
+    up.handler = silent
+    with proxy(up.url, "--timeout", "1") as px:
+        answer = httpx.post(f"{px.url}/chat/completions", json=chat_request(True), timeout=60)
+    assert answer.status_code == 502
+    assert answer.json()["error"]["message"] == f"the upstream server {up.url} could not be reached: timed out"
+
+
+def test_compressed_answers_pass_through_compressed(up: Upstream, px: Proxy) -> None:
+    """Bytes as sent, Content-Encoding kept; a request the proxy repairs asks the upstream for no compression."""
+    packed = gzip.compress(b'{"object": "list", "data": []}')
+    up.handler = fixed(200, packed, "application/json", **{"Content-Encoding": "gzip"})
+    with httpx.stream("GET", f"{px.url}/models", headers={"Accept-Encoding": "gzip"}, timeout=30) as answer:
+        assert answer.headers["content-encoding"] == "gzip"
+        assert b"".join(answer.iter_raw()) == packed
+    assert up.seen[-1].headers["Accept-Encoding"] == "gzip"
+    answer = httpx.post(f"{px.url}/chat/completions", json=chat_request(False), headers={"Accept-Encoding": "gzip"})
+    assert answer.content == b'{"object": "list", "data": []}'  # still compressed: passed through, decoded by httpx
+    assert up.seen[-1].headers["Accept-Encoding"] == "identity"
 
 
 # ---------------------------------------------------------------- a broken upstream stream
