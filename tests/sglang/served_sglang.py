@@ -70,7 +70,9 @@ class GeneratingTokenizerManager(TokenizerManagerStandIn):
                 new, last, finish = new[: hit[1]], True, {"type": "stop", "matched": hit[0]}
             if "\ufffd" in new[len(text) :] and not last:
                 continue  # (a character whose bytes are not all there yet)
-            text, decoded_to = (new.rstrip("\ufffd") if last else new), end
+            # (at the end the detokenizer shows the text whole, a character cut short by max_tokens as U+FFFD:
+            # DetokenizerManager._decode_batch_token_id_output, "Finished: materialize once")
+            text, decoded_to = new, end
             steps.append(self._step(text, len(steps) + 1, finish if last else None))
             if last:
                 break
@@ -264,7 +266,7 @@ class SglangDriver:
     def decode(self, cell: Cell, token_ids: Sequence[int]) -> str:
         keep = keeps_special_tokens(self.engine, cell)
         text = self.tokenizer(cell.tokens).decode(list(token_ids), skip_special_tokens=not keep)
-        return str(text).rstrip("\ufffd")
+        return str(text)  # (a character cut short stays U+FFFD, as SGLang's detokenizer shows it at the end)
 
     def grammar_refusals(self, cell: Cell, output: str) -> list[int] | None:
         """Whether the request the server made carries a grammar (SGLang's grammar is checked by its own tests)."""
