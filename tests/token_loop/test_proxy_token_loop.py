@@ -1,0 +1,154 @@
+"""``longcat-plugins proxy`` in front of vLLM's real token loop without our parsers: a tiny random Qwen3
+(``qwen3-tools-first``, the small trained BPE) served by ``vllm.entrypoints.openai.api_server`` with vLLM's own
+``hermes`` tool parser and no reasoning parser, as a server someone else runs for a model whose dialect its parser
+does not read. (vLLM with no tool parser at all refuses every request that declares tools, unless its ``tool_choice``
+is ``"none"``, which the proxy leaves alone: such a server needs a parser, not a proxy.) A regex
+(``structured_outputs``) makes the random model write a call in LongCat's dialects after a sentence of its own; the
+``hermes`` parser reads none of them, so the markup arrives as ``content``.
+
+The core is the oracle: what the proxy serves, streamed and not, equals the core's reading of the text the upstream
+served for the same request (greedy, so the upstream writes the same text for each), with the calls as
+``tool_calls``; the official ``openai`` client reads them. A request without tools passes through as the upstream
+answered it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from benchmarks.cpu_server import Server
+from longcat_plugins.core import ParserOptions, parse
+from longcat_plugins.replay.model_dir import build_runnable_model_dir
+from longcat_plugins.templates import template_path
+from tests.token_loop.test_token_loop import CITIES, folded_stream, tools
+
+pytest.importorskip("aiohttp")
+from tests.proxy.proxy_support import Proxy, proxy
+
+TEMPLATE = "qwen3-tools-first"
+CITY = "(" + "|".join(CITIES) + ")"
+SENTENCE = r"[A-Z][a-z]{1,8}( [a-z]{1,8}){0,5}\.\n"
+#: the upstream's parsers: vLLM's own, which reads none of :data:`OUTPUTS`
+UPSTREAM_PARSERS = ["--enable-auto-tool-choice", "--tool-call-parser", "hermes"]
+#: dialect -> a regex of an output: a sentence, then one call of ``get_weather`` in the dialect
+OUTPUTS = {
+    "json": SENTENCE
+    + r'<longcat_tool_call>\n\{"name": "get_weather", "arguments": \{"city": "'
+    + CITY
+    + r'"\}\}\n</longcat_tool_call>',
+    "kv": SENTENCE
+    + r"<longcat_tool_call>get_weather\n<longcat_arg_key>city</longcat_arg_key>\n<longcat_arg_value>"
+    + CITY
+    + r"</longcat_arg_value>\n</longcat_tool_call>",
+}
+
+
+@pytest.fixture(scope="module")
+def servers() -> Iterator[tuple[Server, Proxy]]:
+    with contextlib.ExitStack() as stack:
+        root = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="longcat-proxy-loop-")))
+        corpus = [f"What is the weather in {c}? Book a trip to {c}." for c in CITIES]
+        model = build_runnable_model_dir(root / "model", corpus, TEMPLATE)
+        server = Server(model, ["--chat-template", str(template_path(TEMPLATE)), *UPSTREAM_PARSERS], root / "vllm.log")
+        stack.callback(server.stop)
+        server.wait_ready()
+        yield server, stack.enter_context(proxy(server.url))
+
+
+def request(index: int, dialect: str | None, stream: bool = False) -> dict[str, Any]:
+    city = CITIES[index % len(CITIES)]
+    body: dict[str, Any] = {
+        "model": "tiny",
+        "messages": [{"role": "user", "content": f"Question {index}: the weather in {city}?"}],
+        "max_tokens": 200,
+        "temperature": 0.0,
+        "chat_template_kwargs": {"enable_thinking": False},
+        "stream": stream,
+    }
+    if dialect is not None:
+        body["tools"] = tools(strict=False)
+        body["structured_outputs"] = {"regex": OUTPUTS[dialect]}
+    return body
+
+
+def post(url: str, body: dict[str, Any]) -> dict[str, Any]:
+    import httpx
+
+    response = httpx.post(f"{url}/v1/chat/completions", json=body, timeout=600)
+    assert response.status_code == 200, response.text[:500]
+    return dict(response.json())
+
+
+def streamed(url: str, body: dict[str, Any]) -> dict[str, Any]:
+    import httpx
+
+    with httpx.stream("POST", f"{url}/v1/chat/completions", json=body, timeout=600) as response:
+        assert response.status_code == 200
+        return folded_stream(response.iter_lines())
+
+
+def whole(answer: dict[str, Any]) -> dict[str, Any]:
+    choice = answer["choices"][0]
+    message = choice["message"]
+    return {
+        "content": message.get("content") or "",
+        "calls": [(c["function"]["name"], c["function"]["arguments"]) for c in message.get("tool_calls") or ()],
+        "finish": choice["finish_reason"],
+    }
+
+
+def reading(text: str) -> dict[str, Any]:
+    message = parse(text, tools(strict=False), ParserOptions(reasoning=False))
+    return {
+        "content": message.content,
+        "calls": [(c.name, c.arguments) for c in message.tool_calls],
+        "finish": "tool_calls" if message.tool_calls else "stop",
+    }
+
+
+@pytest.mark.parametrize("dialect", list(OUTPUTS))
+@pytest.mark.parametrize("index", range(2))
+def test_the_proxy_serves_the_cores_reading_of_the_upstreams_text(
+    servers: tuple[Server, Proxy], dialect: str, index: int
+) -> None:
+    upstream, front = servers
+    raw = post(upstream.url, request(index, dialect))["choices"][0]["message"]
+    assert not raw.get("tool_calls") and raw["content"], raw  # (the markup is text: the upstream reads no calls)
+    expected = reading(raw["content"])
+    assert len(expected["calls"]) == 1 and json.loads(expected["calls"][0][1])["city"] in CITIES, (raw, expected)
+    assert whole(post(front.root, request(index, dialect))) == expected
+    served = streamed(front.root, request(index, dialect, stream=True))
+    assert {k: served[k] for k in expected} == expected and served["reasoning"] == ""
+
+
+def test_the_official_client_reads_the_repaired_calls(servers: tuple[Server, Proxy]) -> None:
+    openai = pytest.importorskip("openai")
+    _, front = servers
+    client = openai.OpenAI(base_url=front.url, api_key="unused")
+    body = request(0, "kv")
+    extra = {key: body.pop(key) for key in ("structured_outputs", "chat_template_kwargs")}
+    body.pop("stream")
+    answer = client.chat.completions.create(**body, extra_body=extra)
+    call = answer.choices[0].message.tool_calls[0]
+    assert answer.choices[0].finish_reason == "tool_calls" and call.function.name == "get_weather"
+    assert json.loads(call.function.arguments)["city"] in CITIES
+    chunks = list(client.chat.completions.create(**body, extra_body=extra, stream=True))
+    names = [tc.function.name for c in chunks for tc in (c.choices[0].delta.tool_calls or []) if c.choices]
+    assert [n for n in names if n] == ["get_weather"]
+
+
+def test_a_request_without_tools_passes_through(servers: tuple[Server, Proxy]) -> None:
+    upstream, front = servers
+    body = request(1, None)
+    body["structured_outputs"] = {"regex": OUTPUTS["kv"]}  # (markup, but no tools: it stays content)
+    direct, through = post(upstream.url, body), post(front.root, body)
+    assert through["choices"][0]["message"]["content"] == direct["choices"][0]["message"]["content"]
+    assert "<longcat_tool_call>" in through["choices"][0]["message"]["content"]
+    assert not through["choices"][0]["message"].get("tool_calls")
