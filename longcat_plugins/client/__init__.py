@@ -1,10 +1,10 @@
 """Repairing tool calls that leak into ``content`` in client code (no engine, no server of our own).
 
 A server that does not run our parser (a hosted API, a gateway, a llama.cpp / Ollama build, an old engine, a server
-started without ``--tool-call-parser``) hands the model's call markup back as text, in ``content`` or in the
-reasoning (``reasoning_content``, or ``reasoning``, the newer field name of vLLM). These functions read that text with
-the core's :class:`~longcat_plugins.core.StreamParser` and return the Chat Completions response, or its stream, with
-the calls as ``tool_calls``::
+whose tool parser does not read the model's dialect) hands the model's call markup back as text, in ``content`` or in
+the reasoning (``reasoning_content``, or ``reasoning``, the newer field name of vLLM). These functions read that text
+with the core's :class:`~longcat_plugins.core.StreamParser` and return the Chat Completions response, or its stream,
+with the calls as ``tool_calls``::
 
     needs_repair(request) -> bool
     repair_chat_completion(response, request) -> response          # a dict, or an openai ChatCompletion

@@ -1,7 +1,7 @@
 """``longcat-plugins proxy --upstream URL``: an OpenAI-compatible pass-through that repairs tool calls.
 
-For a server you do not run (a hosted API, a gateway, llama.cpp or Ollama, a server started without
-``--tool-call-parser``): the model's call markup arrives there as text in ``content``; the proxy hands each chat
+For a server you do not run (a hosted API, a gateway, llama.cpp or Ollama, a server whose tool parser does not read
+the model's dialect): the model's call markup arrives there as text in ``content``; the proxy hands each chat
 completion that declares tools to the client library's repair, and everything else through as it is.
 """
 

@@ -62,7 +62,7 @@ def add_parser(subparsers: Any) -> None:
         action="store_true",
         help="serve without the longcat tool-call and reasoning parsers (vLLM only): requests with tools are "
         "accepted (auto tool choice), and the model's markup stays in the message's content, as from a server "
-        "started without --tool-call-parser; for testing `longcat-plugins proxy`",
+        "whose tool parser does not read the model's dialect; for testing `longcat-plugins proxy`",
     )
     p.add_argument("--tokenizer-worker-num", type=int, default=1, metavar="N", help="SGLang's HTTP workers (sglang)")
     p.add_argument(
