@@ -47,7 +47,8 @@ class EventOutput:
         kind = self._tail_kind
         if kind is None:
             return
-        text = "".join(self._tail_parts)
+        parts = self._tail_parts
+        text = parts[0] if len(parts) == 1 else "".join(parts)
         if kind is Content:
             self.events.append(Content(text))
         elif kind is Reasoning:
@@ -66,8 +67,11 @@ class EventOutput:
 
     def take(self) -> list[Event]:
         """The events to give out now."""
-        self.flush()
+        if self._tail_kind is not None:
+            self.flush()
         events = self.events
+        if not events:
+            return []
         self.events = []
         if self.hold_calls:
             return self._complete_calls(events)
