@@ -119,8 +119,8 @@ class MarkupCall(CallProgress):
             out = raw.append
 
             def finish() -> None:
-                value = convert_value("".join(raw), schema)
-                sink.call_args(prefix + dumps(value))
+                value = convert_value(raw[0] if len(raw) == 1 else "".join(raw), schema)
+                sink.call_args(prefix + (str(value) if type(value) is int else dumps(value)))
 
         if line:
             self._value = LineValue(out, self._accepts_line_key)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .refs import Schema, SchemaDocument, SchemaNode
+from .refs import Schema, SchemaDocument, SchemaMap, SchemaNode
 
 
 class ToolSchemas:
@@ -76,9 +76,9 @@ class ToolSchemas:
         params = self._params.get(tool)
         if params is not None:
             properties = self._document(tool, params).node(params).get("properties")
-            if isinstance(properties, Mapping):
+            if type(properties) is SchemaMap or isinstance(properties, Mapping):  # (a check against an ABC is slow)
                 found = properties.get(name)
-                schema = found if isinstance(found, SchemaNode) else None
+                schema = found if type(found) is SchemaNode or isinstance(found, SchemaNode) else None
         self._resolved[key] = schema
         return schema
 
