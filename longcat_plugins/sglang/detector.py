@@ -115,6 +115,8 @@ class LongcatDetector(BaseFormatDetector):
         return result
 
     def _result(self, events: Sequence[Event]) -> StreamingParseResult:
+        if not events:  # (a chunk held back, or read by the reasoning stage)
+            return parse_result(normal_text="", calls=[])
         if len(events) == 1:  # most chunks: a piece of text, or of one call's arguments
             event = events[0]
             if type(event) is ToolCallArgs:
