@@ -226,6 +226,11 @@ class StreamParser:
         elif self._reader is not None and not self._passthrough:
             reader = self._reader
             text = reader.feed_fast(delta)
+            if text is None and delta[-1] == "\n":  # a line of a value: its line break waits for what follows
+                text = reader.feed_fast_line(delta)
+                if text is not None:
+                    cur.text = "\n"
+                    delta = delta[:-1]
             if text is not None:  # the hot path of a long value: nothing else can be pending here
                 index = self._call_index
                 self._log.fragments[index].append(text)

@@ -49,6 +49,13 @@ WORKLOADS: dict[str, tuple[str, list[dict[str, Any]], dict[str, Any]]] = {
         [_MANY_TOOL],
         {},
     ),
+    "kv_lines": (
+        "<longcat_tool_call>configure\n"
+        + "".join(f"p{i}: {v}\n" for i, v in enumerate(_MANY_VALUES[:12]))
+        + "</longcat_tool_call>",
+        [_MANY_TOOL],
+        {},
+    ),
     "agent_turn": (
         "<think>\nRead the test first, then configure. configure is the tool.\n</think>\n\nLet me configure "
         "it: configure\n<tool_call>\n<function=configure>\n<parameter=p0>\nline one\nline two\n</parameter>\n"
