@@ -130,10 +130,6 @@ def default_call_id(index: int) -> str:
 class StreamParser:
     """Parses one model output, streamed or whole. See the module docstring."""
 
-    #: whether ``feed`` takes the fast paths that skip the machine's loop where a delta decides itself (they give
-    #: exactly the events of the loop: the tests compare both)
-    _fast_paths = True
-
     def __init__(self, tools: Iterable[Any] | None = None, options: ParserOptions | None = None) -> None:
         opts = options or ParserOptions()
         self._schemas = ToolSchemas(tools)
@@ -199,6 +195,10 @@ class StreamParser:
         self._finished = False
         self._cut_calls_as_text = opts.cut_calls_as_text and not self._passthrough
         self._out = EventOutput(hold_calls=self._cut_calls_as_text)
+        # whether ``feed`` takes the fast paths that skip the machine's loop where a delta decides itself, in text and
+        # (with tool parsing) in a call's value: they give exactly the events of the loop (the tests compare both)
+        self._fast_paths = True
+        self._fast_reader = not self._passthrough
 
     # -- public API ------------------------------------------------------------------------------------------
 
@@ -216,15 +216,13 @@ class StreamParser:
             cur.text += delta  # (between feeds the cursor holds only the unread text)
             self._run()
             return self._out.take()
-        if not self._fast_paths:
-            pass
-        elif self._machine.mode in _TEXT_MODES:
-            if "<" not in delta:  # (the fast path of text: nothing in the delta can change the mode)
-                fast = self._feed_text_fast(delta)
+        reader = self._reader
+        if reader is None:
+            if "<" not in delta and self._fast_paths and self._machine.mode in _TEXT_MODES:
+                fast = self._feed_text_fast(delta)  # (nothing in the delta can change the mode)
                 if fast is not None:
                     return fast
-        elif self._reader is not None and not self._passthrough:
-            reader = self._reader
+        elif self._fast_reader:
             text = reader.feed_fast(delta)
             if text is None and delta[-1] == "\n":  # a line of a value: its line break waits for what follows
                 text = reader.feed_fast_line(delta)

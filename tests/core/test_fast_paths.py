@@ -71,6 +71,7 @@ WORKLOADS: dict[str, tuple[str, list[dict[str, Any]], dict[str, Any]]] = {
 def _feeds(text: str, tools: Any, options: ParserOptions, how: str, fast: bool) -> list[list[Event]]:
     parser = StreamParser(tools, options)
     parser._fast_paths = fast
+    parser._fast_reader = parser._fast_reader and fast
     out = [parser.feed(delta) for delta in _splits(text, how)]
     out.append(parser.finish())
     return out
