@@ -33,7 +33,8 @@ class EventOutput:
         if kind is self._tail_kind and index == self._tail_index:
             self._tail_parts.append(text)
             return
-        self.flush()
+        if self._tail_kind is not None:
+            self.flush()
         self._tail_kind = kind
         self._tail_index = index
         self._tail_parts = [text]
