@@ -94,7 +94,7 @@ class LongcatDetector(BaseFormatDetector):
     # -- streaming -------------------------------------------------------------------------------------------
 
     def parse_streaming_increment(self, new_text: str, tools: Sequence[Any]) -> StreamingParseResult:
-        reading = self._reading_for(tools)
+        reading = self._reading if self._paired else self._reading_for(tools)
         if reading is not None:
             return self._result(self._order.filter(reading.take()))
         if self._parser is None:

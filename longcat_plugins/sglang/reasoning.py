@@ -144,7 +144,8 @@ class LongcatReasoningDetector(BaseReasoningFormatDetector):
             if len(reasoning) < len(events):
                 reading.pass_on(events)
                 self._content_seen = True
-            reading.hand_over()
+            if not reading.claimed:
+                reading.hand_over()
         elif normal:
             self._content_seen = True
         if not self.stream_reasoning:
