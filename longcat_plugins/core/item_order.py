@@ -26,7 +26,7 @@ class CallItemOrder:
         self._released: list[Event] = []  # text of a call that ended, for the next batch
 
     def filter(self, events: Sequence[Event]) -> Sequence[Event]:
-        if not (self._open or self._released) and not any(type(e) is ToolCallStart for e in events):
+        if not self._released and (not events or not (self._open or any(type(e) is ToolCallStart for e in events))):
             return events
         out: list[Event] = self._released
         self._released = []

@@ -33,7 +33,8 @@ class EventOutput:
         if kind is self._tail_kind and index == self._tail_index:
             self._tail_parts.append(text)
             return
-        self.flush()
+        if self._tail_kind is not None:
+            self.flush()
         self._tail_kind = kind
         self._tail_index = index
         self._tail_parts = [text]
@@ -47,7 +48,8 @@ class EventOutput:
         kind = self._tail_kind
         if kind is None:
             return
-        text = "".join(self._tail_parts)
+        parts = self._tail_parts
+        text = parts[0] if len(parts) == 1 else "".join(parts)
         if kind is Content:
             self.events.append(Content(text))
         elif kind is Reasoning:
@@ -66,8 +68,11 @@ class EventOutput:
 
     def take(self) -> list[Event]:
         """The events to give out now."""
-        self.flush()
+        if self._tail_kind is not None:
+            self.flush()
         events = self.events
+        if not events:
+            return []
         self.events = []
         if self.hold_calls:
             return self._complete_calls(events)

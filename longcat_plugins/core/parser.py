@@ -119,6 +119,8 @@ _Step = tuple[int, Met | None]
 _ARGS: Final = Report.ARGS
 _CONTENT: Final = Report.CONTENT
 _START: Final = Report.START
+#: the modes whose scanner shows text as it reads it (see ``StreamParser._feed_text_fast``)
+_TEXT_MODES: Final = frozenset((Mode.CONTENT, Mode.REASONING))
 
 
 def default_call_id(index: int) -> str:
@@ -193,6 +195,10 @@ class StreamParser:
         self._finished = False
         self._cut_calls_as_text = opts.cut_calls_as_text and not self._passthrough
         self._out = EventOutput(hold_calls=self._cut_calls_as_text)
+        # whether ``feed`` takes the fast paths that skip the machine's loop where a delta decides itself, in text and
+        # (with tool parsing) in a call's value: they give exactly the events of the loop (the tests compare both)
+        self._fast_paths = True
+        self._fast_reader = not self._passthrough
 
     # -- public API ------------------------------------------------------------------------------------------
 
@@ -211,8 +217,18 @@ class StreamParser:
             self._run()
             return self._out.take()
         reader = self._reader
-        if reader is not None and not self._passthrough:
+        if reader is None:
+            if "<" not in delta and self._fast_paths and self._machine.mode in _TEXT_MODES:
+                fast = self._feed_text_fast(delta)  # (nothing in the delta can change the mode)
+                if fast is not None:
+                    return fast
+        elif self._fast_reader:
             text = reader.feed_fast(delta)
+            if text is None and delta[-1] == "\n":  # a line of a value: its line break waits for what follows
+                text = reader.feed_fast_line(delta)
+                if text is not None:
+                    cur.text = "\n"
+                    delta = delta[:-1]
             if text is not None:  # the hot path of a long value: nothing else can be pending here
                 index = self._call_index
                 self._log.fragments[index].append(text)
@@ -225,6 +241,41 @@ class StreamParser:
         cur.text = delta
         self._run()
         return self._out.take()
+
+    def _feed_text_fast(self, delta: str) -> list[Event] | None:
+        """A delta with no '<' in content or reasoning, with nothing held back: what :meth:`_scan_text` (or
+        :meth:`_scan_content_for_names`) does with it, without the machine's loop. None: the slow path decides."""
+        if self._out.incomplete is not None:
+            return None
+        if self._machine.mode is Mode.REASONING:
+            self._after_untagged_pairs = False
+            if not self._reasoning_text and delta.strip(" \t\r\n"):
+                self._reasoning_text = True
+            return [Reasoning(delta)]
+        names = self._untagged_names
+        if names is None:
+            self._after_untagged_pairs = False
+            self._word_tail = delta[-1] in WORD_CHARS
+            return [Content(delta)]
+        if self._at_output_start:
+            return None
+        # (as the loop reads it: the text that may still become a name is held back, read again with what follows)
+        n = len(delta)
+        pos = 0
+        word_tail = self._word_tail
+        while pos < n:
+            stop = names.hold_from(delta, pos, n, word_tail)
+            if stop == pos:
+                break
+            word_tail = delta[stop - 1] in WORD_CHARS
+            pos = stop
+        if pos < n:
+            self._cursor.text = delta[pos:]
+            if not pos:
+                return []
+        self._after_untagged_pairs = False
+        self._word_tail = word_tail
+        return [Content(delta[:pos] if pos < n else delta)]
 
     def finish(self) -> list[Event]:
         """End of output: release everything held back and close any open call with valid JSON arguments."""
@@ -339,7 +390,8 @@ class StreamParser:
                     self._reread = None
                     n = len(buf)
                     new = 0
-            elif new == pos:
+            elif new == pos or mode in CALL_MODES:
+                pos = new  # (a call reader stops before the end of the text only to wait for more)
                 break
             pos = new
         if cur.ended and pos < n:

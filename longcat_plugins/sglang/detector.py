@@ -94,7 +94,7 @@ class LongcatDetector(BaseFormatDetector):
     # -- streaming -------------------------------------------------------------------------------------------
 
     def parse_streaming_increment(self, new_text: str, tools: Sequence[Any]) -> StreamingParseResult:
-        reading = self._reading_for(tools)
+        reading = self._reading if self._paired else self._reading_for(tools)
         if reading is not None:
             return self._result(self._order.filter(reading.take()))
         if self._parser is None:
@@ -115,6 +115,8 @@ class LongcatDetector(BaseFormatDetector):
         return result
 
     def _result(self, events: Sequence[Event]) -> StreamingParseResult:
+        if not events:  # (a chunk held back, or read by the reasoning stage)
+            return parse_result(normal_text="", calls=[])
         if len(events) == 1:  # most chunks: a piece of text, or of one call's arguments
             event = events[0]
             if type(event) is ToolCallArgs:

@@ -76,7 +76,7 @@ class OnePassReading:
 
     def pass_on(self, events: Sequence[Event]) -> None:
         """Keep what is not reasoning for the tool stage."""
-        self._for_tool_stage.extend(e for e in events if not isinstance(e, Reasoning))
+        self._for_tool_stage.extend([e for e in events if type(e) is not Reasoning])
 
     def read_whole(self, text: str) -> ParsedMessage:
         self.message = parse(text, self.tools, self.options)

@@ -135,15 +135,17 @@ class LongcatReasoningDetector(BaseReasoningFormatDetector):
         normal: list[str] = []
         reasoning: list[str] = []
         for event in events:
-            if isinstance(event, Content):
+            if type(event) is Content:  # (the core's events are of these classes exactly)
                 normal.append(event.text)
-            elif isinstance(event, Reasoning):
+            elif type(event) is Reasoning:
                 reasoning.append(event.text)
         reading = self._reading
         if reading is not None:  # content and calls are the tool stage's
-            reading.pass_on(events)
-            reading.hand_over()
-            self._content_seen = self._content_seen or len(reasoning) < len(events)
+            if len(reasoning) < len(events):
+                reading.pass_on(events)
+                self._content_seen = True
+            if not reading.claimed:
+                reading.hand_over()
         elif normal:
             self._content_seen = True
         if not self.stream_reasoning:

@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 from .. import tags as T
 from ..cursor import Cursor
-from ..schema import Schema, ToolSchemas, convert_union, convert_value, is_string_schema, schema_types, union_undecided
+from ..schema import Schema, ToolSchemas, convert_union, convert_value, schema_types, union_undecided
 from ..tool_names import resolve_tool_name
 from ..whitespace import WHITESPACE, WhitespaceRun, text_end
 from .sink import MUTED, CallProgress, CallSink
@@ -53,6 +53,10 @@ class MarkupCall(CallProgress):
                 return None
             return json_escape(text)
         return None
+
+    def feed_fast_line(self, text: str) -> str | None:
+        """``text`` but its last character, a line break the open value holds back (see ``CallReader``)."""
+        return self.feed_fast(text[:-1]) if len(text) > 1 and self._value is not None else None
 
     def close(self) -> None:
         if self.done or not self._announced:
@@ -101,8 +105,9 @@ class MarkupCall(CallProgress):
         self._params += 1
         schema = self._schemas.parameter(self._tool, name)
         out: Callable[[str], None]
-        self._streaming_string = is_string_schema(schema)
-        others = [t for t in schema_types(schema) if t != "string"] if self._streaming_string else []
+        types = schema_types(schema)  # (as is_string_schema reads them: none means anything, a string too)
+        self._streaming_string = not types or "string" in types
+        others = [t for t in types if t != "string"] if self._streaming_string and len(types) > 1 else []
         if others:
             out, finish = self._union_string(prefix, schema, others)
         elif self._streaming_string:
@@ -119,8 +124,8 @@ class MarkupCall(CallProgress):
             out = raw.append
 
             def finish() -> None:
-                value = convert_value("".join(raw), schema)
-                sink.call_args(prefix + dumps(value))
+                value = convert_value(raw[0] if len(raw) == 1 else "".join(raw), schema)
+                sink.call_args(prefix + (str(value) if type(value) is int else dumps(value)))
 
         if line:
             self._value = LineValue(out, self._accepts_line_key)

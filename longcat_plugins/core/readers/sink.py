@@ -135,6 +135,12 @@ class CallReader(Protocol):
         caller uses :meth:`feed`. Only called with nothing held back."""
         ...
 
+    def feed_fast_line(self, text: str) -> str | None:
+        """As :meth:`feed_fast`, for ``text`` that ends in a line break its value holds back (what follows decides
+        whether it is the value's or markup before a closing tag): the argument text of ``text`` but that line break,
+        which the caller keeps unread. None: the caller uses :meth:`feed`."""
+        ...
+
     def close(self) -> None:
         """The input ended or the block broke off: finish an announced call with valid JSON arguments."""
         ...
@@ -154,3 +160,6 @@ class CallProgress:
     @property
     def announced(self) -> bool:
         return self._announced and not self._unknown
+
+    def feed_fast_line(self, text: str) -> str | None:
+        return None  # (a reader whose values hold back no line break)

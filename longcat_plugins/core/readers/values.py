@@ -147,14 +147,15 @@ class PlainValue:
                 pos += 1
             self._started = True
         out = self._out
+        start = pos  # (the value's text from here is passed on in one piece, at a stop or at the end of the text)
         while pos < n:
             i = buf.find("<", pos)
             if i < 0:
                 end = n
                 if not cur.ended and self._strip_newlines and buf[n - 1] == "\n":
                     end -= 1  # may be the newline before the closing tag
-                if end > pos:
-                    out(buf[pos:end])
+                if end > start:
+                    out(buf[start:end])
                 return end
             # at the end of the output, a cut-off closing tag still ends the value (it is not value text)
             tag = self._terminators.match_cut(buf, i)
@@ -164,19 +165,20 @@ class PlainValue:
                 if verdict is not True:
                     tag = verdict if verdict is T.NEED_MORE else None
             if tag is None:
-                out(buf[pos : i + 1])
                 pos = i + 1
                 continue
             end = i
-            if self._strip_newlines and end > pos and buf[end - 1] == "\n":
+            if self._strip_newlines and end > start and buf[end - 1] == "\n":
                 end -= 1
-            if end > pos:
-                out(buf[pos:end])
+            if end > start:
+                out(buf[start:end])
             if tag is T.NEED_MORE and not cur.ended:
                 return end
             self.terminator = tag if isinstance(tag, str) else None
             self.done = True
             return i
+        if pos > start:
+            out(buf[start:pos])
         return pos
 
     def close(self) -> None:

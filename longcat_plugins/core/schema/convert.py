@@ -33,13 +33,22 @@ _JSON_INTEGER: Final = re.compile(r"-?(?:0|[1-9][0-9]*)")
 _JSON_NUMBER: Final = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
 #: what may still become a JSON number (a union's value is held while it may)
 _NUMBER_PREFIX: Final = re.compile(r"-?[0-9]*\.?[0-9]*(?:[eE][+-]?[0-9]*)?")
+#: an integer of at most this many characters fits a double (see ``fits_double``)
+_MAX_SHORT_INTEGER: Final = 300
 _MAX_SCALAR_TEXT: Final = 64  # how long a union's value may still read as a number
 _WHITESPACE: Final = " \t\r\n"
 
 
 def convert_value(raw: str, schema: Schema | None) -> Any:
     """The JSON value of the raw text of a non-string parameter, typed by its schema (the raw text on failure)."""
-    return _convert(raw, as_node(schema), 0)
+    node = as_node(schema)
+    if node is not None:
+        types = node.types if node.types is not None else admitted_types(node)
+        if types and types[0] == "integer":  # (the common case, an integer written as JSON: what _convert gives too)
+            text = raw.strip()
+            if len(text) <= _MAX_SHORT_INTEGER and _JSON_INTEGER.fullmatch(text) is not None:
+                return int(text)
+    return _convert(raw, node, 0)
 
 
 def coerce(value: Any, schema: Schema | None) -> Any:

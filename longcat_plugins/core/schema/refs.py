@@ -42,6 +42,8 @@ _UNKNOWN: Any = object()
 
 def as_node(schema: Schema | None) -> SchemaNode | None:
     """A view of ``schema``; a plain mapping is a document of its own (its references point into itself)."""
+    if type(schema) is SchemaNode:  # (the common case first: a check against an ABC is Python code)
+        return schema
     if isinstance(schema, SchemaNode):
         return schema
     if isinstance(schema, Mapping):
@@ -206,7 +208,7 @@ class SchemaMap(Mapping[str, Any]):
         value = self._raw.get(key, _ABSENT)
         if value is _ABSENT:
             return default
-        return self._document.node(value) if isinstance(value, Mapping) else value
+        return self._document.node(value) if type(value) is dict or isinstance(value, Mapping) else value
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._raw)

@@ -7,16 +7,19 @@ from typing import Any
 
 from .refs import Schema, SchemaDocument, SchemaNode
 
+_ABSENT: Any = object()
+
 
 class ToolSchemas:
     """Name -> parameters schema of the request's function tools."""
 
-    __slots__ = ("_documents", "_params", "_resolved")
+    __slots__ = ("_documents", "_params", "_properties", "_resolved")
 
     def __init__(self, tools: Iterable[Any] | None) -> None:
         self._params: dict[str, Schema] = {}
         self._documents: dict[str, SchemaDocument] = {}
         self._resolved: dict[tuple[str, str], SchemaNode | None] = {}
+        self._properties: dict[str, Mapping[str, Any] | None] = {}  # a tool's ``properties``, as read once
         for tool in tools or ():
             function = _field(tool, "function")
             if function is None and _field(tool, "name") is not None:
@@ -73,14 +76,21 @@ class ToolSchemas:
         if key in self._resolved:
             return self._resolved[key]
         schema: SchemaNode | None = None
-        params = self._params.get(tool)
-        if params is not None:
-            properties = self._document(tool, params).node(params).get("properties")
-            if isinstance(properties, Mapping):
-                found = properties.get(name)
-                schema = found if isinstance(found, SchemaNode) else None
+        properties = self._properties.get(tool, _ABSENT)
+        if properties is _ABSENT:
+            properties = self._properties[tool] = self._read_properties(tool)
+        if properties is not None:
+            found = properties.get(name)
+            schema = found if type(found) is SchemaNode or isinstance(found, SchemaNode) else None
         self._resolved[key] = schema
         return schema
+
+    def _read_properties(self, tool: str) -> Mapping[str, Any] | None:
+        params = self._params.get(tool)
+        if params is None:
+            return None
+        properties = self._document(tool, params).node(params).get("properties")
+        return properties if isinstance(properties, Mapping) else None
 
 
 def _field(obj: Any, name: str) -> Any:
