@@ -27,11 +27,12 @@ with the calls as ``tool_calls``::
 * Calls of both channels of a choice are numbered 0, 1, 2... in the order they start; ids are the core's
   (``call_...``). ``finish_reason`` ``"stop"`` becomes ``"tool_calls"`` when calls were made; other reasons stay.
 * Every other field (id, model, usage, logprobs, system_fingerprint, a server's extra fields) is kept.
-* Upstream ``tool_calls`` win: a response whose message carries ``tool_calls`` is returned as given. In a stream,
-  from the first chunk that carries ``tool_calls``, every chunk passes through as given; before that chunk, what the
-  repair still held back is released, as text of its channel, verbatim (a call the repair had started is closed,
-  with valid JSON arguments). Calls the repair emitted before that chunk stay, and the upstream's calls are not
-  renumbered: the upstream's own indexes are passed on as given.
+* Upstream ``tool_calls`` win, choice by choice: a choice whose message carries ``tool_calls`` is kept as given (a
+  response in which no choice changes is returned as given). In a stream, from the first chunk in which a choice
+  carries ``tool_calls``, that choice passes through as given; before that chunk, what the repair still held back of
+  it is released, as text of its channel, verbatim (a call the repair had started is closed, with valid JSON
+  arguments). Calls the repair emitted before that chunk stay, and the upstream's calls are not renumbered: the
+  upstream's own indexes are passed on as given. The other choices are still repaired.
 * A stream: one repair state per choice ``index``. A chunk whose delta becomes empty and carries nothing else (no
   role, no finish_reason, no logprobs, no usage) is dropped; text held back (a possible tag) comes out with a later
   chunk, and at the latest with the chunk that carries the choice's ``finish_reason``. :meth:`ChatStreamRepair.finish`

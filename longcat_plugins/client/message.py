@@ -79,12 +79,10 @@ def repair_chat_completion(response: T, request: Mapping[str, Any]) -> T:
             isinstance(c, dict) and isinstance(c.get("message"), dict) for c in choices
         ):
             return response
-        if any(has_upstream_calls(c["message"]) for c in choices):
-            return response
         new_choices: list[Any] = []
         changed = False
         for choice in choices:
-            repaired = _repair_message(choice["message"], request)
+            repaired = None if has_upstream_calls(choice["message"]) else _repair_message(choice["message"], request)
             if repaired is None:
                 new_choices.append(choice)
                 continue

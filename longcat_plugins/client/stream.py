@@ -51,6 +51,8 @@ class _Choice:
     reasoning_fields: tuple[str, ...] = ("reasoning_content",)
     calls: int = 0
     finished: bool = False
+    #: the upstream sent calls of its own in this choice: from then on it passes through as given
+    passthrough: bool = False
 
 
 class _Out:
@@ -80,7 +82,6 @@ class ChatStreamRepair:
         self._tools = function_tools(request) if self._active else []
         self._options = parser_options(request) if self._active else ParserOptions(reasoning=False)
         self._choices: dict[Any, _Choice] = {}
-        self._passthrough = False
         self._last: dict[str, Any] | None = None
         self._last_original: Any = None
 
@@ -89,7 +90,7 @@ class ChatStreamRepair:
     def feed(self, chunk: T) -> list[T]:
         """The chunks to send for ``chunk``: usually one (the repaired chunk), none when all of it is held back, more
         when held text is released before a chunk that carries the upstream's own calls."""
-        if not self._active or self._passthrough:
+        if not self._active:
             return [chunk]
         try:
             data = as_dict(chunk)
@@ -97,9 +98,12 @@ class ChatStreamRepair:
                 return [chunk]
             self._last, self._last_original = data, chunk
             choices: list[dict[str, Any]] = data["choices"]
-            if any(has_upstream_calls(c["delta"]) for c in choices):
-                self._passthrough = True
-                return [*(like(chunk, c) for c in self._release(data)), chunk]
+            released = [
+                like(chunk, c)
+                for choice in choices
+                if has_upstream_calls(choice["delta"])
+                for c in self._release(data, choice.get("index", 0))
+            ]
             new_choices: list[dict[str, Any]] = []
             changed = False
             for choice in choices:
@@ -109,17 +113,17 @@ class ChatStreamRepair:
                 if new is not None:
                     new_choices.append(new)
             if not changed:
-                return [chunk]
+                return [*released, chunk]
             if choices and not new_choices and data.get("usage") is None:
-                return []
-            return [like(chunk, {**data, "choices": new_choices})]
+                return released
+            return [*released, like(chunk, {**data, "choices": new_choices})]
         except Exception:
             return [chunk]
 
     def finish(self) -> list[Any]:
         """End of the stream: when a choice is still open (no finish reason came, e.g. the connection dropped), one
         last chunk with what the repair still holds of each, on the envelope of the last chunk seen."""
-        if not self._active or self._passthrough or self._last is None:
+        if not self._active or self._last is None:
             return []
         try:
             choices = []
@@ -157,7 +161,7 @@ class ChatStreamRepair:
         """The repaired choice (the same object when unchanged; None when it is to be dropped)."""
         delta: dict[str, Any] = choice["delta"]
         state = self._state(choice.get("index", 0))
-        if state.finished:
+        if state.finished or state.passthrough:
             return choice
         out = _Out()
         reasoning_fields = tuple(f for f in REASONING_FIELDS if isinstance(delta.get(f), str))
@@ -230,26 +234,27 @@ class ChatStreamRepair:
             elif isinstance(event, ToolCallEnd):
                 ch.open_call, ch.mixed = None, True
 
-    def _release(self, data: dict[str, Any]) -> list[dict[str, Any]]:
-        """Chunks with what every open choice still holds (before the upstream's own calls pass through)."""
-        chunks = []
-        for index, state in self._choices.items():
-            if state.finished:
+    def _release(self, data: dict[str, Any], index: Any) -> list[dict[str, Any]]:
+        """A chunk with what a choice still holds, before the upstream's own calls in it pass through (none when it
+        holds nothing); the choice passes through from then on."""
+        state = self._state(index)
+        if state.passthrough or state.finished:
+            state.passthrough = True
+            return []
+        state.passthrough = state.finished = True
+        out = _Out()
+        for channel, ch in state.channels.items():
+            if not ch.parser.holding and ch.open_call is None:
                 continue
-            state.finished = True
-            out = _Out()
-            for channel, ch in state.channels.items():
-                if not ch.parser.holding and ch.open_call is None:
-                    continue
-                joined_raw, joined_shown = "".join(ch.raw), "".join(ch.shown)
-                if ch.open_call is None and not ch.mixed and joined_raw.startswith(joined_shown):
-                    out.add_text(channel, joined_raw[len(joined_shown) :])
-                else:
-                    self._events(state, channel, ch.parser.finish(), out)
-            delta = self._delta({}, state, out)
-            if delta:
-                chunks.append(self._envelope(data, [{"index": index, "delta": delta, "finish_reason": None}]))
-        return chunks
+            joined_raw, joined_shown = "".join(ch.raw), "".join(ch.shown)
+            if ch.open_call is None and not ch.mixed and joined_raw.startswith(joined_shown):
+                out.add_text(channel, joined_raw[len(joined_shown) :])
+            else:
+                self._events(state, channel, ch.parser.finish(), out)
+        delta = self._delta({}, state, out)
+        if not delta:
+            return []
+        return [self._envelope(data, [{"index": index, "delta": delta, "finish_reason": None}])]
 
     @staticmethod
     def _envelope(data: dict[str, Any], choices: list[dict[str, Any]]) -> dict[str, Any]:

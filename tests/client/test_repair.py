@@ -312,6 +312,41 @@ def test_two_choices_interleaved_are_repaired_apart() -> None:
     assert repaired["choices"][0]["finish_reason"] == "tool_calls"
 
 
+def test_upstream_calls_in_one_choice_leave_the_other_repaired() -> None:
+    upstream_call = {"index": 0, "id": "call_up", "type": "function", "function": {"name": "get_weather"}}
+    texts = ["Up <tool", "B." + CALL]
+    chunks = [chunk({"role": "assistant", "content": ""}, index=i) for i in (0, 1)]
+    for i in range(0, max(map(len, texts)), 5):
+        chunks += [chunk({"content": t[i : i + 5]}, index=n) for n, t in enumerate(texts) if t[i : i + 5]]
+        if i == 5:  # choice 0's own call, while choice 1 is still being written
+            chunks.append(chunk({"tool_calls": [upstream_call]}, index=0))
+    later = [chunk({"content": "<tool_call>"}, index=0), chunk({}, "tool_calls", index=0), chunk({}, "stop", index=1)]
+    chunks += later
+    out = list(repair_chat_stream(chunks, REQUEST))
+    # choice 0: what it held ("<tool") comes out verbatim before its own call, then every chunk of it as given
+    mine = [c for c in out if c["choices"] and c["choices"][0]["index"] == 0]
+    assert "".join(c["choices"][0]["delta"].get("content") or "" for c in mine).startswith("Up <tool")
+    upstream = next(c for c in chunks if c["choices"][0]["delta"].get("tool_calls"))
+    assert any(c is upstream for c in out) and all(any(c is o for o in out) for c in later[:2])
+    assert fold(out, 1) == {
+        "content": "B.",
+        "reasoning": "",
+        "calls": [("get_weather", '{"city": "Paris", "days": 2}')],
+        "finish": "tool_calls",
+    }
+    whole = {
+        "choices": [
+            {"index": 0, "message": {"role": "assistant", "content": CALL, "tool_calls": [upstream_call]}},
+            {"index": 1, "message": {"role": "assistant", "content": "B." + CALL}, "finish_reason": "stop"},
+        ]
+    }
+    repaired = repair_chat_completion(whole, REQUEST)
+    assert repaired["choices"][0] is whole["choices"][0]
+    assert repaired["choices"][1]["message"]["tool_calls"][0]["function"]["name"] == "get_weather"
+    assert repaired["choices"][1]["message"]["content"] == "B."
+    assert repaired["choices"][1]["finish_reason"] == "tool_calls"
+
+
 def test_logprobs_and_extra_fields_are_kept() -> None:
     logprobs = {"content": [{"token": "<tool_call>", "logprob": -0.1, "bytes": None, "top_logprobs": []}]}
     c = chunk({"content": "<tool_call>"}, logprobs=logprobs)
