@@ -49,9 +49,10 @@ class Markup:
         {param_open}P{name_end}value{param_close}
         {call_close}
 
-    One reader reads every markup (``readers/xml_call.py``), configured by these tags. Inside a value, this
-    markup's ``call_close`` and every block's closing tag are value text unless what follows them says the call
-    ended (``readers/values.py``: :class:`~.readers.values.Closers`)."""
+    One reader reads every markup (``readers/xml_call.py``), configured by these tags. Inside a value, its own
+    ``param_close``, this markup's ``call_close``, every block's closing tag and a ``param_open`` header are value
+    text unless what follows them says they end it (``readers/values.py``: :class:`~.readers.values.Closers`;
+    docs/design.md, "Where a value ends")."""
 
     call_open: str
     call_close: str
@@ -80,7 +81,8 @@ class Pairs:
         {block.close}
 
     A value ends at its closing tag, at a next pair's key tag, or at the block's closing tag
-    (:func:`pair_value_ends`)."""
+    (:func:`pair_value_ends`); its closing tag followed by other text on its line, only where what follows decides
+    so (:class:`~.readers.values.Closers`)."""
 
     key_open: str
     key_close: str

@@ -729,7 +729,8 @@ case(
 case(
     "xml_parameter_close_with_text_after_it_in_a_value",
     "A value's own closing tag followed on its line by other text is value text (a shell command that prints the "
-    "tag); only a line break, a tag of the markup or the end of the output after it ends the value.",
+    "tag) when the value's closing tag comes again before anything else that would end the value; a line break, a "
+    "tag of the markup or the end of the output right after it ends the value.",
     tc('\n<function=write_file>\n<parameter=content>\necho "</parameter> done"\n</parameter>\n'
        "<parameter=path>\nrun.sh\n</parameter>\n</function>\n"),
     calls=[("write_file", {"content": 'echo "</parameter> done"', "path": "run.sh"})],
@@ -743,8 +744,8 @@ case(
 )
 case(
     "kv_value_close_with_text_after_it_in_a_value",
-    "The same in the key/value dialect: </longcat_arg_value> and more text on its line is value text; followed by "
-    "a line break or a tag of the markup it ends the value.",
+    "The same in the key/value dialect: </longcat_arg_value> and more text on its line, then the value's closing "
+    "tag, is value text; followed by a line break or a tag of the markup it ends the value.",
     kv("write_file", ("content", "</longcat_arg_value> and more"), ("path", "a.txt"))
     + lc("write_file<longcat_arg_key>path</longcat_arg_key><longcat_arg_value>b.txt</longcat_arg_value>"
          "<longcat_arg_key>content</longcat_arg_key><longcat_arg_value>y</longcat_arg_value>"),
@@ -752,6 +753,44 @@ case(
         ("write_file", {"content": "</longcat_arg_value> and more", "path": "a.txt"}),
         ("write_file", {"path": "b.txt", "content": "y"}),
     ],
+)
+case(
+    "xml_value_mentions_the_markup_on_one_line",
+    "A value that mentions the markup on one line: its own closer and the call's closer with text after them are "
+    "value text, and so is the header of a parameter the call already has (a repeat cannot start a parameter); "
+    "the closer on its own line ends the value.",
+    tc("\n<function=write_file>\n<parameter=path>\nnotes.md\n</parameter>\n<parameter=content>\n"
+       "Close tags inline: </parameter> and </function> and <parameter=path> are text here.\n</parameter>\n"
+       "</function>\n"),
+    calls=[
+        (
+            "write_file",
+            {
+                "path": "notes.md",
+                "content": "Close tags inline: </parameter> and </function> and <parameter=path> are text here.",
+            },
+        )
+    ],
+)
+case(
+    "kv_value_closer_then_stray_text",
+    "A value's closing tag, stray text on its line, then the next key: the tag closed the value (the next key "
+    "would end it anyway, without its closer) and the stray text is content; a boolean and an integer as the "
+    "schema says, a string the same.",
+    lc("configure\n<longcat_arg_key>enabled</longcat_arg_key>\n<longcat_arg_value>true</longcat_arg_value> "
+       '"quoted"<longcat_arg_key>count</longcat_arg_key>\n<longcat_arg_value>3</longcat_arg_value> three\n'
+       "<longcat_arg_key>note</longcat_arg_key>\n<longcat_arg_value>ok</longcat_arg_value> (done)\n"),
+    content=' "quoted" three (done)',
+    calls=[("configure", {"enabled": True, "count": 3, "note": "ok"})],
+)
+case(
+    "xml_value_closer_then_stray_text",
+    "The same in XML: stray text after a value's closing tag on its line, before the next header or the call's "
+    "closer, is content; an integer value ends at its own closing tag whatever follows it.",
+    tc("\n<function=configure>\n<parameter=note>\nok\n</parameter> (noted)\n<parameter=count>\n3\n"
+       "</parameter> items\n</parameter>\n</function>\n"),
+    content=" (noted) items\n</parameter>",
+    calls=[("configure", {"note": "ok", "count": 3})],
 )
 case(
     "xml_missing_parameter_close",
@@ -1516,8 +1555,8 @@ case(
 )
 case(
     "glm_value_closer_inside_value",
-    "A value's closing tag followed on its line by other text is value text (code that writes the tag), as in "
-    "LongCat's key/value dialect; LongCat's tags inside a GLM value are data.",
+    "A value's closing tag followed on its line by other text, then the value's closing tag, is value text (code "
+    "that writes the tag), as in LongCat's key/value dialect; LongCat's tags inside a GLM value are data.",
     "<tool_call>write_file\n<arg_key>path</arg_key>\n<arg_value>t.py</arg_value>\n<arg_key>content</arg_key>\n"
     "<arg_value>s = '</arg_value>' + '</longcat_arg_value>'</arg_value>\n</tool_call>",
     calls=[("write_file", {"path": "t.py", "content": "s = '</arg_value>' + '</longcat_arg_value>'"})],

@@ -57,10 +57,13 @@ class PairTables:
         self.name_pair: Final = re.compile(
             rf"{key_open}\s*name\s*{key_close}\s*{value_open}\s*([^\s<>]{{1,256}})\s*{value_close}"
         )
-        #: a value's closing tag followed on its line by other text is value text; a block's closing tag ends a
-        #: value at once
+        #: a value's closing tag followed on its line by other text is decided by what follows (value text, or
+        #: its closer and stray text); a block's closing tag ends a value at once
         self.closers: Final = Closers(
-            pairs.value_close, None, (*_KV_BLOCK_BODY_TAGS.tags, pairs.key_close, pairs.value_open)
+            pairs.value_close,
+            None,
+            (*_KV_BLOCK_BODY_TAGS.tags, pairs.key_close, pairs.value_open),
+            self.value_end.tags,
         )
         #: what a call's text may end in, cut off by the end of the output, that is markup: a prefix of a tag of
         #: the body, or of a value's closing tag (the value it closes ended where the tag begins)

@@ -23,6 +23,8 @@ from .sink import MUTED, CallProgress, CallSink
 from .values import Closers, LineValue, PlainValue, dumps, json_escape
 
 logger = logging.getLogger("longcat_plugins")
+#: the types of a value whose text holds no markup: its own closing tag always ends it
+_SCALAR_TYPES = frozenset(("integer", "number", "boolean", "null"))
 
 
 class MarkupCall(CallProgress):
@@ -95,7 +97,7 @@ class MarkupCall(CallProgress):
             self._value = (
                 LineValue(sink.content, self._accepts_line_key)
                 if line
-                else PlainValue(terminators, False, sink.content, self._closers)
+                else PlainValue(terminators, False, sink.content, self._closers, self._param_names)
             )
             self._finish_value = None
             self._repeat_closing = self._closing_tag
@@ -130,7 +132,8 @@ class MarkupCall(CallProgress):
         if line:
             self._value = LineValue(out, self._accepts_line_key)
         else:
-            self._value = PlainValue(terminators, strip_newlines, out, self._closers)
+            scalar = bool(types) and _SCALAR_TYPES.issuperset(types)
+            self._value = PlainValue(terminators, strip_newlines, out, self._closers, self._param_names, scalar)
         self._finish_value = finish
 
     def _accepts_line_key(self, key: str) -> bool:

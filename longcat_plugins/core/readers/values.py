@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from typing import Final
 
 from .. import dialects as D
@@ -26,32 +26,74 @@ KV_BODY_TAGS: Final = T.TagSet(*D.PAIR_KEY_OPENS, *D.BLOCK_CLOSES, *D.BLOCK_OPEN
 
 
 class Closers:
-    """The closing tags that may stand inside a markup call's value, and what decides whether one ends it.
+    """The tags that may stand inside a markup call's value though they end one elsewhere, and what decides whether
+    one met inside a value ends it.
 
-    The value's own closing tag (``</parameter>``, ``</longcat_arg_value>``) is value text when other text follows
-    it on its line (``echo "</parameter> done"``): see :meth:`own_ends_value`. In a markup with a call closer, that
-    closer and every block's closing tag may stand inside a value too (a model writing an XML file writes
-    ``</function>`` in one): such a tag ends the value and its call only where what follows decides so
-    (:meth:`run_ends_call`)."""
+    * The value's own closing tag (``</parameter>``, ``</longcat_arg_value>``) ends the value when (after spaces) a
+      line break, a tag of the markup or the end of the output follows it. When other text follows it on its line,
+      the next tag that decides says which it is (:meth:`own_ends_value`): text of the value
+      (``echo "</parameter> done"`` then the value's own closer), or the value's closer followed by stray text
+      (``true</longcat_arg_value> "quoted"<longcat_arg_key>``: a tag that ends a value without its closer). A value
+      whose schema admits only numbers, booleans or null holds no markup: its own closer always ends it.
+    * In a markup with a call closer, that closer and every block's closing tag may stand inside a value too (a model
+      writing an XML file writes ``</function>`` in one): such a tag ends the value and its call only where what
+      follows decides so (:meth:`run_ends_call`).
+    * A parameter's header (``<parameter=P>``) inside a value is value text when it names a parameter the call
+      already has (the value's own included): a repeat cannot be a parameter of the call (:meth:`header_ends_value`).
+      Any other header ends the value (its closer was left out)."""
 
-    __slots__ = ("_after", "_after_own", "held_back", "value_close")
+    __slots__ = (
+        "_after", "_after_own", "_header", "_opens", "_reading_on", "decided", "held_back", "param_open", "value_close",
+    )  # fmt: skip
 
-    def __init__(self, value_close: str, call_close: str | None, markup_tags: tuple[str, ...]) -> None:
+    def __init__(
+        self,
+        value_close: str,
+        call_close: str | None,
+        markup_tags: tuple[str, ...],
+        value_ends: tuple[str, ...],
+        param_open: str | None = None,
+        header: Callable[[Cursor, int], tuple[str | None, int] | T.NeedMore] | None = None,
+    ) -> None:
         """``call_close``: the closer of a call written in this markup (None: a block's closing tag ends a value at
-        once); ``markup_tags``: the tags that may follow a value's closing tag on its line (the markup's)."""
+        once); ``markup_tags``: the tags that may follow a value's closing tag on its line (the markup's);
+        ``value_ends``: every tag that ends a value where it is not value text (these closers among them);
+        ``param_open`` and ``header``: the markup's parameter header and the reader of the name that follows it
+        (``header(cur, at)``: the name and where the header ends, (None, 0) when there is no header, or NEED_MORE)."""
         self.value_close: Final = value_close
         self.held_back: Final = frozenset((call_close, *D.BLOCK_CLOSES)) if call_close else frozenset[str]()
+        self.param_open: Final = param_open if header is not None else None
+        #: the tags met in a value that are decided here
+        self.decided: Final = self.held_back | {value_close} | ({param_open} if self.param_open else set())
+        self._header = header
         self._after = T.TagSet(value_close, *self.held_back, *D.BLOCK_OPENS, *D.CALL_OPENS, *D.END_OF_SEQUENCE)
         self._after_own = T.TagSet(value_close, *markup_tags)
+        #: what decides a value's own closing tag followed by text on its line: what ends a value, and (where a
+        #: call's closing tag may stand inside a value) the opening tags of calls and blocks
+        self._opens = frozenset((*D.BLOCK_OPENS, *D.CALL_OPENS)) if self.held_back else frozenset[str]()
+        self._reading_on = T.TagSet(*value_ends, *self._opens)
 
-    def ends_value(self, cur: Cursor, start: int, tag: str) -> bool | T.NeedMore:
-        """Whether ``tag``, a closer met at ``start`` inside an open value, ends it; NEED_MORE: not known yet."""
-        return self.own_ends_value(cur, start) if tag == self.value_close else self.run_ends_call(cur, start)
+    def ends_value(
+        self, cur: Cursor, start: int, tag: str, given: Container[str], scalar: bool = False
+    ) -> bool | T.NeedMore:
+        """Whether ``tag``, one of :attr:`decided` met at ``start`` inside an open value, ends it; NEED_MORE: not
+        known yet. ``given``: the names of the call's parameters so far; ``scalar``: the value's schema admits only
+        numbers, booleans or null."""
+        if tag == self.value_close:
+            return True if scalar else self.own_ends_value(cur, start, given)
+        if tag == self.param_open:
+            return self.header_ends_value(cur, start, given)
+        return self.run_ends_call(cur, start)
 
-    def own_ends_value(self, cur: Cursor, start: int) -> bool | T.NeedMore:
-        """Whether the value's own closing tag at ``start`` ends the value: yes when (after spaces) a line break,
-        a tag of the markup or the end of the output follows it; other text on its line makes it value text. Spaces
-        longer than ``_MAX_CLOSER_RUN`` end the value (the bound on what is held back)."""
+    def own_ends_value(self, cur: Cursor, start: int, given: Container[str] = ()) -> bool | T.NeedMore:
+        """Whether the value's own closing tag at ``start`` ends the value; NEED_MORE: not known yet.
+
+        Yes when (after spaces) a line break, a tag of the markup or the end of the output follows it (spaces longer
+        than ``_MAX_CLOSER_RUN`` too: the bound on what is held back). When other text follows it on its line, the
+        value is read on as if the tag were text (:meth:`_closed_before`): the tag was value text if the value's
+        own closing tag comes first; it closed the value, and the text after it is stray text, if a tag that ends a
+        value without its closer comes first.
+        """
         buf = cur.text
         after = start + len(self.value_close)
         m = _SPACES.match(buf, after, after + _MAX_CLOSER_RUN + 1)
@@ -64,10 +106,63 @@ class Closers:
         c = buf[pos]
         if c == "\n":
             return True
-        if c != "<":
-            return False
-        tag = self._after_own.match(cur, pos)
-        return tag if tag is T.NEED_MORE else tag is not None
+        if c == "<":
+            tag = self._after_own.match(cur, pos)
+            if tag is not None:
+                return tag if tag is T.NEED_MORE else True
+        return self._closed_before(cur, pos, given)
+
+    def _closed_before(self, cur: Cursor, pos: int, given: Container[str]) -> bool | T.NeedMore:
+        """Whether the value, read on from ``pos`` (text after its own closing tag, on its line), ends otherwise than
+        at its own closing tag; NEED_MORE: not known yet. What comes first within ``_MAX_CLOSER_RUN`` characters
+        decides:
+
+        * the value's own closing tag: no (the tag before was value text);
+        * a tag that ends the value without its closer (a next key, a block's closing tag in key/value, the header of
+          a parameter the call does not have yet, a call's or block's closing tag that ends the call where it
+          stands), or the end of the output: yes (the tag before closed the value);
+        * a call's or block's closing tag that is value text where it stands (text follows it on its line) decides
+          nothing, but once one was passed (in the body, it would have closed the call), an opening tag of a call or
+          block means yes, and so does reaching the bound; else the bound means no.
+        """
+        buf = cur.text
+        limit = pos + _MAX_CLOSER_RUN
+        reading = self._reading_on
+        passed = False
+        while True:
+            i = buf.find("<", pos, limit)
+            if i < 0:
+                if len(buf) >= limit:
+                    return passed
+                return True if cur.ended else T.NEED_MORE
+            tag = reading.match(cur, i)
+            if tag is T.NEED_MORE:
+                return tag
+            pos = i + 1
+            if tag is None:
+                continue
+            if tag == self.value_close:
+                return False
+            assert isinstance(tag, str)
+            if tag in self._opens:
+                if passed:
+                    return True
+                continue
+            verdict = self.ends_value(cur, i, tag, given) if tag in self.decided else True
+            if verdict is not False:
+                return verdict
+            passed = passed or tag in self.held_back
+
+    def header_ends_value(self, cur: Cursor, start: int, given: Container[str]) -> bool | T.NeedMore:
+        """Whether the parameter header at ``start`` ends the open value: not when it names a parameter in
+        ``given``; NEED_MORE: its name is not known yet."""
+        assert self._header is not None and self.param_open is not None
+        header = self._header(cur, start + len(self.param_open))
+        if header is T.NEED_MORE:
+            return header
+        assert isinstance(header, tuple)
+        name = header[0]
+        return name is None or name.strip() not in given
 
     def run_ends_call(self, cur: Cursor, start: int) -> bool | T.NeedMore:
         """Whether the closing tag at ``start``, met inside an open value, ends the value and its call;
@@ -114,12 +209,16 @@ def json_escape(text: str) -> str:
 class PlainValue:
     """Reads one plain-text value up to (not including) the first of its terminator tags.
 
-    A terminator among ``closers`` (the value's own closing tag, and the closers that may stand inside a value) ends
-    the value only where what follows it decides so (see :class:`Closers`); elsewhere it is text of the value. Only
-    that undecided tail is held back.
+    A terminator among ``closers.decided`` (the value's own closing tag, the closers that may stand inside a value, a
+    parameter's header) ends the value only where what follows it decides so (see :class:`Closers`; ``given``: the
+    call's parameters so far, ``scalar``: the value's schema admits only numbers, booleans or null); elsewhere it is
+    text of the value. Only that undecided tail is held back.
     """
 
-    __slots__ = ("_closers", "_decided", "_out", "_started", "_strip_newlines", "_terminators", "done", "terminator")
+    __slots__ = (
+        "_closers", "_decided", "_given", "_out", "_scalar", "_started", "_strip_newlines", "_terminators", "done",
+        "terminator",
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -127,10 +226,14 @@ class PlainValue:
         strip_newlines: bool,
         out: Callable[[str], None],
         closers: Closers | None = None,
+        given: Container[str] = (),
+        scalar: bool = False,
     ) -> None:
         self._terminators = terminators
         self._closers = closers
-        self._decided = closers.held_back | {closers.value_close} if closers is not None else frozenset[str]()
+        self._decided = closers.decided if closers is not None else frozenset[str]()
+        self._given = given
+        self._scalar = scalar
         self._strip_newlines = strip_newlines
         self._out = out
         self._started = not strip_newlines
@@ -161,7 +264,7 @@ class PlainValue:
             tag = self._terminators.match_cut(buf, i)
             if isinstance(tag, str) and tag in self._decided:
                 assert self._closers is not None
-                verdict = self._closers.ends_value(cur, i, tag)
+                verdict = self._closers.ends_value(cur, i, tag, self._given, self._scalar)
                 if verdict is not True:
                     tag = verdict if verdict is T.NEED_MORE else None
             if tag is None:

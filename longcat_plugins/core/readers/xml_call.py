@@ -46,10 +46,19 @@ class MarkupTables:
         #: opens (a model that forgot a closing tag) or an end-of-sequence marker; those tags are left for the parser
         body = (markup.param_open, markup.call_close, *D.BLOCK_CLOSES, *D.CALL_OPENS, *D.BLOCK_OPENS)
         self.body: Final = T.TagSet(*body, *D.END_OF_SEQUENCE)
-        #: the closers that may stand inside a value, and what decides them
-        self.closers: Final = Closers(markup.param_close, markup.call_close, self.body.tags)
-        #: what ends a value (the closers only where what follows decides so)
-        self.value_end: Final = T.TagSet(markup.param_close, markup.param_open, *self.closers.held_back)
+        #: where a header's NAME ends (where its name ends, or at what no header holds), and a NAME written without
+        #: the call's opening tag
+        first = re.escape(markup.name_end[0])
+        self.header_end: Final = re.compile(rf"[<>\n{first}]")
+        self.header_name: Final = re.compile(rf"[^<>\n{first}]*")
+        self.bare_name: Final = re.compile(rf"[^\s<>{{({first}]{{0,{T.MAX_NAME_LENGTH + 1}}}")
+        #: what ends a value (the closers and a parameter's header only where what follows decides so)
+        ends = (markup.param_close, markup.param_open, *dict.fromkeys((markup.call_close, *D.BLOCK_CLOSES)))
+        self.value_end: Final = T.TagSet(*ends)
+        #: the tags that may stand inside a value, and what decides them
+        self.closers: Final = Closers(
+            markup.param_close, markup.call_close, self.body.tags, ends, markup.param_open, self._header
+        )
         #: the body of a call that names no tool (read only to be returned as text) also ends at a think tag between
         #: its parameters, which is then read as the text around the block reads it (a mention of a call inside
         #: reasoning)
@@ -58,12 +67,10 @@ class MarkupTables:
         #: body, or of a value's closing tag (the value it closes ended where the tag begins)
         self.cut: Final = T.TagSet(*self.body.tags, markup.param_close)
         self.param_open: Final = T.TagSet(markup.param_open)
-        #: where a header's NAME ends (where its name ends, or at what no header holds), and a NAME written without
-        #: the call's opening tag
-        first = re.escape(markup.name_end[0])
-        self.header_end: Final = re.compile(rf"[<>\n{first}]")
-        self.header_name: Final = re.compile(rf"[^<>\n{first}]*")
-        self.bare_name: Final = re.compile(rf"[^\s<>{{({first}]{{0,{T.MAX_NAME_LENGTH + 1}}}")
+
+    def _header(self, cur: Cursor, start: int) -> tuple[str | None, int] | T.NeedMore:
+        """The NAME of a header whose NAME starts at ``start`` (see :func:`_read_header`)."""
+        return _read_header(cur, start, self)
 
 
 @cache
