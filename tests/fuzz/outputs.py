@@ -133,16 +133,20 @@ OUT_OF_RANGE = {
 }
 
 
-def _stray(out: Output, dialect: str, after_value: bool = False) -> str:
+def _stray(out: Output, dialect: str, after_value: bool = False, on_its_line: bool = True) -> str:
     """Text inside a block between calls or parameters: leading whitespace and text, nothing that starts markup.
-    ``after_value``: right after a value's closing tag, where text on its line would be value text."""
+    ``after_value``: right after a value's closing tag, on its line too unless ``on_its_line`` is false (there the
+    tag that follows it decides whether the closing tag closed the value)."""
     rng = out.rng
     out.features.append(f"{dialect}.stray")
     words = [rng.choice((*WORDS, out.sentinel())) for _ in range(rng.randint(1, 4))]
     if rng.random() < 0.3:
         words.insert(rng.randrange(len(words) + 1), rng.choice(("<b>note</b>", "a < b", "<3")))
         out.features.append(f"{dialect}.stray-lt")
-    lead = rng.choice(("\n", "\n\n", " \n")) if after_value else rng.choice((" ", "\n", "", "\n\n"))
+    if after_value:
+        lead = rng.choice(("\n", "\n\n", " \n", "", " ", "\t") if on_its_line else ("\n", "\n\n", " \n"))
+    else:
+        lead = rng.choice((" ", "\n", "", "\n\n"))
     return lead + " ".join(words)
 
 
@@ -164,7 +168,8 @@ def _xml_function(out: Output, tool: Tool | None, name: str, typed: bool, shape:
         if shape == "xml.value-function-close" and i == 0:
             text += f"\n{_MARKUP.call_close}\nmore"
         body = text if compact else f"\n{text}\n"
-        close = _MARKUP.param_close if rng.random() < 0.9 or i == len(params) - 1 else ""
+        # (a value holding its own closing tag keeps its closer: where it is left out, the tag inside may close it)
+        close = _MARKUP.param_close if rng.random() < 0.9 or i == len(params) - 1 or _MARKUP.param_close in text else ""
         if not close:
             out.features.append("xml.no-param-close")
         # (with no closing tag, whitespace before the next tag would be part of the value)
@@ -192,13 +197,15 @@ def _kv_call(out: Output, tool: Tool | None, name: str, typed: bool, shape: str)
     params = _call_args(out, tool, typed, KV_VALUE_ENDS)
     if not params and shape == "kv.no-closer":  # a name alone, cut off, is not a call
         params = [("note", "x", "x")]
-    for key, text, value in params:
+    for i, (key, text, value) in enumerate(params):
         pair = f"{_PAIRS.key_open}{key}{_PAIRS.key_close}{_sep(rng)}{_PAIRS.value_open}{text}{_PAIRS.value_close}"
         parts.append((f"param:{key}", pair + _sep(rng)))
         args[key] = value
         if rng.random() < 0.1:
             parts[-1] = (parts[-1][0], parts[-1][1].rstrip(WS))
-            parts.append(("stray", _stray(out, "kv", after_value=True)))
+            # (after the last value of a block that never closes, what follows the block would decide)
+            on_its_line = shape != "kv.no-closer" or i < len(params) - 1
+            parts.append(("stray", _stray(out, "kv", after_value=True, on_its_line=on_its_line)))
             parts.append(("block", _sep(rng)))
     if shape != "kv.no-closer":
         parts.append(("block", _LONGCAT.close))

@@ -108,6 +108,26 @@ PATTERNS: dict[str, tuple[int, Callable[[int], tuple[str, Tools]]]] = {
             None,
         ),
     ),
+    "value-and-call-closers-in-value": (
+        65536,
+        lambda n: (
+            (_FN_F + _param("a"))
+            + (_M.param_close + " x" + _M.call_close + " y ") * (n // 30)
+            + (_M.param_close + _M.call_close),
+            None,
+        ),
+    ),
+    "headers-in-value": (
+        65536,
+        lambda n: (
+            (_FN_F + _param("a")) + (_M.param_open + "a> ") * (n // 14) + (_M.param_close + _M.call_close),
+            None,
+        ),
+    ),
+    "value-closer-then-text": (
+        131072,
+        lambda n: ((_FN_F + _param("a")) + (_M.param_close + " " + "x" * 600 + "\n") * (n // 614), None),
+    ),
     "value-closers-in-kv-value": (
         65536,
         lambda n: (
