@@ -125,9 +125,31 @@ def test_stray_text_before_the_end_of_the_call_or_of_the_output_is_content(outpu
     assert _read(output, [TYPED]) == (content, [("f", {"s": "x"})])
 
 
-def test_a_value_whose_schema_admits_only_a_scalar_ends_at_its_own_closer() -> None:
-    text = "<function=f>\n<parameter=n>\n5\n</parameter> items\n</parameter>\n</function>"
-    assert _read(text, [TYPED]) == (" items\n</parameter>", [("f", {"n": 5})])
+@pytest.mark.parametrize(
+    ("text", "content", "arguments"),
+    [
+        (
+            "<function=f>\n<parameter=n>\n5\n</parameter> items\n</parameter>\n</function>",
+            " items\n</parameter>",
+            {"n": 5},
+        ),
+        (
+            "<tool_call>\n<function=f>\n<parameter=n>\n5</function> is the count\n</tool_call>",
+            " is the count",
+            {"n": 5},
+        ),
+        # (a header of the same parameter ends it too: the repeat is content, as between parameters)
+        (
+            "<function=f>\n<parameter=b>\ntrue<parameter=b> again\n</parameter>\n</function>",
+            "<parameter=b> again\n</parameter>",
+            {"b": True},
+        ),
+    ],
+)
+def test_a_value_whose_schema_admits_only_scalars_ends_at_any_tag_that_may_end_a_value(
+    text: str, content: str, arguments: dict[str, Any]
+) -> None:
+    assert _read(text, [TYPED]) == (content, [("f", arguments)])
 
 
 @pytest.mark.parametrize(

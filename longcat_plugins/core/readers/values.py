@@ -33,14 +33,15 @@ class Closers:
       line break, a tag of the markup or the end of the output follows it. When other text follows it on its line,
       the next tag that decides says which it is (:meth:`own_ends_value`): text of the value
       (``echo "</parameter> done"`` then the value's own closer), or the value's closer followed by stray text
-      (``true</longcat_arg_value> "quoted"<longcat_arg_key>``: a tag that ends a value without its closer). A value
-      whose schema admits only numbers, booleans or null holds no markup: its own closer always ends it.
+      (``true</longcat_arg_value> "quoted"<longcat_arg_key>``: a tag that ends a value without its closer).
     * In a markup with a call closer, that closer and every block's closing tag may stand inside a value too (a model
       writing an XML file writes ``</function>`` in one): such a tag ends the value and its call only where what
       follows decides so (:meth:`run_ends_call`).
     * A parameter's header (``<parameter=P>``) inside a value is value text when it names a parameter the call
       already has (the value's own included): a repeat cannot be a parameter of the call (:meth:`header_ends_value`).
-      Any other header ends the value (its closer was left out)."""
+      Any other header ends the value (its closer was left out).
+    * A value whose schema admits only numbers, booleans or null holds no markup: each of these tags ends it where it
+      stands (reading it as text would break the schema)."""
 
     __slots__ = (
         "_after", "_after_own", "_header", "_opens", "_reading_on", "decided", "held_back", "param_open", "value_close",
@@ -79,8 +80,10 @@ class Closers:
         """Whether ``tag``, one of :attr:`decided` met at ``start`` inside an open value, ends it; NEED_MORE: not
         known yet. ``given``: the names of the call's parameters so far; ``scalar``: the value's schema admits only
         numbers, booleans or null."""
+        if scalar:
+            return True
         if tag == self.value_close:
-            return True if scalar else self.own_ends_value(cur, start, given)
+            return self.own_ends_value(cur, start, given)
         if tag == self.param_open:
             return self.header_ends_value(cur, start, given)
         return self.run_ends_call(cur, start)
