@@ -101,6 +101,18 @@ VLLM_TOOL: Final = (
     Contract("vllm.renderers.chat_utils:make_tool_call_id", "tool-call ids as vLLM makes them", checked_on=_V),
     Contract("vllm.tokenizers:TokenizerLike", "the tokenizer type", checked_on=_V),
 )
+#: Read by our tool parser when it builds a call's grammar (``vllm/tool_parser.py``, ``get_structural_tag``): without
+#: it, a request with tool_choice auto, a strict tool and a response format, whose model reasons, could get only a call
+#: after the reasoning.
+VLLM_CLIENT_REQUEST: Final = Contract(
+    "vllm.parser.abstract_parser:DelegatingParser.adjust_request",
+    "the reasoning parser's adjust_request is handed the client's request before the tool parser is asked for its "
+    "structural tag, which _apply_structural_tag asks, for tool_choice auto with a response format, on a copy of the "
+    "request whose tool_choice is 'required' (request.model_copy): a call's grammar covers the reasoning only when "
+    "the client's request forces a call",
+    checked_on=_V,
+    upstream=f"{_NEXT_PARSER}.abstract_parser",
+)
 #: Imported on first use (it imports xgrammar), not when the plugin registers.
 VLLM_STRUCTURAL: Final = (
     Contract(
@@ -117,6 +129,7 @@ VLLM_STRUCTURAL: Final = (
         checked_on=_V,
         upstream=f"{_NEXT_PARSER}.abstract_parser",
     ),
+    VLLM_CLIENT_REQUEST,
 )
 VLLM_REASONING: Final = (
     Contract(

@@ -138,6 +138,7 @@ class LongcatReasoningParser(_GateBase):  # type: ignore[valid-type,misc]
         self._streams_all = False  # vLLM streams the whole output through this parser (no hand-over)
         self._finished = False
         self.tool_stage: Any = None  # the tool parser built with this one (see .pairing)
+        self.adjusted_request: Any = None  # the request the serving layer adjusted with this parser (the client's)
         self._reads_for_tool_stage = False  # reads reasoning with the tool parser's stream, then hands it over
         self._parsing_stream = False  # the serving layer gave this instance its prompt: it parses an output
         self._counter: ReasoningTokenCounter | None = None
@@ -370,6 +371,9 @@ class LongcatReasoningParser(_GateBase):  # type: ignore[valid-type,misc]
     def adjust_request(self, request: Any) -> Any:
         # the reasoning tags are often special tokens: they must reach the parser
         request.skip_special_tokens = False
+        # the client's request: the tool parser built with this one is then asked for its grammar, maybe on vLLM's
+        # copy of it (see LongcatToolParser.get_structural_tag)
+        self.adjusted_request = request
         return request
 
     # -- parsing ---------------------------------------------------------------------------------------------

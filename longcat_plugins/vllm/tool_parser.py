@@ -176,14 +176,21 @@ class LongcatToolParser(ToolParser):
     ) -> Any:
         """The tag of the model's dialect (see :mod:`.structural_tag`). A forced call of a request that reasons
         first is held from the first token: the reasoning, then the call, so that the turn cannot end inside the
-        reasoning (:func:`longcat_plugins.structural.reasoning_then`)."""
+        reasoning (:func:`longcat_plugins.structural.reasoning_then`).
+
+        Only a call the client's request forces is held so. For ``tool_choice="auto"`` with a response format,
+        vLLM asks for the calls' tag on a copy of the request whose ``tool_choice`` is ``"required"``, and offers
+        that tag or the response format where the reasoning ends: a tag that covered the reasoning would leave no
+        room for the answer after it. The client's request is the one the reasoning parser built with this one was
+        handed just before (contract :data:`longcat_plugins.contracts.VLLM_CLIENT_REQUEST`)."""
         from .structural_tag import covering_reasoning, register_structural_tags
 
         register_structural_tags()
         tag = super().get_structural_tag(request, reasoning=reasoning, strict_level=strict_level)
         self._grammar_covers_reasoning = False
         stage = self.reasoning_stage
-        forced = forces_a_call(getattr(request, "tool_choice", None))
+        sent = getattr(stage, "adjusted_request", None)
+        forced = forces_a_call(getattr(request if sent is None else sent, "tool_choice", None))
         if tag is not None and forced and stage is not None and stage.reasons_before_a_call:
             tag = covering_reasoning(tag)
             self._grammar_covers_reasoning = True

@@ -91,6 +91,7 @@ def _serve(
     monkeypatch: pytest.MonkeyPatch,
     tool_choice: Any = "required",
     tools: list[dict[str, Any]] = TOOLS,
+    **more: Any,
 ) -> Any:
     """Serve a request (``tool_choice="required"`` by default); the request SGLang's serving hands the scheduler."""
     from sglang.srt.entrypoints.openai.protocol import ChatCompletionRequest
@@ -104,6 +105,7 @@ def _serve(
         tools=tools,
         tool_choice=tool_choice,
         **extra,
+        **more,
     )
     model.manager.output = ""
     http = Request({"type": "http", "method": "POST", "path": "/v1/chat/completions", "headers": []})
@@ -123,8 +125,10 @@ def _grammar(model: Model, obj: Any) -> Any:
     inner = XGrammarGrammarBackend(tokenizer, vocab_size=len(tokenizer), model_eos_token_ids=[tokenizer.eos_token_id])
     parser = ReasoningParser("longcat", stream_reasoning=False, tokenizer=tokenizer)
     backend = ReasonerGrammarBackend(inner, parser, tokenizer)
-    tag = obj.sampling_params["structural_tag"]
-    value, _ = backend.get_cached_or_future_value(("structural_tag", tag), obj.require_reasoning)
+    params = obj.sampling_params
+    # (the grammar manager's key: a JSON schema before a structural tag)
+    key = ("json", params["json_schema"]) if params.get("json_schema") else ("structural_tag", params["structural_tag"])
+    value, _ = backend.get_cached_or_future_value(key, obj.require_reasoning)
     grammar = value.result() if hasattr(value, "result") else value
     if get_request_reasoning_in_grammar(obj.sampling_params.get("custom_params")):
         grammar.set_reasoning_in_grammar()
@@ -179,6 +183,37 @@ def test_a_forced_turn_cannot_end_inside_the_reasoning(
 
 def _call(model: Model) -> str:
     return written(DIALECTS[model.dialect], "get_weather", {"city": "Paris"})
+
+
+PLACE = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
+RESPONSE_FORMATS = {
+    "json_schema": {"type": "json_schema", "json_schema": {"name": "place", "schema": PLACE}},
+    "json_object": {"type": "json_object"},
+}
+ANSWER = '{"city": "Paris"}'
+
+
+@pytest.mark.parametrize("response_format", list(RESPONSE_FORMATS))
+@pytest.mark.parametrize("thinking", [None, True])
+def test_auto_with_a_response_format_takes_the_answer_after_the_reasoning(
+    models: dict[str, Model], thinking: bool | None, response_format: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``tool_choice="auto"``, a strict tool and a response format: SGLang keeps the response format (it leaves
+    the tools' grammar aside beside another constraint, with its own parsers too) and applies it where the
+    reasoning ends. The reasoning is not covered (the request forces no call): after it the answer is accepted, and
+    the turn may end inside it."""
+    model = models["qwen3"]
+    tools = [{"type": "function", "function": {**TOOLS[0]["function"], "strict": True}}, *TOOLS[1:]]
+    fmt = RESPONSE_FORMATS[response_format]
+    obj = _serve(model, thinking, monkeypatch, tool_choice="auto", tools=tools, response_format=fmt)
+    assert obj.require_reasoning is True
+    end_of_turn = model.tokenizer.eos_token_id
+    for prefix in (f"<think>\n{PLAN}\n</think>{ANSWER}", f"<think>\n{PLAN}"):
+        grammar = _grammar(model, obj)
+        for token in model.tokenizer.encode(prefix, add_special_tokens=False):
+            assert _allowed(model, grammar, token), (prefix, token)
+            grammar.accept_token(token)
+        assert _allowed(model, grammar, end_of_turn), prefix
 
 
 @pytest.mark.parametrize("thinking", [None, True])

@@ -17,7 +17,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from vllm_support import WEATHER, Serving, answer, build_tokenizer, chat_completion, make_serving, save_model_dir
+from vllm_support import (
+    WEATHER,
+    Serving,
+    answer,
+    build_tokenizer,
+    chat_completion,
+    create_response,
+    make_serving,
+    save_model_dir,
+)
 
 from longcat_plugins.core.dialects import DIALECTS
 from longcat_plugins.templates import template_path
@@ -52,6 +61,8 @@ def models(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Serving]:
         root = tmp_path_factory.mktemp(name)
         save_model_dir(root, build_tokenizer(tags, chat_template=template), model_type=model_type)
         out[name] = make_serving(root)
+        if name == "qwen3":  # the same model served with vLLM's own parsers for Qwen3
+            out["qwen3_builtin"] = make_serving(root, tool_parser="hermes", reasoning_parser="qwen3")
     return out
 
 
@@ -134,6 +145,119 @@ def test_a_forced_turn_cannot_end_inside_the_reasoning(
 
 
 NAMED = {"type": "function", "function": {"name": "get_weather"}}
+STRICT_WEATHER = {"type": "function", "function": {**WEATHER["function"], "strict": True}}
+PLACE = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
+#: a response format in each API's terms: Chat Completions' ``response_format``, the Responses API's ``text.format``
+RESPONSE_FORMATS = {
+    "json_schema": {
+        "chat": {"type": "json_schema", "json_schema": {"name": "place", "schema": PLACE}},
+        "responses": {"type": "json_schema", "name": "place", "schema": PLACE},
+    },
+    "json_object": {"chat": {"type": "json_object"}, "responses": {"type": "json_object"}},
+}
+ANSWER = '{"city": "Paris"}'
+
+
+def _serve(serving: Serving, api: str, tool_choice: str, response_format: str, thinking: bool | None) -> Any:
+    """Serve a request with a strict tool, ``tool_choice`` (``auto``, ``required`` or ``named``) and a response
+    format through vLLM's ``OpenAIServingChat`` or ``OpenAIServingResponses``: the engine call it made."""
+    from vllm.entrypoints.openai.chat_completion.protocol import ChatCompletionRequest
+    from vllm.entrypoints.openai.responses.protocol import ResponsesRequest
+
+    extra: dict[str, Any] = {} if thinking is None else {"chat_template_kwargs": {"enable_thinking": thinking}}
+    engine = serving.engine
+    engine.output, engine.finish_reason = "x", "stop"
+    fmt = RESPONSE_FORMATS[response_format][api]
+    if api == "chat":
+        choice: Any = NAMED if tool_choice == "named" else tool_choice
+        request: Any = ChatCompletionRequest(
+            model="m",
+            messages=[{"role": "user", "content": "Weather in Paris?"}],
+            tools=[STRICT_WEATHER],
+            tool_choice=choice,
+            response_format=fmt,
+            **extra,
+        )
+        chat_completion(serving.chat, request)
+    else:
+        choice = {"type": "function", "name": "get_weather"} if tool_choice == "named" else tool_choice
+        request = ResponsesRequest(
+            model="m",
+            input="Weather in Paris?",
+            tools=[{"type": "function", **STRICT_WEATHER["function"]}],
+            tool_choice=choice,
+            text={"format": fmt},
+            **extra,
+        )
+        create_response(serving, request)
+    call = engine.calls[-1]
+    assert call.sampling_params.structured_outputs is not None, "the request is constrained"
+    return call
+
+
+def _refused(serving: Serving, call: Any, output: str, decided_by: str) -> list[int]:
+    """The tokens of ``output``, then the end of the turn, that the engine core's gate refuses."""
+    ids = [*serving.tokenizer.encode(output, add_special_tokens=False), serving.tokenizer.eos_token_id]
+    return run_gate(serving, call, ids, 1, server_decides=decided_by == "server").refused
+
+
+APIS = ["chat", "responses"]
+
+
+@pytest.mark.parametrize("model", ["qwen3", "qwen3_builtin"])
+@pytest.mark.parametrize("decided_by", DECIDERS)
+@pytest.mark.parametrize("api", APIS)
+@pytest.mark.parametrize("response_format", list(RESPONSE_FORMATS))
+@pytest.mark.parametrize("thinking", [None, True])
+def test_auto_with_a_response_format_takes_the_answer_or_a_call_after_the_reasoning(
+    models: dict[str, Serving], thinking: bool | None, response_format: str, api: str, decided_by: str, model: str
+) -> None:
+    """``tool_choice="auto"``, a strict tool and a response format: vLLM offers the calls' grammar or the response
+    format, from the end of the reasoning (it builds the calls' grammar from a copy of the request that asks for a
+    call; the request itself forces none). After Qwen3's reasoning the answer is accepted, and so is a valid call;
+    a call that breaks the strict tool's schema is refused. The turn may end inside the reasoning. With our parsers
+    as with vLLM's own for Qwen3 (``--tool-call-parser hermes --reasoning-parser qwen3``)."""
+    serving = models[model]
+    call = _serve(serving, api, "auto", response_format, thinking)
+    reasoning = f"<think>\n{PLAN}\n</think>"
+    dialect = DIALECTS[tokenizer_facts(serving.tokenizer).dialect]
+    assert _refused(serving, call, reasoning + ANSWER, decided_by) == []
+    assert _refused(serving, call, reasoning + _call(serving), decided_by) == []
+    assert _refused(serving, call, reasoning + written(dialect, "get_weather", {"city": 3}), decided_by) != []
+    assert _refused(serving, call, reasoning + written(dialect, "get_time", {"city": "Paris"}), decided_by) != []
+    assert call.kwargs.get("reasoning_ended") is not True, "the grammar starts where the reasoning ends"
+    end_of_turn = serving.tokenizer.eos_token_id
+    assert isinstance(end_of_turn, int)
+    inside = serving.tokenizer.encode(f"<think>\n{PLAN}", add_special_tokens=False)
+    assert end_of_turn_allowed(serving, call, inside, end_of_turn)
+
+
+@pytest.mark.parametrize("api", APIS)
+@pytest.mark.parametrize("tool_choice", ["required", "named"])
+@pytest.mark.parametrize("thinking", [None, True])
+def test_a_forced_call_with_a_response_format_still_covers_the_reasoning(
+    models: dict[str, Serving], thinking: bool | None, tool_choice: str, api: str
+) -> None:
+    """A request that forces a call itself (vLLM then leaves its response format aside) gets the grammar from the
+    first token, the reasoning covered: the turn cannot end inside the reasoning, nor after it before the call; the
+    answer is refused after the reasoning, the call accepted."""
+    serving = models["qwen3"]
+    call = _serve(serving, api, tool_choice, "json_schema", thinking)
+    if api == "chat":
+        assert call.kwargs["reasoning_ended"] is True
+    reasoning = f"<think>\n{PLAN}\n</think>"
+    assert _refused(serving, call, reasoning + _call(serving), "server") == []
+    assert _refused(serving, call, reasoning + ANSWER, "server") != []
+    end_of_turn = serving.tokenizer.eos_token_id
+    assert isinstance(end_of_turn, int)
+    tokenize = serving.tokenizer.encode
+    for prefix, may_end in [
+        (f"<think>\n{PLAN}", False),
+        (reasoning, False),
+        (reasoning + _call(serving), True),
+    ]:
+        ids = tokenize(prefix, add_special_tokens=False)
+        assert end_of_turn_allowed(serving, call, ids, end_of_turn) is may_end, prefix
 
 
 @pytest.mark.parametrize("decided_by", DECIDERS)

@@ -328,17 +328,20 @@ class Serving:
     engine: RecordingEngine
     vllm_config: Any
     tokenizer: Any
+    responses: Any = None  # OpenAIServingResponses
 
 
 def make_serving(
     root: Path, *, tool_parser: str | None = "longcat", reasoning_parser: str | None = "longcat"
 ) -> Serving:
-    """``OpenAIServingChat`` for the model directory ``root``, as ``vllm serve --enable-auto-tool-choice
-    --tool-call-parser longcat --reasoning-parser longcat`` builds it (the engine is a :class:`RecordingEngine`)."""
+    """``OpenAIServingChat`` and ``OpenAIServingResponses`` for the model directory ``root``, as ``vllm serve
+    --enable-auto-tool-choice --tool-call-parser longcat --reasoning-parser longcat`` builds them (the engine is a
+    :class:`RecordingEngine`)."""
     use_cpu_platform()
     from vllm.config import ModelConfig, StructuredOutputsConfig, VllmConfig
     from vllm.entrypoints.openai.chat_completion.serving import OpenAIServingChat
     from vllm.entrypoints.openai.models.serving import BaseModelPath, OpenAIServingModels
+    from vllm.entrypoints.openai.responses.serving import OpenAIServingResponses
     from vllm.renderers.online_renderer import OnlineRenderer
     from vllm.renderers.registry import renderer_from_config
 
@@ -356,7 +359,8 @@ def make_serving(
     common: dict[str, Any] = {"request_logger": None, "chat_template": None, "chat_template_content_format": "auto"}
     online = OnlineRenderer(model_config, renderer, **common, **parsers)
     chat = OpenAIServingChat(engine, models, "assistant", online_renderer=online, **common, **parsers)
-    return Serving(chat, engine, vllm_config, renderer.tokenizer)
+    responses = OpenAIServingResponses(engine, models, online, **common, **parsers)
+    return Serving(chat, engine, vllm_config, renderer.tokenizer, responses)
 
 
 def chat_completion(chat: Any, request: Any) -> Any:
@@ -378,6 +382,13 @@ def chat_completion(chat: Any, request: Any) -> Any:
         assert frame.startswith("data: ") and frame.endswith("\n\n")
         out.append(json.loads(frame[len("data: ") :]))
     return out
+
+
+def create_response(serving: Serving, request: Any) -> Any:
+    """Run ``create_responses`` for a non-streaming Responses request: the response."""
+    import asyncio
+
+    return asyncio.run(serving.responses.create_responses(request))
 
 
 def fold_chunks(chunks_: list[dict[str, Any]]) -> Result:
