@@ -147,3 +147,28 @@ def test_a_key_that_never_closes_ends_a_call_with_no_block(tail: str) -> None:
     result = _everywhere("k" + pair + key + tail)
     assert _args(result) == [("k", {"city": "Oslo"})]
     assert result[0] == key + tail
+
+
+#: a key/value key the output leaves open (in a block, and in a call written with no opening tag): it holds what
+#: follows it undecided, up to the end of the output
+_OPEN_KEYS = ["<longcat_tool_call>k\n<longcat_arg_key>ci", "k<longcat_arg_key>ci"]
+#: the head of a call in each dialect, which the output ends in
+_NEW_CALLS = [
+    "<longcat_tool_call>k\n<longcat_arg_key>n",
+    "<tool_call>\n<function=k>\n<parameter=n>\n1",
+    "<function=k>",
+    '<tool_call>\n{"name": "k", "arguments": {"n": 1',
+    '<longcat_tool_call>{"name": "k", "arguments": {',
+]
+
+
+@pytest.mark.parametrize("new_call", _NEW_CALLS)
+@pytest.mark.parametrize("open_key", _OPEN_KEYS)
+def test_a_call_cut_after_a_key_left_open_is_text_and_the_call_before_stays(open_key: str, new_call: str) -> None:
+    """A stop may have cut the output (``cut_calls_as_text``): the call it ends in is withdrawn, its text is content,
+    and the call before it, which the open key ended, is still given out whole, in every split."""
+    text = open_key + new_call
+    closed = _everywhere(text)
+    assert [name for name, _ in closed[2]] == ["k", "k"]
+    cut = _everywhere(text, options=ParserOptions(cut_calls_as_text=True))
+    assert cut == (closed[0] + new_call, "", closed[2][:1])

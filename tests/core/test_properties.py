@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from longcat_plugins.core import ParserOptions, parse
-from longcat_plugins.core.dialects import DIALECTS, READ_DIALECTS
+from longcat_plugins.core.dialects import DIALECTS, MARKUPS, PAIR_KEY_OPENS, READ_DIALECTS
 from longcat_plugins.core.tags import THINK_CLOSES, THINK_OPENS
 from tests.fuzz.outputs import value_ends
 from tests.grammar_cases import compact, written
@@ -80,10 +80,20 @@ def _plain_value(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
+SHAPES = ("longcat_json", "hermes_json", "xml", "xml_longcat", "xml_bare", "kv", *READ_DIALECTS)
+#: the shapes that have keys or parameter headers
+_HEADER_SHAPES = tuple(
+    dict.fromkeys(
+        shape
+        for shape in SHAPES
+        if shape in ("xml", "xml_longcat", "xml_bare") or (shape in READ_DIALECTS and READ_DIALECTS[shape].parameter)
+    )
+)
+
+
 @st.composite
-def call_block(draw: st.DrawFn) -> tuple[str, list[tuple[str, dict[str, Any]]]]:
-    """One call block in a random dialect: its text and the calls it holds."""
-    shapes = ["longcat_json", "hermes_json", "xml", "xml_longcat", "xml_bare", "kv", *READ_DIALECTS]
+def call_block(draw: st.DrawFn, shapes: tuple[str, ...] = SHAPES) -> tuple[str, list[tuple[str, dict[str, Any]]]]:
+    """One call block in a random dialect (of ``shapes``): its text and the calls it holds."""
     dialect = draw(st.sampled_from(shapes))
     name = draw(NAME)
     args = draw(ARGS)
@@ -287,6 +297,67 @@ def test_arbitrary_markup_soup_keeps_invariants(data: st.DataObject, parts: list
     text = "".join(parts)
     whole = parse(text)
     streamed, _ = stream(data.draw(splits(text)))
+    assert summary(streamed) == summary(whole)
+
+
+#: every combination of the parser's options (the id factory aside)
+OPTIONS = st.builds(
+    ParserOptions,
+    reasoning=st.booleans(),
+    tools=st.booleans(),
+    reasoning_open=st.booleans(),
+    reasoning_start_unknown=st.booleans(),
+    emit_unknown_calls=st.booleans(),
+    cut_calls_as_text=st.booleans(),
+)
+
+
+#: the tags that open a key or a parameter's header, in every dialect
+_OPEN_HEADERS = (*PAIR_KEY_OPENS, *(m.param_open for m in MARKUPS.values()))
+
+
+@st.composite
+def open_call_then_new_call(draw: st.DrawFn) -> tuple[str, list[tuple[str, dict[str, Any]]]]:
+    """A call cut at any point (in its name, a key, a header, a value; its block's opening tag maybe left out),
+    then the head of another call, in any dialect, that the output ends in."""
+    first, first_calls = draw(call_block(_HEADER_SHAPES if draw(st.booleans()) else SHAPES))
+    second, second_calls = draw(call_block())
+    if draw(st.booleans()):
+        first = first.removeprefix("<longcat_tool_call>").removeprefix("<tool_call>")
+    headers = [i + len(tag) for tag in _OPEN_HEADERS for i in range(len(first)) if first.startswith(tag, i)]
+    if headers and draw(st.booleans()):  # a few characters into a key or a parameter's header
+        cut = min(len(first), draw(st.sampled_from(headers)) + draw(st.integers(0, 6)))
+    else:
+        cut = draw(st.integers(0, len(first)))
+    text = first[:cut] + second[: draw(st.integers(1, len(second)))]
+    return draw(PLAIN) + text, first_calls + second_calls
+
+
+@SETTINGS
+@given(data=st.data(), case=open_call_then_new_call(), options=OPTIONS, declared=st.booleans())
+def test_a_call_left_open_then_a_new_call_keeps_invariants_under_any_options(
+    data: st.DataObject, case: Any, options: ParserOptions, declared: bool
+) -> None:
+    """Nothing raises, whatever the options: a call left open, then a call the output ends in (with
+    ``cut_calls_as_text`` the second is withdrawn, after the first was given out), whole and in any split."""
+    text, calls = case
+    tools = _tools(calls) if declared else None
+    whole, _ = stream([text], tools, options)
+    assert summary(whole) == summary(parse(text, tools, options))
+    streamed, _ = stream(data.draw(splits(text)), tools, options)
+    assert summary(streamed) == summary(whole)
+
+
+@SETTINGS
+@given(data=st.data(), parts=st.lists(st.one_of(GARBAGE, TRICKY, NAME), max_size=25), options=OPTIONS)
+def test_markup_soup_keeps_invariants_under_any_options(
+    data: st.DataObject, parts: list[str], options: ParserOptions
+) -> None:
+    text = "".join(parts)
+    names = dict.fromkeys(part for part in parts if part.isidentifier())  # (the names in the soup are its tools)
+    tools = [function_tool(name, {"p": {"type": "string"}}) for name in names] or None
+    whole, _ = stream([text], tools, options)
+    streamed, _ = stream(data.draw(splits(text)), tools, options)
     assert summary(streamed) == summary(whole)
 
 
