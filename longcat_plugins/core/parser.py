@@ -352,6 +352,7 @@ class StreamParser:
             return
         if block.name_markup:  # the block named its call itself: the name before it was text
             self._emit(Content, block.name_markup)
+            self._held.shown(block.name_markup)  # (a call withdrawn later returns the held text without it)
             block.name_markup = ""
         call_id = self._new_id(len(self._log))
         index = self._log.start(call_id, name)

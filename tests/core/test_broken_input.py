@@ -172,3 +172,12 @@ def test_a_call_cut_after_a_key_left_open_is_text_and_the_call_before_stays(open
     assert [name for name, _ in closed[2]] == ["k", "k"]
     cut = _everywhere(text, options=ParserOptions(cut_calls_as_text=True))
     assert cut == (closed[0] + new_call, "", closed[2][:1])
+
+
+@pytest.mark.parametrize("unknown", [True, False])
+def test_a_name_before_a_block_that_names_its_own_call_cut_off_is_shown_once(unknown: bool) -> None:
+    """A declared name before a block whose call names itself is text; when a stop may have cut the output and the
+    output ends in that call, the call is withdrawn and its text comes back once, after that name."""
+    text = "k<longcat_tool_call>s><parameter="
+    options = ParserOptions(cut_calls_as_text=True, emit_unknown_calls=unknown)
+    assert _everywhere(text, options=options) == (text, "", [])
