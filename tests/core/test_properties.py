@@ -6,8 +6,10 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
+import re
 import string
 from dataclasses import replace
 from typing import Any
@@ -359,6 +361,53 @@ def test_markup_soup_keeps_invariants_under_any_options(
     whole, _ = stream([text], tools, options)
     streamed, _ = stream(data.draw(splits(text)), tools, options)
     assert summary(streamed) == summary(whole)
+
+
+#: a word of the output that must come out somewhere (content, reasoning, a call's name or arguments)
+_SENTINEL = re.compile(r"Q[0-9]+x?")  # (a word the end of the output cut is a word too)
+
+
+@st.composite
+def sentinel_output(draw: st.DrawFn) -> tuple[str, list[dict[str, Any]]]:
+    """Prose and calls in any dialect the parser reads (a key/value one also with no line breaks), every name, key,
+    value and word of prose a sentinel; returns the output and the tools it calls."""
+    words = itertools.count()
+
+    def word() -> str:
+        return f"Q{next(words)}x"
+
+    text = ""
+    tools = []
+    for _ in range(draw(st.integers(1, 3))):
+        declared = READ_DIALECTS[draw(st.sampled_from(sorted(READ_DIALECTS)))]
+        if declared.pairs is not None and draw(st.booleans()):
+            declared = compact(declared)
+        name = word()
+        arguments = {word(): f"{word()} {word()}" for _ in range(draw(st.integers(0, 3)))}
+        tools.append(function_tool(name, {key: {"type": "string"} for key in arguments}))
+        text += draw(st.sampled_from(["", "\n", f"{word()} {word()}\n"])) + written(declared, name, arguments)
+    return text + draw(st.sampled_from(["", f"\n{word()}"])), tools
+
+
+@SETTINGS
+@given(data=st.data(), output=sentinel_output(), options=OPTIONS, declared=st.booleans())
+def test_every_word_of_a_truncated_output_comes_out(
+    data: st.DataObject, output: tuple[str, list[dict[str, Any]]], options: ParserOptions, declared: bool
+) -> None:
+    """Nothing of the text is lost, wherever the end of the output cuts it and whatever the options: every word of
+    it is in the content, the reasoning, or a call's name or arguments (a header or a key cut off after its name
+    began is content; only markup is consumed)."""
+    whole = output[0]
+    headers = [i + len(tag) for tag in _OPEN_HEADERS for i in range(len(whole)) if whole.startswith(tag, i)]
+    if headers and data.draw(st.booleans()):  # in a key or a parameter's header, or right after its tag
+        text = whole[: data.draw(st.sampled_from(headers)) + data.draw(st.integers(0, 5))]
+    else:
+        text = whole[: data.draw(st.integers(0, len(whole)))]
+    message = parse(text, output[1] if declared else None, options)
+    found = "\x00".join(
+        [message.content, message.reasoning, *(part for c in message.tool_calls for part in (c.name, c.arguments))]
+    )
+    assert [word for word in _SENTINEL.findall(text) if word not in found] == []
 
 
 NO_MARKUP = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=60).filter(

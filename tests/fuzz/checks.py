@@ -202,23 +202,6 @@ def _is_subsequence(pieces: list[str], text: str) -> int:
     return -1
 
 
-def _cut_header_at(text: str) -> int:
-    """Where a key/value key or an XML parameter header that the output ends in, cut off, begins (with what may
-    begin its closing tag); -1 if the output ends otherwise."""
-    for pairs in _PAIRS:
-        key = text.rfind(pairs.key_open)
-        if key >= 0:
-            name = key + len(pairs.key_open)
-            close = text.find(pairs.key_close[0], name)
-            if close < 0 or (pairs.key_close.startswith(text[close:]) and len(text) - close < len(pairs.key_close)):
-                return key
-    for markup in D.MARKUPS.values():
-        header = text.rfind(markup.param_open)
-        if header >= 0 and not any(c in f"<\n{markup.name_end}" for c in text[header + len(markup.param_open) :]):
-            return header
-    return -1
-
-
 def _accounting(case: Case, run: Run, options: ParserOptions) -> list[Failure]:
     failures: list[Failure] = []
     text = case.text
@@ -250,10 +233,8 @@ def _accounting(case: Case, run: Run, options: ParserOptions) -> list[Failure]:
         for call in message.tool_calls:
             found += [call.name, call.arguments]
         haystack = "\x00".join(found)
-        # a key or parameter header the output ends in, inside a call, is markup cut off
-        cut = _cut_header_at(text) if message.tool_calls else -1
-        kept = text if cut < 0 else text[:cut]
-        lost = sorted({w for w in SENTINEL.findall(kept) if w not in haystack})
+        # (a key or a parameter's header the output ends in, cut off after its name began, is text too)
+        lost = sorted({w for w in SENTINEL.findall(text) if w not in haystack})
         if lost:
             i = text.find(lost[0])
             context = text[max(0, i - 60) : i + len(lost[0]) + 20]
