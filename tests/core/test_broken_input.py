@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from longcat_plugins.core import ParserOptions, parse
+from longcat_plugins.core import ParserOptions, StreamParser, parse
 from tests.support.events import groups_of, stream, summary
 from tests.support.tools import function_tool
 
@@ -183,3 +183,40 @@ def test_a_name_before_a_block_that_names_its_own_call_cut_off_is_shown_once(unk
     text = "k<longcat_tool_call>s><parameter="
     options = ParserOptions(cut_calls_as_text=True, emit_unknown_calls=unknown)
     assert _everywhere(text, options=options) == (text, "", [])
+
+
+#: one output repeating every problem the parser logs: a parameter given again, a call naming no tool, arguments
+#: that are not an object, each many times
+_HOSTILE = (
+    "<tool_call>\n<function=k>\n<parameter=city>\n" * 200
+    + '<tool_call>{"name": "nope", "arguments": {}}</tool_call>' * 200
+    + '<tool_call>{"name": "k", "arguments": [1]}</tool_call>' * 200
+)
+
+
+@pytest.mark.parametrize("emit_unknown", [False, True])
+@pytest.mark.parametrize("size", [None, 1, 7])
+def test_a_hostile_output_logs_one_line_per_kind_of_problem(
+    caplog: pytest.LogCaptureFixture, size: int | None, emit_unknown: bool
+) -> None:
+    """Each kind of problem is logged once per output, when it ends, with how many times it occurred: a prompt that
+    makes the model repeat one cannot flood the server's log."""
+    pieces = [_HOSTILE] if size is None else groups_of(_HOSTILE, size)
+    with caplog.at_level("WARNING", logger="longcat_plugins"):
+        parser = StreamParser(TOOLS, ParserOptions(emit_unknown_calls=emit_unknown))
+        for piece in pieces:
+            parser.feed(piece)
+        assert caplog.records == []  # (nothing before the end of the output)
+        parser.finish()
+    lines = [r.getMessage() for r in caplog.records]
+    unknown = "model called unknown tool 'nope'" if emit_unknown else "a call names no tool of the request ('nope'"
+    kinds = ["parameter 'city' given again", unknown, "arguments are not an object"]
+    assert [[line for line in lines if kind in line] for kind in kinds] == [[line] for line in lines]
+    assert all("(199 times in this output" in line or "(200 times in this output" in line for line in lines), lines
+
+
+def test_a_stage_that_passes_calls_through_logs_nothing(caplog: pytest.LogCaptureFixture) -> None:
+    """Without tool parsing the calls are the tool stage's: it logs their problems, once."""
+    with caplog.at_level("WARNING", logger="longcat_plugins"):
+        assert parse(_HOSTILE, TOOLS, ParserOptions(tools=False)).content == _HOSTILE
+    assert caplog.records == []
