@@ -104,10 +104,11 @@ def cut_in_new_call(rng: random.Random, text: str) -> str:
     j = rng.choice(heads)
     k = rng.choice((rng.randint(1, 12), rng.randint(1, 40), rng.randint(1, 120)))
     head = text[j : j + k + next(len(tag) for tag in _CALL_HEADS if text.startswith(tag, j))]
-    opened = [i for tag in _OPEN_HEADERS for i in _occurrences(text, tag)]
-    if opened and rng.random() < 0.5:  # a key or a header left open, a few characters in
-        i = rng.choice(opened)
-        return text[: i + rng.randint(0, 24)] + head
+    keys = [i + len(tag) for tag in D.PAIR_KEY_OPENS for i in _occurrences(text, tag)]
+    opened = [i + len(tag) for tag in _OPEN_HEADERS for i in _occurrences(text, tag)]
+    if opened and rng.random() < 0.6:  # a key or a header left open, a few characters in (a key holds what follows)
+        i = rng.choice(keys if keys and rng.random() < 0.6 else opened)
+        return text[: i + rng.randint(0, 8)] + head
     return text[: _point(rng, text)] + head
 
 
