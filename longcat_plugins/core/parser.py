@@ -153,7 +153,7 @@ class StreamParser:
         # the text a separate tool-call parser then receives.
         self._passthrough = not opts.tools
         # what the output does wrong, logged once per kind when it ends (a stage that passes calls through logs none)
-        self._problems = ProblemLog(silent=self._passthrough)
+        self._problems = ProblemLog(silent=self._passthrough or not opts.log_problems)
         names = CallNames(self._schemas, opts.emit_unknown_calls, self._passthrough, self._problems)
         self._sink = CallSink(names.resolve, self._problems)
         self._scanners: dict[Mode, Callable[[Cursor, int], _Step]] = {

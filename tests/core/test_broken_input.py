@@ -220,3 +220,9 @@ def test_a_stage_that_passes_calls_through_logs_nothing(caplog: pytest.LogCaptur
     with caplog.at_level("WARNING", logger="longcat_plugins"):
         assert parse(_HOSTILE, TOOLS, ParserOptions(tools=False)).content == _HOSTILE
     assert caplog.records == []
+
+
+def test_a_probe_that_logs_no_problems_logs_nothing(caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level("WARNING", logger="longcat_plugins"):
+        parse(_HOSTILE, TOOLS, ParserOptions(log_problems=False))
+    assert caplog.records == []

@@ -265,3 +265,19 @@ def test_the_tool_parser_reads_a_key_left_open_then_a_call_a_stop_cut() -> None:
         (c.name, c.arguments) for c in expected.tool_calls
     ]
     assert info.content == expected.content
+
+
+#: a parameter given again and again (as a hostile prompt can make a model write it)
+REPEATED_PARAMETER = "Short.</think>\n" + "<tool_call>\n<function=get_weather>\n<parameter=city>\n" * 300
+
+
+@pytest.mark.parametrize("stream", [True, False], ids=["stream", "whole"])
+def test_a_repeated_parameter_is_one_log_line_per_request(
+    serving: tuple[Any, RecordingEngine], stream: bool, caplog: pytest.LogCaptureFixture
+) -> None:
+    chat, engine = serving
+    engine.output, engine.group, engine.finish_reason = REPEATED_PARAMETER, 5, "stop"
+    with caplog.at_level("WARNING", logger="longcat_plugins"):
+        _served(chat, _request(stream=stream))
+    lines = [r.getMessage() for r in caplog.records if "given again" in r.getMessage()]
+    assert len(lines) == 1 and "(299 times in this output" in lines[0], lines
