@@ -21,6 +21,12 @@ class HeldBlock:
         self.parts = list(parts)
         self.unknown_from = -1
 
+    def shown(self, start: str) -> None:
+        """The held text begins with ``start`` (the piece it was held from), which was shown as text: it is no
+        longer held (the place of each piece is kept)."""
+        if self.parts and self.parts[0] == start:
+            self.parts[0] = ""
+
     def append(self, text: str) -> None:
         if self.parts is not None:
             self.parts.append(text)

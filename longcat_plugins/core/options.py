@@ -36,6 +36,9 @@ class ParserOptions:
     #: decides it from the request): a call still open at the end is returned as text, verbatim, not as a call that
     #: would run with cut arguments. A stream then reports each call once it is complete (its closing markup read).
     cut_calls_as_text: bool = False
+    #: Log the output's problems (a call naming no tool, a parameter given again...), once per kind when the output
+    #: ends (:mod:`.problems`). Off for a parser that only probes a text another parser of the request reads too.
+    log_problems: bool = True
 
 
 def emit_unknown_calls_from_env() -> bool:

@@ -60,10 +60,18 @@ class EventOutput:
         self._tail_parts = []
 
     def withdraw_last_call(self) -> None:
-        """Drop the events since the last call started (a call cut off that is returned as text)."""
+        """Drop the events since the last call started (a call cut off that is returned as text).
+
+        Its start is either among the events not given out yet, or it was given out already and is held in
+        :attr:`incomplete` with what followed it. In the first case a call held in :attr:`incomplete` is an earlier
+        one, whose end is among the events kept (it stays held until :meth:`take` reaches that end)."""
         self.flush()
-        starts = [i for i, e in enumerate(self.events) if type(e) is ToolCallStart]
-        del self.events[starts[-1] if starts else 0 :]
+        events = self.events
+        for i in range(len(events) - 1, -1, -1):
+            if type(events[i]) is ToolCallStart:
+                del events[i:]
+                return
+        events.clear()
         self.incomplete = None
 
     def take(self) -> list[Event]:

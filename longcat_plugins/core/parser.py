@@ -32,6 +32,7 @@ from .message import ParsedToolCall
 from .open_block import OpenBlock
 from .options import ParserOptions
 from .output import EventOutput
+from .problems import ProblemLog
 from .readers import (
     CallReader,
     CallSink,
@@ -151,7 +152,10 @@ class StreamParser:
         # reasoning tags, and so that a block inside reasoning is known to be a call) but shown verbatim, as content:
         # the text a separate tool-call parser then receives.
         self._passthrough = not opts.tools
-        self._sink = CallSink(CallNames(self._schemas, opts.emit_unknown_calls, self._passthrough).resolve)
+        # what the output does wrong, logged once per kind when it ends (a stage that passes calls through logs none)
+        self._problems = ProblemLog(silent=self._passthrough or not opts.log_problems)
+        names = CallNames(self._schemas, opts.emit_unknown_calls, self._passthrough, self._problems)
+        self._sink = CallSink(names.resolve, self._problems)
         self._scanners: dict[Mode, Callable[[Cursor, int], _Step]] = {
             Mode.CONTENT: self._scan_text,
             Mode.REASONING: self._scan_text,
@@ -294,6 +298,7 @@ class StreamParser:
             self._move(_MET[self._end_of_input_trigger()])
         if self._passthrough:  # whitespace after a block, before reasoning that never closed: for the tool stage
             self._emit(Content, self._after_block.release())
+        self._problems.flush()
         return events + self._out.take()
 
     def _start_output(self, in_reasoning: bool) -> str:
@@ -352,6 +357,7 @@ class StreamParser:
             return
         if block.name_markup:  # the block named its call itself: the name before it was text
             self._emit(Content, block.name_markup)
+            self._held.shown(block.name_markup)  # (a call withdrawn later returns the held text without it)
             block.name_markup = ""
         call_id = self._new_id(len(self._log))
         index = self._log.start(call_id, name)

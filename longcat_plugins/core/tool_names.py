@@ -10,15 +10,13 @@ prose.
 
 from __future__ import annotations
 
-import logging
 import re
 from collections.abc import Container, Iterable
 from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:
+    from .problems import ProblemLog
     from .schema import ToolSchemas
-
-logger = logging.getLogger("longcat_plugins")
 
 _IDENTIFIER: Final = re.compile(r"[A-Za-z_$][\w$.\-/]*")
 
@@ -44,15 +42,16 @@ def is_identifier(name: str) -> bool:
 
 class CallNames:
     """Which tool a call reader's written name means, for one request: a declared tool; an undeclared name when
-    unknown calls are emitted (``emit_unknown_calls``) and it is an identifier; None (logged) when the call is no
-    call."""
+    unknown calls are emitted (``emit_unknown_calls``) and it is an identifier; None when the call is no call. An
+    undeclared name is noted in the request's ``problems``."""
 
-    __slots__ = ("_emit_unknown", "_passthrough", "_schemas")
+    __slots__ = ("_emit_unknown", "_passthrough", "_problems", "_schemas")
 
-    def __init__(self, schemas: ToolSchemas, emit_unknown: bool, passthrough: bool) -> None:
+    def __init__(self, schemas: ToolSchemas, emit_unknown: bool, passthrough: bool, problems: ProblemLog) -> None:
         self._schemas = schemas
         self._emit_unknown = emit_unknown
         self._passthrough = passthrough
+        self._problems = problems
 
     def resolve(self, written: str) -> str | None:
         name = resolve_tool_name(written, self._schemas, bool(self._schemas))
@@ -62,9 +61,9 @@ class CallNames:
             return None
         tools = _some_names(self._schemas.names)
         if not (self._emit_unknown and is_identifier(written)):
-            logger.warning("a call names no tool of the request (%r; tools: %s): content", written[:100], tools)
+            self._problems.note("a call names no tool of the request (%r; tools: %s): content", written[:100], tools)
             return None
-        logger.warning("model called unknown tool %r (request tools: %s)", written, tools)
+        self._problems.note("model called unknown tool %r (request tools: %s)", written, tools)
         return written
 
 

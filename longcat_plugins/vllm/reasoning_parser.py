@@ -497,7 +497,7 @@ class LongcatReasoningParser(_GateBase):  # type: ignore[valid-type,misc]
         if self._held_has_calls is None:
             text = "".join(self._held)
             self._held[:] = [text]
-            message = parse(text, None, ParserOptions(reasoning=False))
+            message = parse(text, None, ParserOptions(reasoning=False, log_problems=False))  # (the tool parser logs)
             self._held_has_calls = bool(message.tool_calls) or message.content != text
         return self._held_has_calls
 

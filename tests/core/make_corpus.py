@@ -609,9 +609,18 @@ case(
 )
 case(
     "trunc_xml_in_parameter_header",
-    "Cut inside a '<parameter=' header: that parameter never started; the call keeps the complete ones and the "
-    "unfinished header is markup, with the newline before it (issue 29, item 7: it leaked into content).",
+    "Cut inside a '<parameter=' header: that parameter never started; the call keeps the complete ones, and the "
+    "unfinished header, whose name was begun, is content with the newline before it (nothing of the text is lost; "
+    "'<parameter=' alone, cut off, is markup).",
     "<tool_call>\n<function=write_file>\n<parameter=path>\na.txt\n</parameter>\n<parameter=cont",
+    content="\n<parameter=cont",
+    calls=[("write_file", {"path": "a.txt"})],
+)
+case(
+    "trunc_xml_in_quoted_parameter_header",
+    "Cut inside a header whose name is quoted: content, as an unquoted one is.",
+    '<tool_call>\n<function=write_file>\n<parameter=path>\na.txt\n</parameter>\n<parameter="cont',
+    content='\n<parameter="cont',
     calls=[("write_file", {"path": "a.txt"})],
 )
 case(
@@ -641,10 +650,12 @@ case(
 )
 case(
     "trunc_kv_in_key",
-    "Cut inside a key: the complete parameters are kept; the unfinished key is markup (issue 29, item 7: the key "
-    "of a parameter that never started).",
+    "Cut inside a key: the complete parameters are kept; the unfinished key (of a parameter that never started), "
+    "whose name was begun, is content, as a key that never closes is ('<longcat_arg_key>' alone, cut off, is "
+    "markup).",
     "<longcat_tool_call>get_weather\n<longcat_arg_key>city</longcat_arg_key>\n<longcat_arg_value>Paris"
     "</longcat_arg_value>\n<longcat_arg_key>da",
+    content="<longcat_arg_key>da",
     calls=[("get_weather", {"city": "Paris"})],
 )
 
@@ -1671,6 +1682,14 @@ case(
     '<minimax:tool_call>\n<invoke name="get_weather">\n<parameter name="city">a <b> </tool_call> c</parameter>\n'
     "</invoke>\n</minimax:tool_call>",
     calls=[("get_weather", {"city": "a <b> </tool_call> c"})],
+)
+case(
+    "minimax_cut_in_parameter_header",
+    "Cut inside a MiniMax-M2 parameter header, after its name was begun: content; the complete parameter is kept.",
+    '<minimax:tool_call>\n<invoke name="get_weather">\n<parameter name="city">Paris</parameter>\n'
+    '<parameter name="da',
+    content='\n<parameter name="da',
+    calls=[("get_weather", {"city": "Paris"})],
 )
 case(
     "minimax_undeclared_name",

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from longcat_plugins.core import ParserOptions, parse
+from longcat_plugins.core import ParserOptions, StreamParser, parse
 from tests.support.events import groups_of, stream, summary
 from tests.support.tools import function_tool
 
@@ -147,3 +147,82 @@ def test_a_key_that_never_closes_ends_a_call_with_no_block(tail: str) -> None:
     result = _everywhere("k" + pair + key + tail)
     assert _args(result) == [("k", {"city": "Oslo"})]
     assert result[0] == key + tail
+
+
+#: a key/value key the output leaves open (in a block, and in a call written with no opening tag): it holds what
+#: follows it undecided, up to the end of the output
+_OPEN_KEYS = ["<longcat_tool_call>k\n<longcat_arg_key>ci", "k<longcat_arg_key>ci"]
+#: the head of a call in each dialect, which the output ends in
+_NEW_CALLS = [
+    "<longcat_tool_call>k\n<longcat_arg_key>n",
+    "<tool_call>\n<function=k>\n<parameter=n>\n1",
+    "<function=k>",
+    '<tool_call>\n{"name": "k", "arguments": {"n": 1',
+    '<longcat_tool_call>{"name": "k", "arguments": {',
+]
+
+
+@pytest.mark.parametrize("new_call", _NEW_CALLS)
+@pytest.mark.parametrize("open_key", _OPEN_KEYS)
+def test_a_call_cut_after_a_key_left_open_is_text_and_the_call_before_stays(open_key: str, new_call: str) -> None:
+    """A stop may have cut the output (``cut_calls_as_text``): the call it ends in is withdrawn, its text is content,
+    and the call before it, which the open key ended, is still given out whole, in every split."""
+    text = open_key + new_call
+    closed = _everywhere(text)
+    assert [name for name, _ in closed[2]] == ["k", "k"]
+    key_left_open = open_key[open_key.index("<longcat_arg_key>") :]  # (content: a key that never closes is text)
+    assert closed[0].startswith(key_left_open)
+    cut = _everywhere(text, options=ParserOptions(cut_calls_as_text=True))
+    assert cut == (key_left_open + new_call, "", closed[2][:1])
+
+
+@pytest.mark.parametrize("unknown", [True, False])
+def test_a_name_before_a_block_that_names_its_own_call_cut_off_is_shown_once(unknown: bool) -> None:
+    """A declared name before a block whose call names itself is text; when a stop may have cut the output and the
+    output ends in that call, the call is withdrawn and its text comes back once, after that name."""
+    text = "k<longcat_tool_call>s><parameter="
+    options = ParserOptions(cut_calls_as_text=True, emit_unknown_calls=unknown)
+    assert _everywhere(text, options=options) == (text, "", [])
+
+
+#: one output repeating every problem the parser logs: a parameter given again, a call naming no tool, arguments
+#: that are not an object, each many times
+_HOSTILE = (
+    "<tool_call>\n<function=k>\n<parameter=city>\n" * 200
+    + '<tool_call>{"name": "nope", "arguments": {}}</tool_call>' * 200
+    + '<tool_call>{"name": "k", "arguments": [1]}</tool_call>' * 200
+)
+
+
+@pytest.mark.parametrize("emit_unknown", [False, True])
+@pytest.mark.parametrize("size", [None, 1, 7])
+def test_a_hostile_output_logs_one_line_per_kind_of_problem(
+    caplog: pytest.LogCaptureFixture, size: int | None, emit_unknown: bool
+) -> None:
+    """Each kind of problem is logged once per output, when it ends, with how many times it occurred: a prompt that
+    makes the model repeat one cannot flood the server's log."""
+    pieces = [_HOSTILE] if size is None else groups_of(_HOSTILE, size)
+    with caplog.at_level("WARNING", logger="longcat_plugins"):
+        parser = StreamParser(TOOLS, ParserOptions(emit_unknown_calls=emit_unknown))
+        for piece in pieces:
+            parser.feed(piece)
+        assert caplog.records == []  # (nothing before the end of the output)
+        parser.finish()
+    lines = [r.getMessage() for r in caplog.records]
+    unknown = "model called unknown tool 'nope'" if emit_unknown else "a call names no tool of the request ('nope'"
+    kinds = ["parameter 'city' given again", unknown, "arguments are not an object"]
+    assert [[line for line in lines if kind in line] for kind in kinds] == [[line] for line in lines]
+    assert all("(199 times in this output" in line or "(200 times in this output" in line for line in lines), lines
+
+
+def test_a_stage_that_passes_calls_through_logs_nothing(caplog: pytest.LogCaptureFixture) -> None:
+    """Without tool parsing the calls are the tool stage's: it logs their problems, once."""
+    with caplog.at_level("WARNING", logger="longcat_plugins"):
+        assert parse(_HOSTILE, TOOLS, ParserOptions(tools=False)).content == _HOSTILE
+    assert caplog.records == []
+
+
+def test_a_probe_that_logs_no_problems_logs_nothing(caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level("WARNING", logger="longcat_plugins"):
+        parse(_HOSTILE, TOOLS, ParserOptions(log_problems=False))
+    assert caplog.records == []

@@ -6,8 +6,10 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
+import re
 import string
 from dataclasses import replace
 from typing import Any
@@ -16,7 +18,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from longcat_plugins.core import ParserOptions, parse
-from longcat_plugins.core.dialects import DIALECTS, READ_DIALECTS
+from longcat_plugins.core.dialects import DIALECTS, MARKUPS, PAIR_KEY_OPENS, READ_DIALECTS
 from longcat_plugins.core.tags import THINK_CLOSES, THINK_OPENS
 from tests.fuzz.outputs import value_ends
 from tests.grammar_cases import compact, written
@@ -80,10 +82,20 @@ def _plain_value(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
+SHAPES = ("longcat_json", "hermes_json", "xml", "xml_longcat", "xml_bare", "kv", *READ_DIALECTS)
+#: the shapes that have keys or parameter headers
+_HEADER_SHAPES = tuple(
+    dict.fromkeys(
+        shape
+        for shape in SHAPES
+        if shape in ("xml", "xml_longcat", "xml_bare") or (shape in READ_DIALECTS and READ_DIALECTS[shape].parameter)
+    )
+)
+
+
 @st.composite
-def call_block(draw: st.DrawFn) -> tuple[str, list[tuple[str, dict[str, Any]]]]:
-    """One call block in a random dialect: its text and the calls it holds."""
-    shapes = ["longcat_json", "hermes_json", "xml", "xml_longcat", "xml_bare", "kv", *READ_DIALECTS]
+def call_block(draw: st.DrawFn, shapes: tuple[str, ...] = SHAPES) -> tuple[str, list[tuple[str, dict[str, Any]]]]:
+    """One call block in a random dialect (of ``shapes``): its text and the calls it holds."""
     dialect = draw(st.sampled_from(shapes))
     name = draw(NAME)
     args = draw(ARGS)
@@ -288,6 +300,114 @@ def test_arbitrary_markup_soup_keeps_invariants(data: st.DataObject, parts: list
     whole = parse(text)
     streamed, _ = stream(data.draw(splits(text)))
     assert summary(streamed) == summary(whole)
+
+
+#: every combination of the parser's options (the id factory aside)
+OPTIONS = st.builds(
+    ParserOptions,
+    reasoning=st.booleans(),
+    tools=st.booleans(),
+    reasoning_open=st.booleans(),
+    reasoning_start_unknown=st.booleans(),
+    emit_unknown_calls=st.booleans(),
+    cut_calls_as_text=st.booleans(),
+)
+
+
+#: the tags that open a key or a parameter's header, in every dialect
+_OPEN_HEADERS = (*PAIR_KEY_OPENS, *(m.param_open for m in MARKUPS.values()))
+
+
+@st.composite
+def open_call_then_new_call(draw: st.DrawFn) -> tuple[str, list[tuple[str, dict[str, Any]]]]:
+    """A call cut at any point (in its name, a key, a header, a value; its block's opening tag maybe left out),
+    then the head of another call, in any dialect, that the output ends in."""
+    first, first_calls = draw(call_block(_HEADER_SHAPES if draw(st.booleans()) else SHAPES))
+    second, second_calls = draw(call_block())
+    if draw(st.booleans()):
+        first = first.removeprefix("<longcat_tool_call>").removeprefix("<tool_call>")
+    headers = [i + len(tag) for tag in _OPEN_HEADERS for i in range(len(first)) if first.startswith(tag, i)]
+    if headers and draw(st.booleans()):  # a few characters into a key or a parameter's header
+        cut = min(len(first), draw(st.sampled_from(headers)) + draw(st.integers(0, 6)))
+    else:
+        cut = draw(st.integers(0, len(first)))
+    text = first[:cut] + second[: draw(st.integers(1, len(second)))]
+    return draw(PLAIN) + text, first_calls + second_calls
+
+
+@SETTINGS
+@given(data=st.data(), case=open_call_then_new_call(), options=OPTIONS, declared=st.booleans())
+def test_a_call_left_open_then_a_new_call_keeps_invariants_under_any_options(
+    data: st.DataObject, case: Any, options: ParserOptions, declared: bool
+) -> None:
+    """Nothing raises, whatever the options: a call left open, then a call the output ends in (with
+    ``cut_calls_as_text`` the second is withdrawn, after the first was given out), whole and in any split."""
+    text, calls = case
+    tools = _tools(calls) if declared else None
+    whole, _ = stream([text], tools, options)
+    assert summary(whole) == summary(parse(text, tools, options))
+    streamed, _ = stream(data.draw(splits(text)), tools, options)
+    assert summary(streamed) == summary(whole)
+
+
+@SETTINGS
+@given(data=st.data(), parts=st.lists(st.one_of(GARBAGE, TRICKY, NAME), max_size=25), options=OPTIONS)
+def test_markup_soup_keeps_invariants_under_any_options(
+    data: st.DataObject, parts: list[str], options: ParserOptions
+) -> None:
+    text = "".join(parts)
+    names = dict.fromkeys(part for part in parts if part.isidentifier())  # (the names in the soup are its tools)
+    tools = [function_tool(name, {"p": {"type": "string"}}) for name in names] or None
+    whole, _ = stream([text], tools, options)
+    streamed, _ = stream(data.draw(splits(text)), tools, options)
+    assert summary(streamed) == summary(whole)
+
+
+#: a word of the output that must come out somewhere (content, reasoning, a call's name or arguments)
+_SENTINEL = re.compile(r"Q[0-9]+x?")  # (a word the end of the output cut is a word too)
+
+
+@st.composite
+def sentinel_output(draw: st.DrawFn) -> tuple[str, list[dict[str, Any]]]:
+    """Prose and calls in any dialect the parser reads (a key/value one also with no line breaks), every name, key,
+    value and word of prose a sentinel; returns the output and the tools it calls."""
+    words = itertools.count()
+
+    def word() -> str:
+        return f"Q{next(words)}x"
+
+    text = ""
+    tools = []
+    for _ in range(draw(st.integers(1, 3))):
+        declared = READ_DIALECTS[draw(st.sampled_from(sorted(READ_DIALECTS)))]
+        if declared.pairs is not None and draw(st.booleans()):
+            declared = compact(declared)
+        name = word()
+        arguments = {word(): f"{word()} {word()}" for _ in range(draw(st.integers(0, 3)))}
+        tools.append(function_tool(name, {key: {"type": "string"} for key in arguments}))
+        text += draw(st.sampled_from(["", "\n", f"{word()} {word()}\n"])) + written(declared, name, arguments)
+    return text + draw(st.sampled_from(["", f"\n{word()}"])), tools
+
+
+@SETTINGS
+@given(data=st.data(), output=sentinel_output(), options=OPTIONS, declared=st.booleans())
+def test_every_word_of_a_truncated_output_comes_out(
+    data: st.DataObject, output: tuple[str, list[dict[str, Any]]], options: ParserOptions, declared: bool
+) -> None:
+    """Nothing of the text is lost, wherever the end of the output cuts it and whatever the options: every word of
+    it is in the content, the reasoning, or a call's name or arguments (a header or a key cut off after its name
+    began is content; only markup is consumed)."""
+    whole = output[0]
+    headers = [i + len(tag) for tag in _OPEN_HEADERS for i in range(len(whole)) if whole.startswith(tag, i)]
+    if headers and data.draw(st.booleans()):  # in a key or a parameter's header, or right after its tag
+        text = whole[: data.draw(st.sampled_from(headers)) + data.draw(st.integers(0, 5))]
+    else:
+        text = whole[: data.draw(st.integers(0, len(whole)))]
+    message = parse(text, output[1] if declared else None, options)
+    found = "\x00".join(
+        [message.content, message.reasoning, *(part for c in message.tool_calls for part in (c.name, c.arguments))]
+    )
+    assert [word for word in _SENTINEL.findall(text) if word not in found] == []
 
 
 NO_MARKUP = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=60).filter(

@@ -99,6 +99,9 @@ def test_the_held_text_is_bounded() -> None:
     assert not parser.holding
 
 
+_PAIR = "<longcat_tool_call>f\n<longcat_arg_key>a</longcat_arg_key><longcat_arg_value>1</longcat_arg_value>"
+
+
 @pytest.mark.parametrize(
     ("text", "arguments"),
     [
@@ -106,10 +109,9 @@ def test_the_held_text_is_bounded() -> None:
         ("<tool_call>\n<function=task>\n</", {}),
         ("<tool_call>\n<function=task>\n<parameter=description>x</parameter>\n</func", {"description": "x"}),
         ("<function=task>\n<", {}),
-        # (issue 29, item 7: at every cut point, not only short ones; a header cut off is a parameter that never
-        # started)
+        # (issue 29, item 7: at every cut point, not only short ones; a header cut off before its name is a
+        # parameter that never started)
         ("<tool_call>\n<function=task>\n<parameter=", {}),
-        ("<tool_call>\n<function=task>\n<parameter=descr", {}),
         ("<tool_call>\n<function=task>\n<parameter=description>x\n</paramet", {"description": "x"}),
         (
             "<tool_call>\n<function=task>\n<parameter=description>x\n</parameter>\n</function>\n</tool",
@@ -118,14 +120,8 @@ def test_the_held_text_is_bounded() -> None:
         ('<tool_call>{"name": "task", "arguments": {}}\n</tool', {}),
         ("<function=task>\n</function>\n</tool_c", {}),
         ("<longcat_tool_call>f\n<longcat_arg_key>a</longcat_arg_key><longcat_arg_value>1</longcat_arg_v", {"a": "1"}),
-        (
-            "<longcat_tool_call>f\n<longcat_arg_key>a</longcat_arg_key><longcat_arg_value>1</longcat_arg_value>\n<longcat_arg_key>b",
-            {"a": "1"},
-        ),
-        (
-            "<longcat_tool_call>f\n<longcat_arg_key>a</longcat_arg_key><longcat_arg_value>1</longcat_arg_value>\n<longcat_arg_key>b</longcat_a",
-            {"a": "1"},
-        ),
+        (_PAIR + "\n<longcat_arg_key>", {"a": "1"}),
+        (_PAIR + "\n<longcat_arg_key> </longcat_a", {"a": "1"}),
         ("<longcat_tool_call>f\n<longcat_arg_key>a</longcat_arg_key>\n<longcat_arg_va", {"a": ""}),
         ("f<longcat_arg_key>a</longcat_arg_key><longcat_arg_value>1</longcat_arg_value>\n<longcat_arg_k", {"a": "1"}),
         (
@@ -139,12 +135,35 @@ def test_a_tag_cut_off_by_the_end_of_the_output_inside_a_call_is_markup(text: st
     assert _read(text) == ("", "", [(name, arguments)])
 
 
+@pytest.mark.parametrize(
+    ("text", "content", "arguments"),
+    [
+        ("<tool_call>\n<function=task>\n<parameter=descr", "\n<parameter=descr", {}),
+        ('<tool_call>\n<function=task>\n<parameter="descr', '\n<parameter="descr', {}),
+        ("<function=task><parameter='d", "<parameter='d", {}),
+        ('<function=task><parameter="', '<parameter="', {}),
+        ('<function=task><parameter="description"', '<parameter="description"', {}),
+        (
+            '<tool_call>\n<function=task>\n<parameter=description>x\n</parameter>\n<parameter="q',
+            '\n<parameter="q',
+            {"description": "x"},
+        ),
+        (_PAIR_THEN_KEY := _PAIR + "\n<longcat_arg_key>b", "<longcat_arg_key>b", {"a": "1"}),
+        (_PAIR_THEN_KEY + "</longcat_a", "<longcat_arg_key>b", {"a": "1"}),  # (a tag cut off: markup)
+        ("f" + _PAIR_THEN_KEY.removeprefix("<longcat_tool_call>f\n"), "<longcat_arg_key>b", {"a": "1"}),
+    ],
+)
+def test_a_header_or_key_cut_off_after_its_name_began_is_text(text: str, content: str, arguments: Any) -> None:
+    """The end of the output cuts a parameter's header or a key after its name began (quoted or not): that name is
+    text, as a header or a key that never ends is; the call keeps its complete parameters."""
+    name = "f" if "longcat" in text else "task"
+    assert _read(text) == (content, "", [(name, arguments)])
+
+
 def test_a_cut_off_tag_after_text_in_a_call_is_text() -> None:
     text = "<tool_call>\n<function=task>\n<parameter=description>x</parameter>\nsee <b"
     assert _read(text) == ("\nsee <b", "", [("task", {"description": "x"})])
 
-
-_PAIR = "<longcat_tool_call>f\n<longcat_arg_key>a</longcat_arg_key><longcat_arg_value>1</longcat_arg_value>"
 
 
 @pytest.mark.parametrize(

@@ -96,7 +96,8 @@ def _next_decides(parts: list[tuple[str, str]], start: int) -> str | None:
 class Case:
     text: str
     tools: list[dict[str, Any]] | None = None
-    #: ParserOptions fields other than the id factory: reasoning, tools, reasoning_open
+    #: ParserOptions fields other than the id factory (reasoning, tools, reasoning_open, reasoning_start_unknown,
+    #: emit_unknown_calls, cut_calls_as_text), those set to other than their default
     options: dict[str, bool] = field(default_factory=dict)
     #: e.g. ``kv.name-own-line+mut.truncate``; its parts are the case's features
     generator: str = "manual"
@@ -114,6 +115,9 @@ class Case:
             reasoning=o.get("reasoning", True),
             tools=o.get("tools", True),
             reasoning_open=o.get("reasoning_open", False),
+            reasoning_start_unknown=o.get("reasoning_start_unknown", False),
+            emit_unknown_calls=o.get("emit_unknown_calls", False),
+            cut_calls_as_text=o.get("cut_calls_as_text", False),
         )
 
     def with_text(self, text: str) -> Case:

@@ -14,9 +14,12 @@
 * ``two-stage``: SGLang's chain of our parsers (``longcat_plugins/sglang/one_pass.py``): the reasoning stage reads
   the output, split in steps, with the request's tools and keeps the reasoning; the tool stage takes the rest of that
   reading after each step (and after the reasoning stage's end); the two together equal one pass. Only for a request
-  with tools (SGLang runs no tool stage without them).
+  with tools (SGLang runs no tool stage without them) whose output starts where the request says.
 * ``progress``: text with no '<' is released at once (until a call is announced), up to a possible tool name, or
-  the head of a call object written with no tag at the start of the output (invariant 5).
+  the head of a call object written with no tag at the start of the output (invariant 5); not where the options
+  hold text by design (a start nothing tells; a call, or a call object, that a stop may cut).
+
+Every check runs under the case's parser options, drawn in any combination (``outputs.request_options``).
 * ``name``: a call's name is never empty and holds no whitespace or markup (design, section 3).
 """
 
@@ -199,23 +202,6 @@ def _is_subsequence(pieces: list[str], text: str) -> int:
     return -1
 
 
-def _cut_header_at(text: str) -> int:
-    """Where a key/value key or an XML parameter header that the output ends in, cut off, begins (with what may
-    begin its closing tag); -1 if the output ends otherwise."""
-    for pairs in _PAIRS:
-        key = text.rfind(pairs.key_open)
-        if key >= 0:
-            name = key + len(pairs.key_open)
-            close = text.find(pairs.key_close[0], name)
-            if close < 0 or (pairs.key_close.startswith(text[close:]) and len(text) - close < len(pairs.key_close)):
-                return key
-    for markup in D.MARKUPS.values():
-        header = text.rfind(markup.param_open)
-        if header >= 0 and not any(c in f"<\n{markup.name_end}" for c in text[header + len(markup.param_open) :]):
-            return header
-    return -1
-
-
 def _accounting(case: Case, run: Run, options: ParserOptions) -> list[Failure]:
     failures: list[Failure] = []
     text = case.text
@@ -247,10 +233,8 @@ def _accounting(case: Case, run: Run, options: ParserOptions) -> list[Failure]:
         for call in message.tool_calls:
             found += [call.name, call.arguments]
         haystack = "\x00".join(found)
-        # a key or parameter header the output ends in, inside a call, is markup cut off
-        cut = _cut_header_at(text) if message.tool_calls else -1
-        kept = text if cut < 0 else text[:cut]
-        lost = sorted({w for w in SENTINEL.findall(kept) if w not in haystack})
+        # (a key or a parameter's header the output ends in, cut off after its name began, is text too)
+        lost = sorted({w for w in SENTINEL.findall(text) if w not in haystack})
         if lost:
             i = text.find(lost[0])
             context = text[max(0, i - 60) : i + len(lost[0]) + 20]
@@ -284,7 +268,12 @@ def _roundtrip(expected: Expected, message: ParsedMessage) -> list[Failure]:
 
 
 def _two_stage(case: Case, whole: Run, options: ParserOptions) -> list[Failure]:
-    reasoning_stage = StreamParser(case.tools, ParserOptions(reasoning_open=options.reasoning_open))
+    stage_options = ParserOptions(
+        reasoning_open=options.reasoning_open,
+        emit_unknown_calls=options.emit_unknown_calls,
+        cut_calls_as_text=options.cut_calls_as_text,
+    )
+    reasoning_stage = StreamParser(case.tools, stage_options)
     reasoning = MessageBuilder()
     tool_stage = MessageBuilder()
     pieces = splits(case.text)[-1][1] or [""]  # SGLang's steps (the random split)
@@ -381,12 +370,18 @@ def run_checks(case: Case, only: str | None = None) -> list[Failure]:
     failures += _names(whole)
     if case.expected is not None and only in (None, "roundtrip"):
         failures += _roundtrip(case.expected, whole.message)
-    if case.tools and options.tools and options.reasoning and only in (None, "two-stage", "exception"):
+    # (SGLang's chain runs where the start of the output is known: its chat and Responses serving)
+    two_stage = case.tools and options.tools and options.reasoning and not options.reasoning_start_unknown
+    if two_stage and only in (None, "two-stage", "exception"):
         try:
             failures += _two_stage(case, whole, options)
         except Exception as exc:
             failures.append(Failure("exception", f"{_exception(exc)} (two stages)"))
-    if "<" not in case.text:
+    # (a start of the output that nothing tells is held until a think tag; with cut_calls_as_text a call is reported
+    # once it is complete, and its text, or a call object's that may be cut, is held until then)
+    may_hold_call = bool(whole.message.tool_calls) or _content_start(case)[:1] in ("{", "[")
+    held = options.reasoning_start_unknown or (options.cut_calls_as_text and may_hold_call)
+    if "<" not in case.text and not held:
         failures += [f for run in runs if run.split == "chars" for f in _progress(case, run)]
     first: dict[str, Failure] = {}
     for f in failures:

@@ -6,8 +6,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+from longcat_plugins.core import dialects as D
+
 from .cases import Case
-from .outputs import option_features, well_formed
+from .outputs import option_features, request_options, well_formed
 from .schemas import make_tool
 from .texts import ALL_TAGS, CONTROL, FRAGMENTS, UNICODE, WORDS, Sentinels, identifier
 
@@ -88,6 +90,28 @@ def _occurrences(text: str, tag: str) -> list[int]:
     return out
 
 
+#: the tags a call (or its block) opens with, and those a key or a parameter's header opens with
+_CALL_HEADS = (*D.BLOCK_OPENS, *D.CALL_OPENS)
+_OPEN_HEADERS = (*D.PAIR_KEY_OPENS, *(m.param_open for m in D.MARKUPS.values()), *D.CALL_OPENS)
+
+
+def cut_in_new_call(rng: random.Random, text: str) -> str:
+    """The output stops at a point (often inside a call, a key or a header left open) with the head of one of its
+    own calls: its opening tag, its name, maybe the start of its arguments; the output ends in that call."""
+    heads = [i for tag in _CALL_HEADS for i in _occurrences(text, tag)]
+    if not heads:
+        return truncate(rng, text)
+    j = rng.choice(heads)
+    k = rng.choice((rng.randint(1, 12), rng.randint(1, 40), rng.randint(1, 120)))
+    head = text[j : j + k + next(len(tag) for tag in _CALL_HEADS if text.startswith(tag, j))]
+    keys = [i + len(tag) for tag in D.PAIR_KEY_OPENS for i in _occurrences(text, tag)]
+    opened = [i + len(tag) for tag in _OPEN_HEADERS for i in _occurrences(text, tag)]
+    if opened and rng.random() < 0.6:  # a key or a header left open, a few characters in (a key holds what follows)
+        i = rng.choice(keys if keys and rng.random() < 0.6 else opened)
+        return text[: i + rng.randint(0, 8)] + head
+    return text[: _point(rng, text)] + head
+
+
 def inject_tag(rng: random.Random, text: str) -> str:
     i = _point(rng, text)
     return text[:i] + rng.choice(FRAGMENTS) + text[i:]
@@ -130,6 +154,7 @@ MUTATIONS: dict[str, Mutation] = {
     "inject-tag": inject_tag,
     "unicode": inject_unicode,
     "huge": huge_value,
+    "new-call": cut_in_new_call,
 }
 
 
@@ -138,10 +163,10 @@ def mutated(rng: random.Random) -> Case:
     text = case.text
     names = []
     for _ in range(rng.choice((1, 1, 1, 2, 3))):
-        name = rng.choices(list(MUTATIONS), weights=(4, 2, 2, 1, 3, 3, 2, 1))[0]
+        name = rng.choices(list(MUTATIONS), weights=(4, 2, 2, 1, 3, 3, 2, 1, 3))[0]
         text = MUTATIONS[name](rng, text)
         names.append(f"mut.{name}")
-    if rng.random() < 0.3 and names[-1] != "mut.truncate":
+    if rng.random() < 0.3 and names[-1] not in ("mut.truncate", "mut.new-call"):
         text = truncate(rng, text)
         names.append("mut.truncate")
     generator = "+".join([case.generator.replace("wf+", "mutated+", 1), *dict.fromkeys(names)])
@@ -172,6 +197,7 @@ def soup(rng: random.Random) -> Case:
         tools = [make_tool(rng, name, hostile=rng.random() < 0.1).definition for name in names]
     r = rng.random()
     options = {} if r < 0.7 else ({"reasoning_open": True} if r < 0.85 else {"tools": False})
+    options |= request_options(rng)
     return Case("".join(parts), tools, options, "+".join(["soup", *option_features(options)]))
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any
+from typing import Any, Final
 
 from longcat_plugins.core import dialects as D
 from longcat_plugins.core import tags as T
@@ -380,19 +380,52 @@ def add_block(out: Output, shape: str, tools: dict[str, Tool], typed: bool) -> N
 def _options(rng: random.Random) -> dict[str, bool]:
     r = rng.random()
     if r < 0.7:
-        return {}
-    if r < 0.82:
-        return {"reasoning_open": True}
-    if r < 0.92:
-        return {"tools": False}
-    if r < 0.97:
-        return {"reasoning": False}
-    return {"tools": False, "reasoning_open": True}
+        options = {}
+    elif r < 0.82:
+        options = {"reasoning_open": True}
+    elif r < 0.92:
+        options = {"tools": False}
+    elif r < 0.97:
+        options = {"reasoning": False}
+    else:
+        options = {"tools": False, "reasoning_open": True}
+    return options | request_options(rng)
+
+
+#: the options a request sets besides how reasoning and calls are read, and how often a case draws each: a stop
+#: that may cut a call, unknown tools emitted, a start of the output that nothing tells
+REQUEST_OPTIONS: Final = {"cut_calls_as_text": 0.25, "emit_unknown_calls": 0.15, "reasoning_start_unknown": 0.1}
+_OPTION_FEATURES: Final = {
+    "reasoning_open": "opt.reasoning-open",
+    "tools": "opt.tools-off",
+    "reasoning": "opt.reasoning-off",
+    "cut_calls_as_text": "opt.cut-calls",
+    "emit_unknown_calls": "opt.emit-unknown",
+    "reasoning_start_unknown": "opt.start-unknown",
+}
+
+
+def request_options(rng: random.Random) -> dict[str, bool]:
+    """Each of :data:`REQUEST_OPTIONS`, drawn on its own (any combination with the others, and with every other
+    option, is drawn)."""
+    return {name: True for name, p in REQUEST_OPTIONS.items() if rng.random() < p}
 
 
 def option_features(options: dict[str, bool]) -> list[str]:
-    names = {"reasoning_open": "opt.reasoning-open", "tools": "opt.tools-off", "reasoning": "opt.reasoning-off"}
-    return [names[k] for k in sorted(options)]
+    return [_OPTION_FEATURES[k] for k in sorted(options)]
+
+
+def _expected_holds(segments: tuple[Segment, ...], options: dict[str, bool], shapes: list[str]) -> bool:
+    """Whether the result the roles give (:func:`expected_of`) is the reading under the request's options: a block
+    that never closes is a call cut off when a stop may cut calls (it comes back as text), and the first think tag
+    of an output whose start nothing tells says where it starts (a think tag inside a call's value then misleads)."""
+    if options.get("cut_calls_as_text") and "kv.no-closer" in shapes:
+        return False
+    if options.get("reasoning_start_unknown"):
+        for role, text in (part for segment in segments for part in segment.parts):
+            if any(tag in text for tag in (*T.THINK_OPENS, *T.THINK_CLOSES)):
+                return role == "think-markup"
+    return True
 
 
 def well_formed(rng: random.Random) -> Case:
@@ -478,7 +511,7 @@ def well_formed(rng: random.Random) -> Case:
         out.features.append("text-only")
     segments = out.finish()
     expected = None
-    if out.checked:
+    if out.checked and _expected_holds(segments, options, shapes):
         expected = expected_of(segments, options.get("reasoning", True), options.get("tools", True))
     features = ["wf", *dict.fromkeys(out.features), *option_features(options)]
     text = "".join(s.text for s in segments)

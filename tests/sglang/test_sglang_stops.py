@@ -9,10 +9,14 @@ import json
 from typing import Any
 
 import pytest
+from sglang.srt.entrypoints.openai.protocol import Tool
+from sglang.srt.function_call.function_call_parser import FunctionCallParser
+from sglang_cases import TOOLS
+from sglang_support import chunks, stream_tool_parser
 from test_sglang_serving_chat import CALL_XML, chat, fold_sse, pieces_of, server_args, serving
 
 from longcat_plugins.core import ParserOptions, parse
-from longcat_plugins.sglang.request_context import may_be_cut_by_a_stop
+from longcat_plugins.sglang.request_context import may_be_cut_by_a_stop, note_request
 from tests.extra_dialects import DEEPSEEK_V31
 
 pytestmark = pytest.mark.sglang
@@ -117,3 +121,38 @@ def test_which_stops_may_cut_a_call(fields: dict[str, Any], cut: bool) -> None:
 
 def test_without_a_tokenizer_any_stop_token_may_cut() -> None:
     assert may_be_cut_by_a_stop(_Request(stop_token_ids=[2]), None)
+
+
+#: a key/value key the model leaves open, then a call the output ends in (where a stop string cut it)
+OPEN_KEY_THEN_CUT = "Let me check.\n<longcat_tool_call>get_weather\n<longcat_arg_key>ci" + CUT.split("\n", 1)[1]
+
+
+def _core_reading(text: str) -> tuple[str, list[tuple[str, Any]]]:
+    message = parse(text, TOOLS, ParserOptions(cut_calls_as_text=True))
+    return message.content, [(c.name, json.loads(c.arguments)) for c in message.tool_calls]
+
+
+@pytest.mark.parametrize("stream", [True, False], ids=["stream", "whole"])
+@pytest.mark.parametrize("size", [1, 6, 64, 4096])
+def test_a_key_left_open_then_a_call_a_stop_cut_is_served_as_the_core_reads_it(
+    serving, size: int, stream: bool
+) -> None:
+    """The call the output ends in is withdrawn (text) while the call before it, ended by its open key, is given out:
+    the request does not fail, streamed in steps of any size or whole, and gives the core's reading."""
+    serving_chat, manager = serving
+    manager.script(pieces_of(OPEN_KEY_THEN_CUT, size))
+    content, calls = _core_reading(OPEN_KEY_THEN_CUT)
+    assert calls == [("get_weather", {})]
+    assert _served(serving_chat, stream, stop=["STOP"]) == (content, calls, "tool_calls")
+
+
+@pytest.mark.parametrize("size", [1, 6, 64, None], ids=lambda s: f"chunk{s or '-whole'}")
+def test_the_detector_reads_a_key_left_open_then_a_call_a_stop_cut(size: int | None) -> None:
+    """``FunctionCallParser`` (the detector) handed the tools of a request with a ``stop``, streamed and whole."""
+    tools = [Tool.model_validate(t) for t in TOOLS]
+    note_request(_Request(stop=["STOP"]), tools)
+    expected = _core_reading(OPEN_KEY_THEN_CUT)
+    streamed = stream_tool_parser(FunctionCallParser(tools, "longcat"), chunks(OPEN_KEY_THEN_CUT, size))
+    assert (streamed.content, [(c.name, json.loads(c.arguments)) for c in streamed.calls]) == expected
+    content, items = FunctionCallParser(tools, "longcat").parse_non_stream(OPEN_KEY_THEN_CUT)
+    assert (content, [(item.name, json.loads(item.parameters)) for item in items]) == expected

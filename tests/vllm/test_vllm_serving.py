@@ -214,3 +214,70 @@ def test_a_call_a_stop_token_cut_comes_back_as_text(
     calls_expected = [(c.name, c.arguments) for c in expected.tool_calls]
     assert (served[0].strip(), served[1], served[2]) == (expected.content.strip(), expected.reasoning, calls_expected)
     assert served[3] == ("stop" if cuts else "tool_calls")
+
+
+#: a key/value key the model leaves open, then a call the output ends in (where a stop string cut it)
+OPEN_KEY_THEN_CUT_CALL = (
+    "Short.</think>\n<longcat_tool_call>get_weather\n<longcat_arg_key>ci"
+    "<tool_call>\n<function=write_file>\n<parameter=path>\nx.py"
+)
+
+
+def _served(chat: Any, request: Any) -> tuple[str, str, list[tuple[str, str]], str | None]:
+    if request.stream:
+        content, reasoning, calls, finish = _fold(chat_completion(chat, request))
+        return content, reasoning, [(c["name"], c["arguments"]) for c in calls], finish
+    response = asyncio.run(chat.create_chat_completion(request))
+    assert not hasattr(response, "error"), response
+    choice = response.choices[0]
+    message = choice.message
+    calls_ = [(c.function.name, c.function.arguments) for c in message.tool_calls]
+    return message.content or "", message.reasoning or "", calls_, choice.finish_reason
+
+
+@pytest.mark.parametrize("group", [1, 7, 64, 4096])
+@pytest.mark.parametrize("stream", [True, False], ids=["stream", "whole"])
+def test_a_key_left_open_then_a_call_a_stop_cut_is_served_as_the_core_reads_it(
+    serving: tuple[Any, RecordingEngine], stream: bool, group: int
+) -> None:
+    """With a ``stop`` in the request, the call the output ends in is withdrawn (text) while the call before it,
+    ended by its open key, is given out: the request does not fail, and gives the core's reading."""
+    chat, engine = serving
+    engine.output, engine.group, engine.finish_reason = OPEN_KEY_THEN_CUT_CALL, group, "stop"
+    served = _served(chat, _request(stream=stream, stop=["STOP"]))
+    expected = parse(OPEN_KEY_THEN_CUT_CALL, TOOLS, ParserOptions(reasoning_open=True, cut_calls_as_text=True))
+    calls_expected = [(c.name, c.arguments) for c in expected.tool_calls]
+    assert calls_expected == [("get_weather", "{}")]
+    assert (served[0].strip(), served[1], served[2]) == (expected.content.strip(), expected.reasoning, calls_expected)
+    assert served[3] == "tool_calls"
+
+
+def test_the_tool_parser_reads_a_key_left_open_then_a_call_a_stop_cut() -> None:
+    """``extract_tool_calls``, the tool parser's own non-streaming entry, on the same output after its reasoning."""
+    from longcat_plugins.vllm.tool_parser import LongcatToolParser
+
+    text = OPEN_KEY_THEN_CUT_CALL.split("</think>", 1)[1]
+    request = _request(stop=["STOP"])
+    info = LongcatToolParser(build_tokenizer(SPECIAL), TOOLS).extract_tool_calls(text, request)
+    expected = parse(text, TOOLS, ParserOptions(reasoning=False, cut_calls_as_text=True))
+    assert info.tools_called
+    assert [(c.function.name, c.function.arguments) for c in info.tool_calls] == [
+        (c.name, c.arguments) for c in expected.tool_calls
+    ]
+    assert info.content == expected.content
+
+
+#: a parameter given again and again (as a hostile prompt can make a model write it)
+REPEATED_PARAMETER = "Short.</think>\n" + "<tool_call>\n<function=get_weather>\n<parameter=city>\n" * 300
+
+
+@pytest.mark.parametrize("stream", [True, False], ids=["stream", "whole"])
+def test_a_repeated_parameter_is_one_log_line_per_request(
+    serving: tuple[Any, RecordingEngine], stream: bool, caplog: pytest.LogCaptureFixture
+) -> None:
+    chat, engine = serving
+    engine.output, engine.group, engine.finish_reason = REPEATED_PARAMETER, 5, "stop"
+    with caplog.at_level("WARNING", logger="longcat_plugins"):
+        _served(chat, _request(stream=stream))
+    lines = [r.getMessage() for r in caplog.records if "given again" in r.getMessage()]
+    assert len(lines) == 1 and "(299 times in this output" in lines[0], lines

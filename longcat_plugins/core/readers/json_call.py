@@ -16,7 +16,6 @@ until then is a few dozen characters, and where it fails does not depend on how 
 from __future__ import annotations
 
 import json
-import logging
 from typing import Any, Final
 
 from ..cursor import Cursor
@@ -28,8 +27,6 @@ from ..untagged_names import UNTAGGED_GAP, UntaggedNames
 from .args_wrapper import inner_object, unwraps_arguments, wrapper_close
 from .json_value import JsonValueReader
 from .sink import MUTED, CallProgress, CallSink
-
-logger = logging.getLogger("longcat_plugins")
 
 _ARGUMENT_KEYS: Final = ("arguments", "parameters")
 #: the keys of a bare call object, as written
@@ -340,6 +337,8 @@ class JsonCallReader(CallProgress):
         only = self._schemas.only_parameter(self._tool) if self._tool in self._schemas else None
         schema = self._schemas.parameter(self._tool, only) if only is not None else None
         arguments, text = _arguments_from_value(_decoded(read), raw, only, schema)
+        if text:
+            self._sink.problem("tool call arguments are not an object; using {}, the text is content: %.200r", text)
         self._args_out(arguments)
         self._sink.content(text)
 
@@ -408,5 +407,4 @@ def _arguments_from_value(value: Any, raw: str, only: str | None, schema: Schema
         text = strict_json_dumps({only: value})
         if text is not None:
             return text, ""
-    logger.warning("tool call arguments are not an object; using {}, the text is content: %.200r", raw)
     return "{}", raw

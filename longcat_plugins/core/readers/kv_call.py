@@ -339,7 +339,7 @@ class KvCallReader(MarkupCall):
             if n - start < T.MAX_NAME_LENGTH + len(key_close) and not cur.ended:
                 return pos, False
             if cur.ended and _cut_key(buf, start, self._tables.key_close):
-                self._whitespace.drop()  # a key cut off by the end of the output is markup
+                self._whitespace.drop()  # a key's opening tag cut off by the end of the output is markup
                 return n, False
             if self._bare:  # a key that never closes ends a call with no block around it, as other text does
                 self.close()
@@ -505,12 +505,11 @@ class KvCallReader(MarkupCall):
 
 
 def _cut_key(buf: str, start: int, key_close: T.TagSet) -> bool:
-    """Whether ``buf[start:]`` is the beginning of a key, perhaps with the beginning of its closing tag, cut off by
-    the end of the output."""
-    i = buf.find("<", start)
-    if i < 0:
-        return len(buf) - start <= T.MAX_NAME_LENGTH
-    return i - start <= T.MAX_NAME_LENGTH and key_close.is_prefix(buf[i:])
+    """Whether a key whose opening tag ends at ``start``, cut off by the end of the output there, holds no character
+    of a name (whitespace at most, and perhaps the beginning of its closing tag): markup. A name begun is text, as a
+    key that never closes is (nothing of the output is lost)."""
+    rest = buf[whitespace_end(buf, start) :]
+    return not rest or key_close.is_prefix(rest)
 
 
 #: the reader of each state

@@ -11,7 +11,6 @@ never hold a key twice (which strict JSON readers refuse).
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
 
 from .. import tags as T
@@ -22,7 +21,6 @@ from ..whitespace import WHITESPACE, WhitespaceRun, text_end
 from .sink import MUTED, CallProgress, CallSink
 from .values import Closers, LineValue, PlainValue, dumps, json_escape
 
-logger = logging.getLogger("longcat_plugins")
 #: the types of a value whose text holds no markup: its own closing tag always ends it
 _SCALAR_TYPES = frozenset(("integer", "number", "boolean", "null"))
 
@@ -89,7 +87,7 @@ class MarkupCall(CallProgress):
         assert self._announced
         sink = self._sink
         if name in self._param_names or self._whole_arguments:
-            logger.warning(
+            sink.problem(
                 "tool %r: parameter %r given again; the first value is kept, the repeat is content", self._tool, name
             )
             sink.content(self._whitespace.release() + markup)

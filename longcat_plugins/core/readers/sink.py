@@ -7,6 +7,7 @@ from typing import Final, Protocol
 
 from ..cursor import Cursor
 from ..identity_enum import IdentityEnum
+from ..problems import ProblemLog
 
 
 class Report(IdentityEnum):
@@ -33,10 +34,11 @@ class CallSink:
     """Where a call reader reports what it read, in order: the parser takes the reports after each read. A reader
     reads one call, so its reports name no call. Argument fragments reported one after another are one report."""
 
-    __slots__ = ("_args", "_resolve", "reports")
+    __slots__ = ("_args", "_problems", "_resolve", "reports")
 
-    def __init__(self, resolve: Callable[[str], str | None]) -> None:
+    def __init__(self, resolve: Callable[[str], str | None], problems: ProblemLog | None = None) -> None:
         self._resolve = resolve
+        self._problems = problems or ProblemLog(silent=True)
         self.reports: list[tuple[Report, str]] = []
         # the fragments of the last report while it is an ARGS report (joined when another report follows or the
         # parser takes the reports)
@@ -66,6 +68,11 @@ class CallSink:
         if text:
             self._join_args()
             self.reports.append((_CONTENT, text))
+
+    def problem(self, message: str, *args: object) -> None:
+        """Something in the call the server's log should show (logged once per kind when the output ends: see
+        :mod:`..problems`)."""
+        self._problems.note(message, *args)
 
     def take(self) -> list[tuple[Report, str]]:
         """The reports so far, in order (the sink starts empty again)."""
@@ -100,6 +107,9 @@ class _MutedSink(CallSink):
 
     def content(self, text: str) -> None:
         pass
+
+    def problem(self, message: str, *args: object) -> None:
+        pass  # (the call is text)
 
 
 def _no_name(_: str) -> None:

@@ -170,7 +170,7 @@ class XmlCallReader(MarkupCall):
                     return pos
                 name, end = header
                 if name is None and cur.ended and _cut_header(buf, pos + len(markup.param_open), tables):
-                    self._whitespace.drop()  # a parameter's header cut off by the end of the output is markup
+                    self._whitespace.drop()  # a parameter's opening tag cut off by the end of the output is markup
                     return n
                 if name is None:
                     pos = self._text_between(buf, pos)
@@ -252,11 +252,10 @@ def _parameters_follow(cur: Cursor, pos: int, tables: MarkupTables) -> bool | T.
 
 
 def _cut_header(buf: str, start: int, tables: MarkupTables) -> bool:
-    """Whether ``buf[start:]`` is the beginning of a header (its NAME, and part of what ends it), cut off by the end
-    of the output."""
-    m = tables.header_name.match(buf, start)
-    assert m is not None
-    return tables.markup.name_end.startswith(buf[m.end() :]) and len(buf) - start <= T.MAX_NAME_LENGTH
+    """Whether a header whose opening tag ends at ``start``, cut off by the end of the output there, holds no
+    character of a name (at most the beginning of what ends one): markup. A name begun, quoted or not, is text, as
+    the rest of a header that never ends is (nothing of the output is lost)."""
+    return tables.markup.name_end.startswith(buf[start:])
 
 
 def _read_header(cur: Cursor, start: int, tables: MarkupTables) -> tuple[str | None, int] | T.NeedMore:
