@@ -185,10 +185,12 @@ def test_a_name_before_a_block_that_names_its_own_call_cut_off_is_shown_once(unk
     assert _everywhere(text, options=options) == (text, "", [])
 
 
-#: one output repeating every problem the parser logs: a parameter given again, a call naming no tool, arguments
+#: one output repeating every problem the parser logs: a key given again, a call naming no tool, arguments
 #: that are not an object, each many times
 _HOSTILE = (
-    "<tool_call>\n<function=k>\n<parameter=city>\n" * 200
+    "<longcat_tool_call>k\n"
+    + "<longcat_arg_key>city</longcat_arg_key>\n<longcat_arg_value>x</longcat_arg_value>\n" * 200
+    + "</longcat_tool_call>"
     + '<tool_call>{"name": "nope", "arguments": {}}</tool_call>' * 200
     + '<tool_call>{"name": "k", "arguments": [1]}</tool_call>' * 200
 )

@@ -406,10 +406,11 @@ def test_a_call_the_request_does_not_allow_comes_back_as_text(
 
 @pytest.mark.parametrize("stream", [True, False], ids=["stream", "whole"])
 def test_a_repeated_parameter_is_one_log_line_per_request(serving, stream: bool, caplog) -> None:
-    """A parameter given again and again (as a hostile prompt can make a model write it) is one warning, with its
+    """A key given again and again (as a hostile prompt can make a model write it) is one warning, with its
     count, for the request (both of our parsers read it: the one that reads the calls logs it)."""
     serving_chat, manager = serving
-    manager.script(pieces_of("<tool_call>\n<function=write_file>\n<parameter=path>\n" * 300, 40))
+    repeated = "<longcat_arg_key>path</longcat_arg_key>\n<longcat_arg_value>a.py</longcat_arg_value>\n" * 300
+    manager.script(pieces_of("<longcat_tool_call>write_file\n" + repeated + "</longcat_tool_call>", 40))
     with caplog.at_level("WARNING", logger="longcat_plugins"):
         chat(serving_chat, stream=stream)
     lines = [r.getMessage() for r in caplog.records if "given again" in r.getMessage()]

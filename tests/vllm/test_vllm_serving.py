@@ -268,7 +268,11 @@ def test_the_tool_parser_reads_a_key_left_open_then_a_call_a_stop_cut() -> None:
 
 
 #: a parameter given again and again (as a hostile prompt can make a model write it)
-REPEATED_PARAMETER = "Short.</think>\n" + "<tool_call>\n<function=get_weather>\n<parameter=city>\n" * 300
+REPEATED_PARAMETER = (
+    "Short.</think>\n<longcat_tool_call>get_weather\n"
+    + "<longcat_arg_key>city</longcat_arg_key>\n<longcat_arg_value>Paris</longcat_arg_value>\n" * 300
+    + "</longcat_tool_call>"
+)
 
 
 @pytest.mark.parametrize("stream", [True, False], ids=["stream", "whole"])
