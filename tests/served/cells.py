@@ -18,9 +18,13 @@ TOKENIZATIONS = ("special", "plain", "split")
 #: a step that holds the whole turn (every token of the output in one delta)
 WHOLE_TURN = 1 << 20
 #: tokens per step the engine hands over (1; speculative decoding / MTP; ``--stream-interval``, a chunk under load;
-#: the whole turn at once); the scaled run draws them from 1..64 and the whole turn (:data:`DRAWN_GROUPS`)
+#: the whole turn at once); the scaled run draws them from 1..64 and the whole turn (:func:`drawn_group`)
 GROUPS = (1, 3, 16, 64, WHOLE_TURN)
-DRAWN_GROUPS = (*range(1, 65), WHOLE_TURN)
+
+
+def drawn_group(rng: random.Random) -> int:
+    """Tokens per step for the scaled run: the whole turn one time in five, else 1 to 64."""
+    return WHOLE_TURN if rng.random() < 0.2 else rng.randint(1, 64)
 
 
 @dataclass(frozen=True)
