@@ -215,6 +215,8 @@ _UNGRAMMATICAL = (
     *(s for s in SEVERAL_EVENTS_SHAPES if s not in ("text_between_calls", "think_then_call_at_once")),
 )  # fmt: skip
 _MULTI_CALL = ("two_calls", "think_text_two_calls", "blocks_then_text", "text_between_calls")
+#: one call and text after it (a grammar that allows one call ends the output after it)
+_TEXT_AFTER_A_CALL = ("think_then_call_at_once",)
 
 
 def constrained_texts(dialect: str, tool_choice: str, parallel: bool, reasoning_parser: bool) -> list[Text]:
@@ -230,7 +232,7 @@ def constrained_texts(dialect: str, tool_choice: str, parallel: bool, reasoning_
             continue
         if tool_choice in ("required", "named") and text.reasoning_open and not reasoning_parser:
             continue
-        if (tool_choice == "named" or not parallel) and shape in _MULTI_CALL:
+        if (tool_choice == "named" or not parallel) and shape in _MULTI_CALL + _TEXT_AFTER_A_CALL:
             continue
         out.append(text)
     return out
