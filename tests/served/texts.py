@@ -140,10 +140,17 @@ SEVERAL_EVENTS_SHAPES = (
     "text_in_call_then_call", "text_in_call_then_call_then_text", "text_between_calls", "calls_back_to_back",
     "think_then_call_at_once", "open_reasoning_two_calls", "three_calls_text_inside_two", "second_call_cut",
     "first_call_unclosed", "stray_closer_between_calls", "value_mentions_markup", "text_after_value_closer",
-    "text_in_call_then_call_cut",
+    "text_in_call_then_call_cut", "key_left_open_then_call",
 )  # fmt: skip
 #: text the model writes inside a call, between two of its parameters (or after its arguments, in a JSON body)
 INSIDE = "\nI also want the unit.\n"
+
+
+#: a key/value call whose last key is left open
+KEY_LEFT_OPEN = (
+    "<longcat_tool_call>get_weather\n<longcat_arg_key>city</longcat_arg_key>\n<longcat_arg_value>Paris"
+    "</longcat_arg_value>\n<longcat_arg_key>days"
+)
 
 
 def _first_value_end(dialect_name: str, call: str) -> int:
@@ -160,7 +167,8 @@ def several_events(dialect_name: str) -> dict[str, tuple[str, str]]:
     first call may hold the whole second), text between calls, calls with nothing between them, reasoning then a
     call in one breath, three calls with text inside two, a second call cut by the end of the output, a first call
     left unclosed before the next, a stray closing tag between calls, a value that mentions the markup inline, and
-    text right after a value's closing tag. ``(text, cut_after)`` by shape (see :attr:`Text.cut_after`)."""
+    text right after a value's closing tag, a key/value call whose last key is left open and then a call.
+    ``(text, cut_after)`` by shape (see :attr:`Text.cut_after`)."""
     dialect = DIALECTS[dialect_name]
     weather = written(dialect, "get_weather", PARIS)
     report = written(dialect, "write_file", REPORT)
@@ -184,6 +192,8 @@ def several_events(dialect_name: str) -> dict[str, tuple[str, str]]:
         "value_mentions_markup": ("Writing.\n" + mention + "\n" + weather, ""),
         "text_after_value_closer": (weather[:at] + " (roughly)" + weather[at:] + "\n" + report, ""),
         "text_in_call_then_call_cut": (inside + "\n" + report, "out/"),
+        # a key/value call whose last key is left open, then a call (cut inside it by max_tokens or a stop string)
+        "key_left_open_then_call": (KEY_LEFT_OPEN + report, "out/"),
     }
     assert tuple(shapes) == SEVERAL_EVENTS_SHAPES
     return shapes

@@ -85,6 +85,7 @@ def test_pinned_cells(driver: Any, pinned: Cell, text_id: str) -> None:
 _SEVERAL = sorted(
     {(shape, sorted(DIALECTS)[i % len(DIALECTS)]) for i, shape in enumerate(SEVERAL_EVENTS_SHAPES)}
     | {("text_in_call_then_call", d) for d in DIALECTS}
+    | {("key_left_open_then_call", "xml")}
 )
 
 
@@ -92,11 +93,15 @@ _SEVERAL = sorted(
 def test_several_events_in_one_delta_are_served_as_read(driver: Any, shape: str, dialect: str) -> None:
     """An output whose events one delta holds several of (text inside a call, then the whole next call; text
     between calls; a cut or malformed call...), streamed 16 tokens per step and as the whole turn in one step,
-    through every API: what the one-pass reading gives."""
+    through every API: what the one-pass reading gives; one that a cut falls in, also cut by a stop string (whole)
+    and by ``max_tokens`` (streamed)."""
     outcomes = []
     for api in driver.apis:
-        for stream, group in ((True, 16), (True, WHOLE_TURN)):
-            cell = Cell(api=api, stream=stream, group=group)
+        ways = [(True, 16, "end"), (True, WHOLE_TURN, "end")]
+        if shape.endswith("_cut") or shape == "key_left_open_then_call":
+            ways += [(False, 1, "stop"), (True, 16, "length")]
+        for stream, group, finish in ways:
+            cell = Cell(api=api, stream=stream, group=group, finish=finish)
             (text,) = [t for t in driver.texts_for(cell) if t.id == f"gen:{dialect}:{shape}"]
             outcomes.append(run_cell(driver, cell, text))
     _assert_served_as_read(outcomes)
