@@ -1,7 +1,10 @@
 """The invariants of the design (section 4) as checks on one case; each failure names its check.
 
 * ``exception``: no input raises (invariant 3).
-* ``stream-equal``: streaming equals the whole parse for 1-char, random, k-group splits (invariant 1).
+* ``stream-equal``: streaming equals the whole parse for 1-char, random, k-group splits, and large deltas that hold
+  several events each (up to 256 characters, and deltas that each end right after a tag) (invariant 1).
+* ``item-order``: each split's events, batch by batch through what orders them for the item-by-item APIs
+  (:class:`~longcat_plugins.core.item_order.CallItemOrder`), give the same message, with no text inside a call.
 * ``order``: calls numbered 0..n-1 in order, a call's first event carries id and name, every call ends (6).
 * ``args-json``: each call's arguments, at the end, are one JSON object that strict decoders (``JSON.parse`` without
   loss, serde_json) accept: no NaN/Infinity, no number out of range, no lone surrogate (invariant 2).
@@ -37,8 +40,9 @@ from typing import Any
 from longcat_plugins.core import MessageBuilder, ParsedMessage, ParserOptions, StreamParser
 from longcat_plugins.core import dialects as D
 from longcat_plugins.core.events import Content, Event, Reasoning, ToolCallArgs, ToolCallEnd, ToolCallStart
+from longcat_plugins.core.item_order import CallItemOrder
 
-from ..support.events import feed, groups_of, split_at, summary
+from ..support.events import feed, fold, groups_of, split_at, summary
 from ..support.strict_json import strict_json_loads
 from .cases import Case, Expected
 from .texts import END_OF_SEQUENCE, SENTINEL, THINK_AND_EOS
@@ -49,6 +53,7 @@ _PAIRS = tuple(d.pairs for d in D.PAIR_DIALECTS.values() if d.pairs is not None)
 CHECKS = (
     "exception",
     "stream-equal",
+    "item-order",
     "order",
     "args-json",
     "accounting-verbatim",
@@ -74,6 +79,8 @@ class Run:
     split: str
     message: ParsedMessage
     events: list[Event]
+    #: the events of each feed, then of ``finish()``
+    batches: list[list[Event]]
     #: characters of content and reasoning released after each feed
     released: list[int]
     #: the feeds before the first call was announced
@@ -90,15 +97,36 @@ def stream(pieces: Sequence[str], tools: Any, options: ParserOptions, split: str
         released.append(total)
         if before_calls < 0 and any(isinstance(e, ToolCallStart) for e in batch):
             before_calls = i
-    return Run(split, streamed.message, streamed.events, released, len(released) if before_calls < 0 else before_calls)
+    before = len(released) if before_calls < 0 else before_calls
+    return Run(split, streamed.message, streamed.events, streamed.batches, released, before)
+
+
+#: the most characters a large delta holds (64 tokens of a few characters each)
+LARGE_DELTA = 256
 
 
 def splits(text: str) -> list[tuple[str, list[str]]]:
-    """The splits every case is streamed in besides the whole text (deterministic for a given text)."""
+    """The splits every case is streamed in besides the whole text (deterministic for a given text): a character
+    at a time, k at a time, at random cuts, in large deltas of 1 to 256 characters (an engine's many tokens per
+    step), and in deltas that each end right after a tag, a few tags apart (so that one delta closes a call and
+    holds the next one whole)."""
     rng = random.Random(zlib.crc32(text.encode("utf-8", "surrogatepass")))
     k = rng.choice((2, 3, 4, 5, 7, 16, 64))
     cuts = [rng.randint(1, max(1, len(text) - 1)) for _ in range(rng.randint(1, 30))]
-    return [("chars", list(text)), (f"groups-{k}", groups_of(text, k)), ("random", split_at(text, cuts))]
+    large, at = [], 0
+    while at < len(text):
+        at += rng.randint(1, LARGE_DELTA)
+        large.append(at)
+    tag_ends = [i + 1 for i, c in enumerate(text) if c == ">"]
+    every = rng.randint(1, 4)
+    by_tags = tag_ends[rng.randrange(every) :: every] if tag_ends else []
+    return [
+        ("chars", list(text)),
+        (f"groups-{k}", groups_of(text, k)),
+        ("random", split_at(text, cuts)),
+        ("large", split_at(text, large)),
+        (f"tags-{every}", split_at(text, by_tags)),
+    ]
 
 
 # -- JSON values -------------------------------------------------------------------------------------------------------
@@ -163,6 +191,26 @@ def _events(run: Run) -> list[Failure]:
         if not isinstance(value, dict):
             failures.append(Failure("args-json", f"call {index}: not an object: {text[:200]!r} {where}"))
     return failures
+
+
+def _item_order(run: Run, reference: tuple[str, str, list[tuple[str, str]]]) -> list[Failure]:
+    """The run's batches through :class:`CallItemOrder`: the same message, and no text between a call's start and
+    its end but in the last batch (which ends every call)."""
+    order = CallItemOrder()
+    batches = [list(order.filter(batch)) for batch in run.batches[:-1]]
+    batches.append(order.finish(run.batches[-1]))
+    ordered = summary(fold(batches))
+    if ordered != reference:
+        return [Failure("item-order", f"split {run.split}: {_diff(ordered, reference)}")]
+    open_call = False
+    for event in (e for batch in batches[:-1] for e in batch):
+        if isinstance(event, ToolCallStart):
+            open_call = True
+        elif isinstance(event, ToolCallEnd):
+            open_call = False
+        elif open_call and isinstance(event, (Content, Reasoning)) and event.text:
+            return [Failure("item-order", f"split {run.split}: text inside a call: {_short(event.text)}")]
+    return []
 
 
 def _diff(a: tuple[str, str, list[tuple[str, str]]], b: tuple[str, str, list[tuple[str, str]]]) -> str:
@@ -341,7 +389,7 @@ def _names(run: Run) -> list[Failure]:
 
 
 #: the checks that need the output streamed in every split (the others look at the whole parse only)
-_SPLIT_CHECKS = frozenset({"exception", "stream-equal", "order", "args-json", "progress"})
+_SPLIT_CHECKS = frozenset({"exception", "stream-equal", "item-order", "order", "args-json", "progress"})
 
 
 def run_checks(case: Case, only: str | None = None) -> list[Failure]:
@@ -354,6 +402,7 @@ def run_checks(case: Case, only: str | None = None) -> list[Failure]:
     failures: list[Failure] = []
     failures += _events(whole)
     reference = summary(whole.message)
+    failures += _item_order(whole, reference)  # (the whole output in one delta: an engine's whole turn in one step)
     runs = [whole]
     for split, pieces in splits(case.text) if only is None or only in _SPLIT_CHECKS else ():
         try:
@@ -365,6 +414,7 @@ def run_checks(case: Case, only: str | None = None) -> list[Failure]:
         failures += _events(run)
         if summary(run.message) != reference:
             failures.append(Failure("stream-equal", f"split {split}: {_diff(summary(run.message), reference)}"))
+        failures += _item_order(run, summary(run.message))
     if only is None or only.startswith("accounting"):
         failures += _accounting(case, whole, options)
     failures += _names(whole)

@@ -4,10 +4,12 @@ and one strict xfail per known fault (see ``known.py``), so that fixing a fault 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 import pytest
 
 from longcat_plugins.core import Event, StreamParser
+from longcat_plugins.core.item_order import CallItemOrder
 
 from . import checks
 from .cases import Case
@@ -95,6 +97,37 @@ class _Repeats(StreamParser):
 
     def feed(self, delta: str) -> list[Event]:
         return [*super().feed(delta), *super().feed(delta)]
+
+
+#: text inside a call, between its parameters, then a second call: one large delta closes the first call and holds
+#: the whole second one
+TEXT_IN_CALL_THEN_CALL = Case(
+    text="<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\nI also want the unit.\n"
+    "<parameter=days>\n3\n</parameter>\n</function>\n</tool_call>\n<tool_call>\n<function=get_time>\n"
+    "<parameter=zone>\nCET\n</parameter>\n</function>\n</tool_call>",
+    options={},
+)
+
+
+def test_large_deltas_keep_the_text_written_inside_a_call() -> None:
+    """Whole, in large deltas and in deltas that end after tags, through what orders events for the item-by-item
+    APIs: the sentence stays in the content, after its call and outside the next."""
+    assert run_checks(TEXT_IN_CALL_THEN_CALL) == []
+
+
+class _DropsHeldText(CallItemOrder):
+    """Loses the text it held inside a call."""
+
+    def finish(self, events: Sequence[Event]) -> list[Event]:
+        self._held.clear()
+        return super().finish(events)
+
+
+def test_the_item_order_check_catches_lost_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    case = Case(text="<tool_call>\n<function=f>\n<parameter=a>\n1\n</parameter>\nnote\n<parameter=b>", options={})
+    assert "item-order" not in {f.check for f in run_checks(case)}
+    monkeypatch.setattr(checks, "CallItemOrder", _DropsHeldText)
+    assert "item-order" in {f.check for f in run_checks(case)}
 
 
 def test_checks_catch_a_lossy_or_repeating_parser(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -15,8 +15,16 @@ TOOL_CHOICES = ("auto", "required", "named", "none", "no_tools")
 FINISHES = ("end", "length", "stop")
 #: how the tags are tokenized: each one special token, each one ordinary token, or split into several
 TOKENIZATIONS = ("special", "plain", "split")
-#: tokens per step the engine hands over (1; speculative decoding / MTP; ``--stream-interval``)
-GROUPS = (1, 3, 16)
+#: a step that holds the whole turn (every token of the output in one delta)
+WHOLE_TURN = 1 << 20
+#: tokens per step the engine hands over (1; speculative decoding / MTP; ``--stream-interval``, a chunk under load;
+#: the whole turn at once); the scaled run draws them from 1..64 and the whole turn (:func:`drawn_group`)
+GROUPS = (1, 3, 16, 64, WHOLE_TURN)
+
+
+def drawn_group(rng: random.Random) -> int:
+    """Tokens per step for the scaled run: the whole turn one time in five, else 1 to 64."""
+    return WHOLE_TURN if rng.random() < 0.2 else rng.randint(1, 64)
 
 
 @dataclass(frozen=True)
@@ -34,7 +42,8 @@ class Cell:
     def __str__(self) -> str:
         mode = "stream" if self.stream else "whole"
         flags = ("strict" if self.strict else "") + ("" if self.parallel else "+single")
-        parts = [self.api, mode, self.parsers, self.tool_choice, flags, self.finish, self.tokens, f"g{self.group}"]
+        group = "gturn" if self.group == WHOLE_TURN else f"g{self.group}"
+        parts = [self.api, mode, self.parsers, self.tool_choice, flags, self.finish, self.tokens, group]
         return "-".join(p for p in parts if p)
 
     @property

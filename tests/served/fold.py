@@ -14,7 +14,7 @@ def sse_events(text: str) -> list[dict[str, Any]]:
     """The JSON data of every server-sent event (``[DONE]`` left out; ``event:`` lines name what the JSON says)."""
     events = []
     for frame in text.split("\n\n"):
-        for line in frame.splitlines():
+        for line in frame.split("\n"):  # (not splitlines: a JSON string may hold U+2028 and the like, unescaped)
             if line.startswith("data: ") and line != "data: [DONE]":
                 events.append(json.loads(line[len("data: ") :]))
     return events

@@ -8,7 +8,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from longcat_plugins.core import ParserOptions, parse
+from longcat_plugins.core import ParserOptions, StreamParser, parse
+from longcat_plugins.core.events import Content, Reasoning, ToolCallEnd, ToolCallStart
 
 from .cells import Cell
 
@@ -147,13 +148,36 @@ REFUSALS: tuple[Refusal, ...] = (
 )
 
 
+def call_with_text_ends_in_last_step(before: str, last: str, tools: Any, cell: Cell, reasoning_open: bool) -> bool:
+    """Whether, in the core's reading of an output that came as ``before`` and then ``last`` (the engine's last
+    step), a call the model wrote text inside ends in the last step: that text and the call's last arguments then
+    share the last message."""
+    parser = StreamParser(tools if cell.tool_parser and cell.has_tools else None, core_options(cell, reasoning_open))
+    early = parser.feed(before)
+    late = [*parser.feed(last), *parser.finish()]
+    open_call: int | None = None
+    text_inside: set[int] = set()
+    for n, event in enumerate([*early, *late]):
+        if isinstance(event, ToolCallStart):
+            open_call = event.index
+        elif isinstance(event, (Content, Reasoning)) and open_call is not None and event.text:
+            text_inside.add(open_call)
+        elif isinstance(event, ToolCallEnd):
+            if n >= len(early) and event.index in text_inside:
+                return True
+            open_call = None
+    return False
+
+
 @dataclass(frozen=True)
 class EngineFault:
-    """A way an engine's own serving code fails a cell, whatever the parser gives it; counted apart, never hidden."""
+    """A way an engine's own serving code fails a cell, whatever the parser gives it; counted apart, never hidden.
+    It applies only where its reason says: ``applies`` sees the cell, the problem, and whether a call the model wrote
+    text inside ends in the output's last step (:func:`call_with_text_ends_in_last_step`)."""
 
     name: str
     engines: frozenset[str]
-    applies: Callable[[Cell, str], bool]  # (cell, the problem seen)
+    applies: Callable[[Cell, str, bool], bool]  # (cell, the problem seen, a call with text inside ends last)
     reason: str
 
 
@@ -161,7 +185,9 @@ ENGINE_FAULTS: tuple[EngineFault, ...] = (
     EngineFault(
         "responses-stream-text-inside-a-call",
         frozenset({"vllm"}),
-        lambda cell, problem: cell.api == "responses" and cell.stream and "ResponseFunctionToolCallItem" in problem,
+        lambda cell, problem, ends_last: (
+            cell.api == "responses" and cell.stream and ends_last and "ResponseFunctionToolCallItem" in problem
+        ),
         "vLLM's Responses stream splits a delta message into reasoning, then content, then tool calls: when the "
         "model wrote text inside a call and the call ends in the engine's last step, the text and the call's last "
         "arguments share the last message, and vLLM opens a new call item without a name (a validation error that "
@@ -170,8 +196,11 @@ ENGINE_FAULTS: tuple[EngineFault, ...] = (
     EngineFault(
         "messages-stream-text-beside-a-call-end",
         frozenset({"sglang"}),
-        lambda cell, problem: (
-            cell.api == "messages" and cell.stream and "Dropping tool_call argument delta with no open" in problem
+        lambda cell, problem, ends_last: (
+            cell.api == "messages"
+            and cell.stream
+            and ends_last
+            and "Dropping tool_call argument delta with no open" in problem
         ),
         "SGLang's Chat Completions stream sends a step's text before the step's call fragments, and its Messages "
         "stream, made from it, closes a tool_use block at text and drops the arguments that follow (it logs "
@@ -182,8 +211,8 @@ ENGINE_FAULTS: tuple[EngineFault, ...] = (
 )
 
 
-def engine_fault(engine: str, cell: Cell, problem: str) -> EngineFault | None:
-    return next((f for f in ENGINE_FAULTS if engine in f.engines and f.applies(cell, problem)), None)
+def engine_fault(engine: str, cell: Cell, problem: str, ends_last: bool) -> EngineFault | None:
+    return next((f for f in ENGINE_FAULTS if engine in f.engines and f.applies(cell, problem, ends_last)), None)
 
 
 def refusal(engine: str, cell: Cell) -> Refusal | None:

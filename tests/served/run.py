@@ -8,7 +8,7 @@ from typing import Any, Protocol
 
 from .cells import Cell
 from .fold import FOLDS
-from .oracle import Served, engine_fault, expected, refusal
+from .oracle import Served, call_with_text_ends_in_last_step, engine_fault, expected, refusal
 from .requests import request_body, stop_string
 from .texts import Text, broken_variant
 
@@ -97,9 +97,17 @@ def run_cell(driver: Driver, cell: Cell, text: Text) -> Outcome:
         if status != 400:
             outcome.problems.append(f"expected the engine to refuse the request ({refused.name}), got HTTP {status}")
         return outcome
+    served_ids = ids[:max_tokens] if max_tokens else driver.token_ids(cell, generated) if cut else ids
+
+    def ends_last() -> bool:
+        """Whether a call the model wrote text inside ends in the engine's last step (see ENGINE_FAULTS)."""
+        start = (max(len(served_ids) - 1, 0) // cell.group) * cell.group
+        before = driver.decode(cell, served_ids[:start])
+        return call_with_text_ends_in_last_step(before, generated[len(before) :], text.tools, cell, text.reasoning_open)
+
     if status != 200:
         problem = f"HTTP {status}: {str(payload)[:300]}"
-        fault = engine_fault(driver.engine, cell, problem)
+        fault = engine_fault(driver.engine, cell, problem, ends_last())
         if fault is not None:
             outcome.engine_fault = fault.name
         else:
@@ -112,7 +120,7 @@ def run_cell(driver: Driver, cell: Cell, text: Text) -> Outcome:
     outcome.problems.extend(check_reasoning_tokens(driver, cell, served, want, output))
     warnings = getattr(driver, "engine_warnings", None)
     if outcome.problems and warnings is not None:
-        fault = engine_fault(driver.engine, cell, "\n".join(warnings()))
+        fault = engine_fault(driver.engine, cell, "\n".join(warnings()), ends_last())
         if fault is not None:
             outcome.engine_fault, outcome.problems = fault.name, []
             return outcome

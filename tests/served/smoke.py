@@ -8,9 +8,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from .cells import Cell, covering_sample
+from .texts import SEVERAL_EVENTS_SHAPES
 
 SEED = 20
 TEXTS_PER_CELL = 5
+#: of which, texts whose events a large delta holds several of (when the cell serves them)
+SEVERAL_EVENTS_PER_CELL = 2
 
 
 def smoke_cells(apis: Sequence[str]) -> list[Cell]:
@@ -20,4 +23,7 @@ def smoke_cells(apis: Sequence[str]) -> list[Cell]:
 def smoke_texts(driver: Any, cell: Cell) -> list[Any]:
     texts = driver.texts_for(cell)
     rng = random.Random(f"{SEED}:{cell}")
-    return rng.sample(texts, min(TEXTS_PER_CELL, len(texts)))
+    several = [t for t in texts if t.id.rsplit(":", 1)[-1] in SEVERAL_EVENTS_SHAPES]
+    several = rng.sample(several, min(SEVERAL_EVENTS_PER_CELL, len(several)))
+    others = [t for t in texts if t not in several]
+    return several + rng.sample(others, min(TEXTS_PER_CELL - len(several), len(others)))

@@ -85,6 +85,11 @@ def corpus_texts() -> tuple[Text, ...]:
 
 
 PARIS = {"city": "Paris", "days": 3}
+#: a value that mentions the markup of every dialect inline, on one line
+MARKUP_MENTION = (
+    "Close tags inline: </parameter> and </function> and <parameter=path> and </longcat_arg_value> "
+    "<longcat_arg_key>k</longcat_arg_key> are text here."
+)
 REPORT = {"path": "out/report.md", "content": 'Weather:\n  "Paris": sunny <b>warm</b>\n'}
 
 
@@ -125,7 +130,73 @@ def generated_texts() -> tuple[Text, ...]:
         # a call of a tool whose name holds a dot, written with a namespace
         dotted = "Checking.\n" + written(dialect, "functions.l.weather", PARIS)
         out.append(Text(f"gen:{name}:namespaced_dotted_name", dotted, [*TOOLS, DOTTED_WEATHER], dialect=name))
+        for shape, (text, cut_after) in several_events(name).items():
+            out.append(Text(f"gen:{name}:{shape}", text, TOOLS, shape == "open_reasoning_two_calls", name, cut_after))
     return tuple(out)
+
+
+#: the shapes of :func:`several_events`
+SEVERAL_EVENTS_SHAPES = (
+    "text_in_call_then_call", "text_in_call_then_call_then_text", "text_between_calls", "calls_back_to_back",
+    "think_then_call_at_once", "open_reasoning_two_calls", "three_calls_text_inside_two", "second_call_cut",
+    "first_call_unclosed", "stray_closer_between_calls", "value_mentions_markup", "text_after_value_closer",
+    "text_in_call_then_call_cut", "key_left_open_then_call",
+)  # fmt: skip
+#: text the model writes inside a call, between two of its parameters (or after its arguments, in a JSON body)
+INSIDE = "\nI also want the unit.\n"
+
+
+#: a key/value call whose last key is left open
+KEY_LEFT_OPEN = (
+    "<longcat_tool_call>get_weather\n<longcat_arg_key>city</longcat_arg_key>\n<longcat_arg_value>Paris"
+    "</longcat_arg_value>\n<longcat_arg_key>days"
+)
+
+
+def _first_value_end(dialect_name: str, call: str) -> int:
+    """Where the first value of a call written in the dialect ends, its closing tag included (in a JSON body: the
+    end of the arguments object)."""
+    dialect = DIALECTS[dialect_name]
+    close = dialect.markup.param_close if dialect.markup else dialect.pairs.value_close if dialect.pairs else "}}"
+    return call.index(close) + len(close)
+
+
+def several_events(dialect_name: str) -> dict[str, tuple[str, str]]:
+    """Outputs in ``dialect_name`` whose events a large delta (many tokens in one step, or the whole turn in one)
+    holds several of: text inside a call between its parameters and then a second call (a delta that closes the
+    first call may hold the whole second), text between calls, calls with nothing between them, reasoning then a
+    call in one breath, three calls with text inside two, a second call cut by the end of the output, a first call
+    left unclosed before the next, a stray closing tag between calls, a value that mentions the markup inline, and
+    text right after a value's closing tag, a key/value call whose last key is left open and then a call.
+    ``(text, cut_after)`` by shape (see :attr:`Text.cut_after`)."""
+    dialect = DIALECTS[dialect_name]
+    weather = written(dialect, "get_weather", PARIS)
+    report = written(dialect, "write_file", REPORT)
+    at = _first_value_end(dialect_name, weather)
+    inside = weather[:at] + INSIDE + weather[at:].lstrip("\n")
+    report_at = _first_value_end(dialect_name, report)
+    report_inside = report[:report_at] + "\nAnd its content.\n" + report[report_at:].lstrip("\n")
+    mention = written(dialect, "write_file", {"path": "notes.md", "content": MARKUP_MENTION})
+    unclosed = weather[:at] + "\n" + report
+    shapes = {
+        "text_in_call_then_call": (inside + "\n" + report, ""),
+        "text_in_call_then_call_then_text": ("Checking.\n" + inside + report + "\nBoth sent.", ""),
+        "text_between_calls": (weather + "\nNow the file.\n" + report, ""),
+        "calls_back_to_back": (weather + report + weather, ""),
+        "think_then_call_at_once": ("<think>Paris, 3 days.</think>" + weather + "Sent.", ""),
+        "open_reasoning_two_calls": ("Two tools.</think>\n" + inside + "\n" + report, ""),
+        "three_calls_text_inside_two": (inside + "\n" + report_inside + "\n" + weather + "\nDone.", ""),
+        "second_call_cut": (inside + "\n" + report[: report.index("out/") + 4], ""),
+        "first_call_unclosed": (unclosed, ""),
+        "stray_closer_between_calls": (weather + "\n" + dialect.block.close + "\n" + report, ""),
+        "value_mentions_markup": ("Writing.\n" + mention + "\n" + weather, ""),
+        "text_after_value_closer": (weather[:at] + " (roughly)" + weather[at:] + "\n" + report, ""),
+        "text_in_call_then_call_cut": (inside + "\n" + report, "out/"),
+        # a key/value call whose last key is left open, then a call (cut inside it by max_tokens or a stop string)
+        "key_left_open_then_call": (KEY_LEFT_OPEN + report, "out/"),
+    }
+    assert tuple(shapes) == SEVERAL_EVENTS_SHAPES
+    return shapes
 
 
 def broken_variant(text: Text, output: str) -> str | None:
@@ -150,8 +221,12 @@ _ONLY_CALLS = ("one_call", "two_calls", "open_reasoning_call_ends_it")
 _UNGRAMMATICAL = (
     "unknown_tool", "dangling_opener", "cut_call", "arguments_not_object", "cut_after_opener", "cut_in_value",
     "namespaced_dotted_name",
+    # (text inside calls, a stray closer, calls with no whitespace between them, markup in a value...)
+    *(s for s in SEVERAL_EVENTS_SHAPES if s not in ("text_between_calls", "think_then_call_at_once")),
 )  # fmt: skip
-_MULTI_CALL = ("two_calls", "think_text_two_calls", "blocks_then_text")
+_MULTI_CALL = ("two_calls", "think_text_two_calls", "blocks_then_text", "text_between_calls")
+#: one call and text after it (a grammar that allows one call ends the output after it)
+_TEXT_AFTER_A_CALL = ("think_then_call_at_once",)
 
 
 def constrained_texts(dialect: str, tool_choice: str, parallel: bool, reasoning_parser: bool) -> list[Text]:
@@ -167,7 +242,7 @@ def constrained_texts(dialect: str, tool_choice: str, parallel: bool, reasoning_
             continue
         if tool_choice in ("required", "named") and text.reasoning_open and not reasoning_parser:
             continue
-        if (tool_choice == "named" or not parallel) and shape in _MULTI_CALL:
+        if (tool_choice == "named" or not parallel) and shape in _MULTI_CALL + _TEXT_AFTER_A_CALL:
             continue
         out.append(text)
     return out

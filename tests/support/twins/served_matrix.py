@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 
 from longcat_plugins.core.dialects import DIALECTS
-from tests.served.cells import AXES, Cell, with_
+from tests.served.cells import AXES, WHOLE_TURN, Cell, with_
 from tests.served.oracle import Served
 from tests.served.run import run_cell
 from tests.served.smoke import smoke_cells, smoke_texts
-from tests.served.texts import PARIS
+from tests.served.texts import PARIS, SEVERAL_EVENTS_SHAPES
 
 __all__ = [
     "driver",
@@ -24,6 +24,7 @@ __all__ = [
     "test_a_namespaced_dotted_name_is_served_as_the_declared_tool",
     "test_pinned_cells",
     "test_served_equals_the_one_pass_reading",
+    "test_several_events_in_one_delta_are_served_as_read",
     "test_the_smoke_covers_every_axis",
     "test_what_parsers_disagree_on_is_served_as_decided",
 ]
@@ -76,6 +77,33 @@ def test_pinned_cells(driver: Any, pinned: Cell, text_id: str) -> None:
     for served_cell in (with_(pinned, api=api, stream=stream) for api in driver.apis for stream in (False, True)):
         (text,) = [t for t in driver.texts_for(served_cell) if t.id == text_id]
         outcomes.append(run_cell(driver, served_cell, text))
+    _assert_served_as_read(outcomes)
+
+
+#: (shape, dialect) pairs served with large deltas: every shape of several events in one dialect (in turn), and the
+#: call that holds text then a second call in every dialect
+_SEVERAL = sorted(
+    {(shape, sorted(DIALECTS)[i % len(DIALECTS)]) for i, shape in enumerate(SEVERAL_EVENTS_SHAPES)}
+    | {("text_in_call_then_call", d) for d in DIALECTS}
+    | {("key_left_open_then_call", "xml")}
+)
+
+
+@pytest.mark.parametrize(("shape", "dialect"), _SEVERAL, ids=[f"{s}-{d}" for s, d in _SEVERAL])
+def test_several_events_in_one_delta_are_served_as_read(driver: Any, shape: str, dialect: str) -> None:
+    """An output whose events one delta holds several of (text inside a call, then the whole next call; text
+    between calls; a cut or malformed call...), streamed 16 tokens per step and as the whole turn in one step,
+    through every API: what the one-pass reading gives; one that a cut falls in, also cut by a stop string (whole)
+    and by ``max_tokens`` (streamed)."""
+    outcomes = []
+    for api in driver.apis:
+        ways = [(True, 16, "end"), (True, WHOLE_TURN, "end")]
+        if shape.endswith("_cut") or shape == "key_left_open_then_call":
+            ways += [(False, 1, "stop"), (True, 16, "length")]
+        for stream, group, finish in ways:
+            cell = Cell(api=api, stream=stream, group=group, finish=finish)
+            (text,) = [t for t in driver.texts_for(cell) if t.id == f"gen:{dialect}:{shape}"]
+            outcomes.append(run_cell(driver, cell, text))
     _assert_served_as_read(outcomes)
 
 
