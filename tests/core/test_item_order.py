@@ -7,6 +7,7 @@ import itertools
 import os
 from collections.abc import Sequence
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -59,8 +60,8 @@ def batched(draw: st.DrawFn) -> tuple[list[Event], list[list[Event]]]:
     return events, batches
 
 
-def _ordered(batches: Sequence[Sequence[Event]]) -> list[list[Event]]:
-    order = CallItemOrder()
+def _ordered(batches: Sequence[Sequence[Event]], whole_calls: bool = False) -> list[list[Event]]:
+    order = CallItemOrder(whole_calls)
     out = [list(order.filter(batch)) for batch in batches[:-1]]
     out.append(order.finish(batches[-1]))
     return out
@@ -82,42 +83,66 @@ def _calls(events: Sequence[Event]) -> list[Event]:
     return [e for e in events if isinstance(e, (ToolCallStart, ToolCallArgs, ToolCallEnd))]
 
 
+def _text_after_its_call(events: Sequence[Event]) -> list[Event]:
+    """``events`` with the text met inside a call moved to right after the call's end."""
+    out: list[Event] = []
+    inside: list[Event] | None = None
+    for event in events:
+        if isinstance(event, ToolCallStart):
+            inside = []
+        if inside is not None and isinstance(event, (Content, Reasoning)):
+            inside.append(event)
+            continue
+        out.append(event)
+        if isinstance(event, ToolCallEnd) and inside is not None:
+            out += inside
+            inside = None
+    return out
+
+
 @SETTINGS
-@given(batched())
-def test_nothing_changes_but_where_text_goes(case: tuple[list[Event], list[list[Event]]]) -> None:
+@given(batched(), st.booleans())
+def test_nothing_changes_but_where_text_goes(case: tuple[list[Event], list[list[Event]]], whole_calls: bool) -> None:
     events, batches = case
-    out = _ordered(batches)
+    out = _ordered(batches, whole_calls)
     flat = [e for batch in out for e in batch]
     assert _text(flat) == _text(events)  # the text, whole and in order (content and reasoning interleaved as met)
     assert _calls(flat) == _calls(events)  # every call event, unchanged and in order
     assert fold(out) == fold([events])  # content, reasoning, and each call's name and arguments
+    if not whole_calls:  # the order is the stream's, but for text inside a call, which comes right after it
+        assert flat == _text_after_its_call(events)
 
 
 @SETTINGS
-@given(batched())
-def test_no_text_while_a_call_is_open(case: tuple[list[Event], list[list[Event]]]) -> None:
+@given(batched(), st.booleans())
+def test_no_text_while_a_call_is_open(case: tuple[list[Event], list[list[Event]]], whole_calls: bool) -> None:
     _, batches = case
-    out = _ordered(batches)
+    out = _ordered(batches, whole_calls)
     open_ = False
     for number, batch in enumerate(out):
         seen_call = False
         for event in batch:
             if isinstance(event, (Content, Reasoning)):
                 assert not open_, f"text inside a call, batch {number}: {batch}"
-                # an engine takes a batch's text to come before its calls (the last batch has no later one)
-                assert not seen_call or number == len(out) - 1, f"text after a call event, batch {number}: {batch}"
+                # an engine takes a batch's text to come before its calls (the last batch has no later one); with
+                # whole calls no call is open at the start of a batch, and the text can stand before the calls
+                last = number == len(out) - 1
+                assert not seen_call or last or whole_calls, f"text after a call event, batch {number}: {batch}"
             else:
                 seen_call = True
                 open_ = isinstance(event, (ToolCallStart, ToolCallArgs))
+        assert not (whole_calls and open_), f"a call open between two batches: {batch}"
 
 
 @SETTINGS
-@given(batched())
-def test_text_with_no_call_in_sight_goes_at_once(case: tuple[list[Event], list[list[Event]]]) -> None:
+@given(batched(), st.booleans())
+def test_text_with_no_call_in_sight_goes_at_once(
+    case: tuple[list[Event], list[list[Event]]], whole_calls: bool
+) -> None:
     """Text is held only for a call: a batch that starts with no call open and nothing held keeps its text up to its
     first call event in front."""
     _, batches = case
-    order = CallItemOrder()
+    order = CallItemOrder(whole_calls)
     open_, given_text, out_text = False, 0, 0
     for batch in batches[:-1]:
         out = list(order.filter(batch))
@@ -146,7 +171,8 @@ TEXT_INSIDE_A_CALL = (
 )
 
 
-def test_text_inside_a_call_survives_every_grouping() -> None:
+@pytest.mark.parametrize("whole_calls", [False, True])
+def test_text_inside_a_call_survives_every_grouping(whole_calls: bool) -> None:
     """The parser's events for the text in groups of k characters, through the filter: the one-pass reading, also
     when one group ends the first call and holds the whole second one."""
     options = ParserOptions(reasoning=False)
@@ -156,6 +182,6 @@ def test_text_inside_a_call_survives_every_grouping() -> None:
         parser = StreamParser([WEATHER], options)
         batches = [parser.feed(piece) for piece in groups_of(TEXT_INSIDE_A_CALL, k)]
         batches.append(parser.finish())
-        message = fold(_ordered(batches))
+        message = fold(_ordered(batches, whole_calls))
         assert (message.content, message.reasoning) == (whole.content, whole.reasoning), k
         assert [(c.name, c.arguments) for c in message.tool_calls] == [(c.name, c.arguments) for c in whole.tool_calls]
