@@ -61,7 +61,7 @@ def batched(draw: st.DrawFn) -> tuple[list[Event], list[list[Event]]]:
 
 
 def _ordered(batches: Sequence[Sequence[Event]], whole_calls: bool = False) -> list[list[Event]]:
-    order = CallItemOrder(whole_calls)
+    order = CallItemOrder(whole_calls=True) if whole_calls else CallItemOrder()
     out = [list(order.filter(batch)) for batch in batches[:-1]]
     out.append(order.finish(batches[-1]))
     return out
@@ -100,9 +100,10 @@ def _text_after_its_call(events: Sequence[Event]) -> list[Event]:
     return out
 
 
+@pytest.mark.parametrize("whole_calls", [False, True])
 @SETTINGS
-@given(batched(), st.booleans())
-def test_nothing_changes_but_where_text_goes(case: tuple[list[Event], list[list[Event]]], whole_calls: bool) -> None:
+@given(batched())
+def test_nothing_changes_but_where_text_goes(whole_calls: bool, case: tuple[list[Event], list[list[Event]]]) -> None:
     events, batches = case
     out = _ordered(batches, whole_calls)
     flat = [e for batch in out for e in batch]
@@ -113,9 +114,10 @@ def test_nothing_changes_but_where_text_goes(case: tuple[list[Event], list[list[
         assert flat == _text_after_its_call(events)
 
 
+@pytest.mark.parametrize("whole_calls", [False, True])
 @SETTINGS
-@given(batched(), st.booleans())
-def test_no_text_while_a_call_is_open(case: tuple[list[Event], list[list[Event]]], whole_calls: bool) -> None:
+@given(batched())
+def test_no_text_while_a_call_is_open(whole_calls: bool, case: tuple[list[Event], list[list[Event]]]) -> None:
     _, batches = case
     out = _ordered(batches, whole_calls)
     open_ = False
@@ -134,15 +136,16 @@ def test_no_text_while_a_call_is_open(case: tuple[list[Event], list[list[Event]]
         assert not (whole_calls and open_), f"a call open between two batches: {batch}"
 
 
+@pytest.mark.parametrize("whole_calls", [False, True])
 @SETTINGS
-@given(batched(), st.booleans())
+@given(batched())
 def test_text_with_no_call_in_sight_goes_at_once(
-    case: tuple[list[Event], list[list[Event]]], whole_calls: bool
+    whole_calls: bool, case: tuple[list[Event], list[list[Event]]]
 ) -> None:
     """Text is held only for a call: a batch that starts with no call open and nothing held keeps its text up to its
     first call event in front."""
     _, batches = case
-    order = CallItemOrder(whole_calls)
+    order = CallItemOrder(whole_calls=True) if whole_calls else CallItemOrder()
     open_, given_text, out_text = False, 0, 0
     for batch in batches[:-1]:
         out = list(order.filter(batch))
