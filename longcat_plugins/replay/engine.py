@@ -124,7 +124,10 @@ class ReplayEngineClient(EngineClient):
         self.renderer = renderer_from_config(vllm_config)
         self.input_processor = InputProcessor(vllm_config, self.renderer)
         self.tokenizer = self.renderer.tokenizer
-        self.output_processor = OutputProcessor(self.tokenizer, log_stats=log_stats)
+        interval = getattr(vllm_config.scheduler_config, "stream_interval", 1)
+        # (as AsyncLLM's: --stream-interval; vLLM 0.32's output processor takes none)
+        steps: dict[str, Any] = {"stream_interval": interval} if interval > 1 else {}
+        self.output_processor = OutputProcessor(self.tokenizer, log_stats=log_stats, **steps)
         # as AsyncLLM: the periodic "Avg generation throughput" line and the Prometheus metrics of /metrics
         self.logger_manager: StatLoggerManager | None = None
         if log_stats:
@@ -369,9 +372,7 @@ class ReplayEngineClient(EngineClient):
         if self.logger_manager is not None:
             self.logger_manager.log()
 
-    async def notify_kv_transfer_request_rejected(
-        self, request_id: str, kv_transfer_params: Any, **_: Any
-    ) -> None:
+    async def notify_kv_transfer_request_rejected(self, request_id: str, kv_transfer_params: Any, **_: Any) -> None:
         return None
 
     async def start_profile(self, *args: Any, **kwargs: Any) -> None:
@@ -386,9 +387,7 @@ class ReplayEngineClient(EngineClient):
     async def reset_encoder_cache(self) -> None:
         return None
 
-    async def reset_prefix_cache(
-        self, reset_running_requests: bool = False, reset_connector: bool = False
-    ) -> bool:
+    async def reset_prefix_cache(self, reset_running_requests: bool = False, reset_connector: bool = False) -> bool:
         return True
 
     async def sleep(self, level: int = 1, mode: Any = "abort", reset_connector: bool = True) -> None:

@@ -106,6 +106,8 @@ def build_engine(
         logging_config=engine_args.create_logging_config(),
         structured_outputs_config=engine_args.create_structured_outputs_config(),
     )
+    # --stream-interval: the output processor hands the tokens on in steps of that many, as AsyncLLM's does
+    vllm_config.scheduler_config.stream_interval = getattr(engine_args, "stream_interval", 1)
     return (engine_class or ReplayEngineClient)(
         vllm_config,
         script,

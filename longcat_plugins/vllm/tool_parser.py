@@ -116,7 +116,7 @@ class LongcatToolParser(ToolParser):
         self._request_tools = tools
         self._stream: StreamParser | None = None
         self._blank = BlankContentHold()  # as vLLM drops blank content from a whole message with calls
-        self._order = CallItemOrder()  # as the Responses and Messages streams take one item at a time
+        self._order = CallItemOrder()  # as the Responses and Messages streams take one item at a time (see _new_stream)
         self._finished = False
         self._verbatim_whole = _options(reasoning=False, calls=False)
         self._verbatim_stream = _options(reasoning=True, calls=False)
@@ -249,6 +249,9 @@ class LongcatToolParser(ToolParser):
         return events_to_delta(self._blank.filter(self._order.filter(stream.feed(delta_text))))
 
     def _new_stream(self, request: Any, reasoning_open: bool) -> StreamParser:
+        # vLLM's Responses stream makes one message of the last delta and the stream's flush, text first: a call
+        # open across deltas would have its item closed there by text after it (see core.item_order)
+        self._order = CallItemOrder(whole_calls=isinstance(request, ResponsesRequest))
         tools = self._tools(request)
         reasoning = not self.skip_reasoning_parsing
         if calls_allowed(request, tools):

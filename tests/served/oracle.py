@@ -183,17 +183,6 @@ class EngineFault:
 
 ENGINE_FAULTS: tuple[EngineFault, ...] = (
     EngineFault(
-        "responses-stream-text-inside-a-call",
-        frozenset({"vllm"}),
-        lambda cell, problem, ends_last: (
-            cell.api == "responses" and cell.stream and ends_last and "ResponseFunctionToolCallItem" in problem
-        ),
-        "vLLM's Responses stream splits a delta message into reasoning, then content, then tool calls: when the "
-        "model wrote text inside a call and the call ends in the engine's last step, the text and the call's last "
-        "arguments share the last message, and vLLM opens a new call item without a name (a validation error that "
-        "breaks the stream). Our parser lets such text out after the call, in a later message, whenever there is one",
-    ),
-    EngineFault(
         "messages-stream-text-beside-a-call-end",
         frozenset({"sglang"}),
         lambda cell, problem, ends_last: (
@@ -205,8 +194,9 @@ ENGINE_FAULTS: tuple[EngineFault, ...] = (
         "SGLang's Chat Completions stream sends a step's text before the step's call fragments, and its Messages "
         "stream, made from it, closes a tool_use block at text and drops the arguments that follow (it logs "
         "'Dropping tool_call argument delta with no open tool_use block'). Text the model wrote inside a call comes "
-        "after the call, in a later step, whenever there is one; in the output's last step it shares the step with "
-        "the call's last arguments",
+        "after the call, in a later step, whenever there is one; in the output's last step, when a call is open at its "
+        "start, the text shares the step with the call's last arguments (vLLM's Responses stream, which makes one "
+        "message of that step, text first, is served whole calls for this reason: no call is open between steps)",
     ),
 )
 

@@ -36,9 +36,9 @@ def _model_dir(root: Path, tokens: str) -> Path:
     return save_qwen3_dir(root, tokenizer, max_position_embeddings=65536, eos_token_id=tokenizer.eos_token_id)
 
 
-def _serve_args(model_dir: Path, parsers: str) -> Any:
+def _serve_args(model_dir: Path, parsers: str, stream_interval: int = 1) -> Any:
     """``parsers``: a matrix cell's (``both``, ``tool``, ``reasoning``: ours) or a mix, ``TOOL+REASONING`` (the
-    parsers' names, either one empty for none)."""
+    parsers' names, either one empty for none); ``stream_interval``: ``--stream-interval``."""
     from vllm.entrypoints.common.cli_args import make_arg_parser, validate_parsed_serve_args
     from vllm.utils.argparse_utils import FlexibleArgumentParser
 
@@ -52,6 +52,8 @@ def _serve_args(model_dir: Path, parsers: str) -> Any:
         argv += ["--enable-auto-tool-choice", "--tool-call-parser", tool]
     if reasoning:
         argv += ["--reasoning-parser", reasoning]
+    if stream_interval > 1:
+        argv += ["--stream-interval", str(stream_interval)]
     parser = make_arg_parser(FlexibleArgumentParser(prog="vllm serve"))
     args = parser.parse_args(argv)
     validate_parsed_serve_args(args)
@@ -81,7 +83,7 @@ class VllmServers:
         load_general_plugins()
         self._tmp = tempfile.TemporaryDirectory(prefix="longcat-served-")
         self._dirs: dict[str, Path] = {}
-        self._servers: dict[tuple[str, str], Server] = {}
+        self._servers: dict[tuple[str, str, int], Server] = {}
         self.loop = asyncio.new_event_loop()
 
     def close(self) -> None:
@@ -99,20 +101,20 @@ class VllmServers:
             self._dirs[tokens] = _model_dir(Path(self._tmp.name) / tokens, tokens)
         return self._dirs[tokens]
 
-    def server(self, tokens: str, parsers: str) -> Server:
-        key = (tokens, parsers)
+    def server(self, tokens: str, parsers: str, stream_interval: int = 1) -> Server:
+        key = (tokens, parsers, stream_interval)
         if key not in self._servers:
-            self._servers[key] = self.loop.run_until_complete(self._build(tokens, parsers))
+            self._servers[key] = self.loop.run_until_complete(self._build(tokens, parsers, stream_interval))
         return self._servers[key]
 
-    async def _build(self, tokens: str, parsers: str) -> Server:
+    async def _build(self, tokens: str, parsers: str, stream_interval: int = 1) -> Server:
         from vllm.entrypoints.common.cli_args import init_parser_plugin
         from vllm.entrypoints.launchers.api_server.app_state import init_app_state
         from vllm.entrypoints.launchers.app import build_app
 
         from longcat_plugins.replay.server import build_engine
 
-        args = _serve_args(self.model_dir(tokens), parsers)
+        args = _serve_args(self.model_dir(tokens), parsers, stream_interval)
         init_parser_plugin(args)
         engine = build_engine(args, Script([Turn("")]))
         requests: list[Any] = []
@@ -129,9 +131,10 @@ class VllmServers:
         await init_app_state(engine, app.state, args, tasks)
         return Server(app, engine, engine.tokenizer, engine.vllm_config, requests)
 
-    def serve(self, cell: Cell, output: str, body: dict[str, Any]) -> tuple[int, Any]:
-        """Serve ``output`` for one request: (HTTP status, the JSON body or the list of streamed events)."""
-        server = self.server(cell.tokens, cell.parsers)
+    def serve(self, cell: Cell, output: str, body: dict[str, Any], stream_interval: int = 1) -> tuple[int, Any]:
+        """Serve ``output`` for one request: (HTTP status, the JSON body or the list of streamed events), by a server
+        started with ``--stream-interval stream_interval``."""
+        server = self.server(cell.tokens, cell.parsers, stream_interval)
         server.engine.script = Script([Turn(output)])
         server.engine.tokens_per_step = cell.group
         return self.loop.run_until_complete(_post(server.app, cell, body))
