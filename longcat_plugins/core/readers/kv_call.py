@@ -283,7 +283,7 @@ class KvCallReader(MarkupCall):
         tag = _KV_BLOCK_BODY_TAGS.match(cur, pos)
         if tag is T.NEED_MORE:
             return pos, False
-        if tag is None and cur.ended and self._tables.cut.is_prefix(buf[pos:]):
+        if tag is None and cur.ended and self._tables.cut.is_prefix_at(buf, pos):
             self._whitespace.drop()  # a closing tag cut off by the end of the output is markup
             return n, False
         if tag is not None:
@@ -308,7 +308,7 @@ class KvCallReader(MarkupCall):
         tag = KV_BODY_TAGS.match(cur, end) if end < n and buf[end] == "<" else None
         if tag is T.NEED_MORE:
             return pos, False
-        if tag is None and cur.ended and end < n and self._tables.cut.is_prefix(buf[end:]):
+        if tag is None and cur.ended and end < n and self._tables.cut.is_prefix_at(buf, end):
             return n, False  # a tag cut off by the end of the output is markup
         if self._key_at(tag):
             self._state = _State.KEY
@@ -364,7 +364,7 @@ class KvCallReader(MarkupCall):
         tag = tables.value_open.match(cur, pos) if buf[pos] == "<" else None
         if tag is T.NEED_MORE:
             return pos, False
-        if tag is None and cur.ended and (buf[pos:] == "<" or tables.value_open.is_prefix(buf[pos:])):
+        if tag is None and cur.ended and tables.value_open.is_prefix_at(buf, pos):
             return n, False  # the value's tag cut off by the end of the output: the value is empty, as after the key
         if tag is None:  # a key with no value is not a parameter
             self._sink.content(self._key_markup)
@@ -504,10 +504,10 @@ class KvCallReader(MarkupCall):
 def _cut_key(buf: str, start: int, key_close: T.TagSet) -> bool:
     """Whether ``buf[start:]`` is the beginning of a key, perhaps with the beginning of its closing tag, cut off by
     the end of the output."""
-    i = buf.find("<", start)
+    i = buf.find("<", start, start + T.MAX_NAME_LENGTH + 1)
     if i < 0:
         return len(buf) - start <= T.MAX_NAME_LENGTH
-    return i - start <= T.MAX_NAME_LENGTH and key_close.is_prefix(buf[i:])
+    return i - start <= T.MAX_NAME_LENGTH and key_close.is_prefix_at(buf, i)
 
 
 #: the reader of each state

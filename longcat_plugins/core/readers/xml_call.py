@@ -142,7 +142,7 @@ class XmlCallReader(MarkupCall):
                 tag = (tables.unknown_body if self._unknown else tables.body).match(cur, pos)
                 if tag is T.NEED_MORE:
                     return pos
-                if tag is None and cur.ended and tables.cut.is_prefix(buf[pos:]):
+                if tag is None and cur.ended and tables.cut.is_prefix_at(buf, pos):
                     self._whitespace.drop()  # a tag of the call cut off by the end of the output is markup
                     return n
                 if tag is not None and tag != markup.param_open:  # (a parameter header is decided by its end)
@@ -232,8 +232,8 @@ def _parameters_follow(cur: Cursor, pos: int, tables: MarkupTables) -> bool | T.
     if end == pos:
         return False
     if not buf.startswith(name_end, end):
-        rest = buf[end:]
-        return T.NEED_MORE if len(rest) < len(name_end) and name_end.startswith(rest) and not cur.ended else False
+        cut = len(buf) - end < len(name_end) and name_end.startswith(buf[end:])
+        return T.NEED_MORE if cut and not cur.ended else False
     end += len(name_end)
     first = whitespace_end(buf, end)
     if first - end > _MAX_WHITESPACE_AFTER_CLOSE:
@@ -247,9 +247,11 @@ def _parameters_follow(cur: Cursor, pos: int, tables: MarkupTables) -> bool | T.
 def _cut_header(buf: str, start: int, tables: MarkupTables) -> bool:
     """Whether ``buf[start:]`` is the beginning of a header (its NAME, and part of what ends it), cut off by the end
     of the output."""
+    if len(buf) - start > T.MAX_NAME_LENGTH:
+        return False
     m = tables.header_name.match(buf, start)
     assert m is not None
-    return tables.markup.name_end.startswith(buf[m.end() :]) and len(buf) - start <= T.MAX_NAME_LENGTH
+    return tables.markup.name_end.startswith(buf[m.end() :])
 
 
 def _read_header(cur: Cursor, start: int, tables: MarkupTables) -> tuple[str | None, int] | T.NeedMore:
@@ -266,8 +268,7 @@ def _read_header(cur: Cursor, start: int, tables: MarkupTables) -> tuple[str | N
     at = m.start()
     name_end = tables.markup.name_end
     if not buf.startswith(name_end, at):
-        rest = buf[at:]
-        if len(rest) < len(name_end) and name_end.startswith(rest) and not cur.ended:
+        if len(buf) - at < len(name_end) and name_end.startswith(buf[at:]) and not cur.ended:
             return T.NEED_MORE
         return None, 0
     return buf[start:at], at + len(name_end)
