@@ -230,3 +230,16 @@ def test_the_checks_catch_a_square_law(monkeypatch: pytest.MonkeyPatch) -> None:
     assert call_growth(shape, 1024, None) < MAX_CALL_GROWTH
     with pytest.raises(pytest.fail.Exception):
         test_text_around_a_shape_is_read_once("calls kv+tools", "whole")
+
+
+def test_a_long_string_delta_is_checked_at_the_speed_of_one_character_class() -> None:
+    """The fast path of a long JSON string passes a delta on after one regex match over it: that match must cost
+    about what finding a character of a class in the same text costs (an alternation repeated per character keeps
+    backtracking state for each one, tens of times slower, and grows worse than linearly with the delta)."""
+    from longcat_plugins.core.readers.json_value import _STRING_CONTINUATION, _STRING_SPECIAL
+
+    text = ("plain text, then an escape \\n and \\u00e9 " * 100_000)[: 4 << 20]
+    assert _STRING_CONTINUATION.fullmatch(text) is not None
+    plain = "a" * len(text)
+    ratio = paired_ratio(lambda: _STRING_CONTINUATION.fullmatch(text), lambda: _STRING_SPECIAL.search(plain))
+    assert ratio < 12, f"the string's fast path costs {ratio:.1f}x a scan for one character class"
