@@ -5,10 +5,11 @@
   prefixes of every tag of every dialect read, many calls, many parameters, long values, reasoning, untagged names,
   JSON nesting), whole and in 4-character deltas, grow with the text (per character, 4x the text makes at most
   ``MAX_CALL_GROWTH`` times the calls): exact, so no retry and no margin for noise;
-- timed against a reference measured alternately in the same run: a shape between two long plain texts costs what
-  the shape and the texts cost apart (a builtin that copies or scans the rest of the buffer, or the text so far, at
-  each tag multiplies the texts' cost by the tags' number), and 4x the text costs what the text costs four times.
-  ``python scripts/linear_mib.py`` measures the same shapes at megabyte sizes.
+- timed, in CPU time, against a reference measured alternately in the same run: 4x the text costs what the text
+  costs four times; so does a shape between two long plain texts, all at 4x (a builtin that copies or scans the rest
+  of the buffer, or the text so far, at each tag costs the tags' number times the texts' length: 16x at 4x). The
+  plain texts make such a copy show at the sizes CI affords; ``python scripts/linear_mib.py`` times every shape at
+  megabyte sizes.
 """
 
 from __future__ import annotations
