@@ -327,7 +327,7 @@ class StreamParser:
     def _take_reports(self) -> None:
         """Act on what the call reader reported (``readers/sink.py``), in order."""
         passthrough = self._passthrough
-        for report, text in self._sink.take():
+        for report, text in zip(*self._sink.take_lists(), strict=True):
             if report is _ARGS:
                 if not passthrough:
                     index = self._call_index
