@@ -332,7 +332,7 @@ class StreamParser:
     def _take_reports(self) -> None:
         """Act on what the call reader reported (``readers/sink.py``), in order."""
         passthrough = self._passthrough
-        for report, text in self._sink.take():
+        for report, text in zip(*self._sink.take_lists(), strict=True):
             if report is _ARGS:
                 if not passthrough:
                     index = self._call_index
@@ -501,7 +501,7 @@ class StreamParser:
         tag = self._after_block_tags.match(cur, end)
         if tag is T.NEED_MORE:
             return end, None
-        if tag is None and cur.ended and not self._passthrough and _CUT_CLOSERS.is_prefix(buf[end:]):
+        if tag is None and cur.ended and not self._passthrough and _CUT_CLOSERS.is_prefix_at(buf, end):
             return end, Met(Trigger.BLOCK_CLOSE, buf[end:])  # a closing tag cut off by the end of the output
         if tag is None:
             return end, _MET[Trigger.TEXT_FOLLOWS]
@@ -545,7 +545,7 @@ class StreamParser:
             tag = _BLOCK_TAGS.match(cur, pos)
             if tag is T.NEED_MORE:
                 return pos, None
-            if tag is None and calls and cur.ended and _BLOCK_TAGS.is_prefix(buf[pos:]):
+            if tag is None and calls and cur.ended and _BLOCK_TAGS.is_prefix_at(buf, pos):
                 block.whitespace.drop()  # a tag of the block cut off by the end of the output is markup
                 return len(buf), None
             markup = D.MARKUPS.get(tag) if isinstance(tag, str) else None

@@ -68,6 +68,10 @@ class TagSet:
         """Whether ``text`` is a proper prefix of one of the tags."""
         return text in self._prefixes
 
+    def is_prefix_at(self, buf: str, pos: int) -> bool:
+        """Whether ``buf[pos:]`` is a proper prefix of one of the tags (without copying a longer rest)."""
+        return len(buf) - pos < self.longest and buf[pos:] in self._prefixes
+
     def match(self, cur: Cursor, pos: int) -> str | NeedMore | None:
         """Which tag starts at ``cur.text[pos]`` (which is ``<``).
 

@@ -11,7 +11,7 @@ import pytest
 
 from longcat_plugins.core import StreamParser, parse
 from longcat_plugins.core.tool_tags import may_hold_tool_tag
-from tests.core.test_scaling import MAX_RATIO, _cost
+from tests.core.test_scaling import MAX_CALL_GROWTH, call_growth, four_times, parse_run
 from tests.support.events import groups_of, stream, summary
 from tests.support.tools import function_tool
 
@@ -207,14 +207,9 @@ _NEAR_MISSES = '<web_search>hello <web_se x <div> <web_search>\n{{ <web_search>{
     ids=["near-misses", "huge-value"],
 )
 def test_tool_tags_cost_linear_time(make: Callable[[int], str]) -> None:
-    small, large = make(16_384), make(4 * 16_384)
-    ratios = []
-    for _ in range(3):  # a busy machine can slow one measurement; a quadratic parser fails all three
-        ratio = _cost(large, TOOLS) / _cost(small, TOOLS)
-        if ratio < MAX_RATIO:
-            return
-        ratios.append(ratio)
-    pytest.fail(f"4x the text cost {min(ratios):.1f}x")
+    growth = call_growth(lambda n: (make(n), TOOLS), 4096, 4)
+    assert growth < MAX_CALL_GROWTH, f"4x the text makes {growth:.2f}x the calls per character"
+    four_times(parse_run(make(16_384), TOOLS, 4), parse_run(make(4 * 16_384), TOOLS, 4), "tool tags")
 
 
 @pytest.mark.parametrize(

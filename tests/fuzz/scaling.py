@@ -1,7 +1,8 @@
 """Invariant 4 (linear time) on adversarial patterns: each pattern is parsed at 1x and 4x its size, whole (one feed)
 and streamed in 4-character deltas, and reported as the exponent ``log(t4 / t1) / log 4`` (1: linear, 2: quadratic).
-Each time is the best of three runs; a run longer than the cap stops the measurement, and the exponent is then a
-lower bound (shown with ``>``)."""
+Each time is the best of three runs, in CPU time; a run longer than the cap stops the measurement, and the exponent is
+then a lower bound (shown with ``>``). ``SHAPES`` (below) are the shapes ``tests/core/test_scaling.py`` counts and
+``scripts/linear_mib.py`` times at megabyte sizes."""
 
 from __future__ import annotations
 
@@ -10,11 +11,12 @@ import math
 import signal
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import astuple, dataclass
+from typing import Any, Final
 
 from longcat_plugins.core import StreamParser
 from longcat_plugins.core import dialects as D
+from longcat_plugins.core.tags import THINK_CLOSES, THINK_OPENS
 from tests.support.tools import function_tool
 
 from .known import known_slow
@@ -188,20 +190,20 @@ def _raise_timeout(signum: int, frame: Any) -> None:
 
 def _once(text: str, tools: Tools, delta: int | None, cap: float) -> float:
     deltas = [text] if delta is None else [text[i : i + delta] for i in range(0, len(text), delta)]
-    previous = signal.signal(signal.SIGALRM, _raise_timeout)
-    signal.setitimer(signal.ITIMER_REAL, cap)
-    t0 = time.perf_counter()
+    previous = signal.signal(signal.SIGPROF, _raise_timeout)
+    signal.setitimer(signal.ITIMER_PROF, cap)  # (CPU time, as measured)
+    t0 = time.process_time()
     try:
         parser = StreamParser(tools)
         for d in deltas:
             parser.feed(d)
         parser.finish()
-        return time.perf_counter() - t0
+        return time.process_time() - t0
     except _Timeout:
         return math.inf
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, previous)
 
 
 def cost(text: str, tools: Tools, delta: int | None, runs: int = 3, cap: float = CAP_SECONDS) -> float:
@@ -241,13 +243,13 @@ MODES = {"whole": None, "stream": 4}
 
 def measure(pattern: str, mode: str, size: float = 1.0, runs: int = 3) -> Scaling:
     _, build = PATTERNS[pattern]
-    n = _size(pattern, size)
+    n = pattern_size(pattern, size)
     small, large = build(n), build(4 * n)
     delta = MODES[mode]
     return Scaling(pattern, mode, cost(*small, delta, runs), cost(*large, delta, runs))
 
 
-def _size(name: str, size: float) -> int:
+def pattern_size(name: str, size: float) -> int:
     base, _ = PATTERNS[name]
     return base if name.startswith("schema-") else max(64, int(base * size))
 
@@ -265,7 +267,7 @@ def scaling_table(patterns: list[str], size: float = 1.0, echo: bool = False) ->
     if echo:
         print(header, flush=True)
     for name in patterns:
-        text, tools = PATTERNS[name][1](_size(name, size))
+        text, tools = PATTERNS[name][1](pattern_size(name, size))
         shown = f"{len(json.dumps(tools))}B" if name.startswith("schema-") else str(len(text))
         row = [f"{name:24} {shown:>9}"]
         for mode in modes_of(name):
@@ -282,3 +284,92 @@ def scaling_table(patterns: list[str], size: float = 1.0, echo: bool = False) ->
 
 def _ms(seconds: float) -> str:
     return f"{seconds * 1000:.1f}ms" if seconds >= 0.001 else f"{seconds * 1e6:.0f}us"
+
+
+# -- shapes at every size: the repeated prefixes of every tag, and the shapes of calls, in every dialect read -------
+
+X_TOOL: Final = [_tool("x", {"a": {"type": "string"}})]
+
+
+def _tags() -> list[str]:
+    """Every tag of every dialect the parser reads, the think tags and the end-of-sequence markers."""
+    found: list[str] = []
+    for d in D.READ_DIALECTS.values():
+        found += [d.block.open, d.block.close]
+        for declared in (d.markup, d.pairs, d.separated):
+            if declared is not None:
+                found += [t for t in astuple(declared) if len(t) > 1 and t.startswith("<")]
+    return list(
+        dict.fromkeys([*found, *D.BLOCK_OPENS, *D.BLOCK_CLOSES, *D.END_OF_SEQUENCE, *THINK_OPENS, *THINK_CLOSES])
+    )
+
+
+def _repeat(unit: str) -> Callable[[int], str]:
+    return lambda n: unit * max(1, n // len(unit))
+
+
+def _call_shapes(d: D.Dialect) -> dict[str, Callable[[int], str]]:
+    def params(k: int) -> list[tuple[str, str]]:
+        return [(f"p{i}", "v") for i in range(k)]
+
+    call = d.write("x", {"a": "v"}) + "\n"
+    shapes = {
+        "calls": _repeat(call),
+        "unknown-calls": _repeat(d.write("zz", {"a": "v"}) + "\n"),
+        "prefixed-calls": _repeat(d.write("functions.x", {"a": "v"}) + "\n"),
+        "unclosed-calls": _repeat(d.begin("x") + "\n"),
+        "many-params": lambda n: d.write("x", params(n // 16)),
+        "repeated-param": lambda n: d.write("x", [("a", "v")] * (n // 16)),
+        "long-value": lambda n: d.write("x", {"a": "v" * n}),
+        "unclosed-value": lambda n: (call := d.write("x", {"a": "v" * n}))[: call.rindex("v") + 1],
+    }
+    if d.parameter is not None:
+        p = d.parameter
+        shapes["untagged-pairs"] = _repeat(f"x{p.key_open}a{p.key_to_value}v{p.value_close}\n")
+        shapes["repeated-key"] = lambda n: d.begin("x") + p.key_open * (n // len(p.key_open))
+    return shapes
+
+
+def _other_shapes() -> dict[str, Callable[[int], str]]:
+    h = D.DIALECTS["hermes"]
+    return {
+        "reasoning": lambda n: THINK_OPENS[0] + "r " * (n // 2),
+        "reasoning-lt": lambda n: THINK_OPENS[0] + "r < " * (n // 4),
+        "names": _repeat("x "),
+        "name-lines": _repeat("x\n"),
+        "functions-prefix": _repeat("functions."),
+        "functions-names": _repeat("functions.x "),
+        "tool-tags": _repeat("<x>"),
+        "tool-tags-objects": _repeat("<x>{"),
+        "json-objects": lambda n: h.begin("x") + '{"b": ' * (n // 6),
+        "json-arrays": lambda n: h.begin("x") + "[" * n,
+        "json-keys": lambda n: h.begin("x") + "{" + '"k": 1, ' * (n // 7),
+        "json-arguments-first": lambda n: h.block.open + '{"arguments": {"a": "' + "v" * n,
+        "json-calls-in-one-block": lambda n: (
+            h.block.open + h.write("x", {"a": "v"})[len(h.block.open) : -len(h.block.close)] * (n // 40)
+        ),
+        "bare-json-list": lambda n: "[" + '{"name": "x", "arguments": {"a": "v"}},' * (n // 40),
+    }
+
+
+def _shapes() -> dict[str, Callable[[int], tuple[str, Tools]]]:
+    shapes: dict[str, Callable[[int], tuple[str, Tools]]] = {}
+
+    def both(name: str, build: Callable[[int], str]) -> None:
+        shapes[name] = lambda n: (build(n), None)
+        shapes[name + "+tools"] = lambda n: (build(n), X_TOOL)
+
+    for tag in _tags():
+        both(f"tag {tag}", _repeat(tag))
+        both(f"tag-prefix {tag[: len(tag) // 2]}", _repeat(tag[: len(tag) // 2]))
+        both(f"tag-name {tag}x", _repeat(tag + "x\n"))
+    for d in D.READ_DIALECTS.values():
+        for kind, build in _call_shapes(d).items():
+            both(f"{kind} {d.name}", build)
+    for kind, build in _other_shapes().items():
+        both(kind, build)
+    return shapes
+
+
+#: name -> builder of (text, tools) of about ``n`` characters
+SHAPES: Final = _shapes()

@@ -10,6 +10,7 @@ import pytest
 
 from longcat_plugins.core import Event, StreamParser
 from longcat_plugins.core.item_order import CallItemOrder
+from tests.core.test_scaling import MAX_CALL_GROWTH, call_growth
 
 from . import checks
 from .cases import Case
@@ -17,7 +18,7 @@ from .checks import run_checks
 from .known import KNOWN, KNOWN_SLOW, KnownBug, KnownSlow, known_slow
 from .mutations import generate
 from .runner import check_cases, minimize_all, pick, quiet, report
-from .scaling import measure, modes_of
+from .scaling import MODES, PATTERNS, measure, modes_of, pattern_size
 
 SMOKE_SEED = 13
 SMOKE_CASES = 1500
@@ -40,17 +41,12 @@ def test_fuzz_smoke_finds_nothing_new() -> None:
 
 @pytest.mark.parametrize("pattern", SMOKE_PATTERNS)
 def test_cost_is_linear_on_adversarial_pattern(pattern: str) -> None:
+    """Counted, not timed (``tests/support/work.py``): per character, 4x the pattern makes no more calls."""
     for mode in modes_of(pattern):
         if known_slow(pattern, mode):
             continue
-        exponents = []
-        for _ in range(3):  # a busy machine can slow one measurement; a superlinear parser fails all three
-            exponent = measure(pattern, mode, SMOKE_SIZE).exponent
-            if exponent < MAX_EXPONENT:
-                break
-            exponents.append(exponent)
-        else:
-            pytest.fail(f"{pattern} ({mode}): cost exponent {min(exponents):.2f} at 4x size (linear: 1)")
+        growth = call_growth(PATTERNS[pattern][1], pattern_size(pattern, SMOKE_SIZE), MODES[mode])
+        assert growth < MAX_CALL_GROWTH, f"{pattern} ({mode}): 4x the text makes {growth:.2f}x the calls per character"
 
 
 def _still_fails(bug: KnownBug) -> list[checks.Failure]:

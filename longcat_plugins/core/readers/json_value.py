@@ -37,9 +37,11 @@ _STRING_SPECIAL: Final = re.compile(r'["\\\x00-\x1f\ud800-\udfff]')
 # Python-style single-quoted strings are read too: they end at "'", and a '"' inside them is escaped.
 _SINGLE_QUOTED_SPECIAL: Final = re.compile(r'[\'"\\\x00-\x1f\ud800-\udfff]')
 # Text with nothing to decide: no quote, control character or surrogate, only complete escapes of other characters.
-_STRING_CONTINUATION: Final = re.compile(
-    r'(?:[^"\\\x00-\x1f\ud800-\udfff]|\\["\\/bfnrt]|\\u(?:[0-9a-cefA-CEF][0-9a-fA-F]{3}|[dD][0-7][0-9a-fA-F]{2}))*'
-)
+# (Written as runs of plain characters between escapes: the regex engine reads a run as one repeat of a character
+# class, where an alternation repeated per character keeps backtracking state for every character, 30x slower.)
+_PLAIN_RUN: Final = r'[^"\\\x00-\x1f\ud800-\udfff]*'
+_COMPLETE_ESCAPE: Final = r'\\["\\/bfnrt]|\\u(?:[0-9a-cefA-CEF][0-9a-fA-F]{3}|[dD][0-7][0-9a-fA-F]{2})'
+_STRING_CONTINUATION: Final = re.compile(f"{_PLAIN_RUN}(?:(?:{_COMPLETE_ESCAPE}){_PLAIN_RUN})*")
 _AFTER_QUOTE: Final = re.compile(r"[ \t\r\n]*")
 _AFTER_STRING: Final = frozenset(",:}]<")
 _MAX_WHITESPACE_AFTER_QUOTE: Final = 64

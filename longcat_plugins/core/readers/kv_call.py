@@ -286,7 +286,7 @@ class KvCallReader(MarkupCall):
         tag = _KV_BLOCK_BODY_TAGS.match(cur, pos)
         if tag is T.NEED_MORE:
             return pos, False
-        if tag is None and cur.ended and self._tables.cut.is_prefix(buf[pos:]):
+        if tag is None and cur.ended and self._tables.cut.is_prefix_at(buf, pos):
             self._whitespace.drop()  # a closing tag cut off by the end of the output is markup
             return n, False
         if tag is not None:
@@ -311,7 +311,7 @@ class KvCallReader(MarkupCall):
         tag = KV_BODY_TAGS.match(cur, end) if end < n and buf[end] == "<" else None
         if tag is T.NEED_MORE:
             return pos, False
-        if tag is None and cur.ended and end < n and self._tables.cut.is_prefix(buf[end:]):
+        if tag is None and cur.ended and end < n and self._tables.cut.is_prefix_at(buf, end):
             return n, False  # a tag cut off by the end of the output is markup
         if self._key_at(tag):
             self._state = _State.KEY
@@ -367,7 +367,7 @@ class KvCallReader(MarkupCall):
         tag = tables.value_open.match(cur, pos) if buf[pos] == "<" else None
         if tag is T.NEED_MORE:
             return pos, False
-        if tag is None and cur.ended and (buf[pos:] == "<" or tables.value_open.is_prefix(buf[pos:])):
+        if tag is None and cur.ended and tables.value_open.is_prefix_at(buf, pos):
             return n, False  # the value's tag cut off by the end of the output: the value is empty, as after the key
         if tag is None:  # a key with no value is not a parameter
             self._sink.content(self._key_markup)
@@ -508,8 +508,8 @@ def _cut_key(buf: str, start: int, key_close: T.TagSet) -> bool:
     """Whether a key whose opening tag ends at ``start``, cut off by the end of the output there, holds no character
     of a name (whitespace at most, and perhaps the beginning of its closing tag): markup. A name begun is text, as a
     key that never closes is (nothing of the output is lost)."""
-    rest = buf[whitespace_end(buf, start) :]
-    return not rest or key_close.is_prefix(rest)
+    rest = whitespace_end(buf, start)
+    return rest == len(buf) or key_close.is_prefix_at(buf, rest)
 
 
 #: the reader of each state

@@ -27,19 +27,22 @@ _START: Final = Report.START
 _ARGS: Final = Report.ARGS
 _END: Final = Report.END
 _CONTENT: Final = Report.CONTENT
-_ARGS_REPORT: Final = (_ARGS, "")  # (its text is joined from the fragments)
 
 
 class CallSink:
     """Where a call reader reports what it read, in order: the parser takes the reports after each read. A reader
     reads one call, so its reports name no call. Argument fragments reported one after another are one report."""
 
-    __slots__ = ("_args", "_problems", "_resolve", "reports")
+    __slots__ = ("_args", "_problems", "_resolve", "reports", "texts")
 
     def __init__(self, resolve: Callable[[str], str | None], problems: ProblemLog | None = None) -> None:
         self._resolve = resolve
         self._problems = problems or ProblemLog(silent=True)
-        self.reports: list[tuple[Report, str]] = []
+        # each report's kind, and its text: two lists, not one list of pairs (a pair that holds an enum member stays
+        # tracked by the cyclic collector, and a call of many parameters read in one delta would fill the
+        # collector's oldest generation with them, each full collection costing more than the last)
+        self.reports: list[Report] = []
+        self.texts: list[str] = []
         # the fragments of the last report while it is an ARGS report (joined when another report follows or the
         # parser takes the reports)
         self._args: list[str] = []
@@ -51,23 +54,27 @@ class CallSink:
         if name is None:
             return False
         self._join_args()
-        self.reports.append((_START, name))
+        self.reports.append(_START)
+        self.texts.append(name)
         return True
 
     def call_args(self, text: str) -> None:
         if text:
             if not self._args:
-                self.reports.append(_ARGS_REPORT)
+                self.reports.append(_ARGS)
+                self.texts.append("")  # (joined from the fragments)
             self._args.append(text)
 
     def end_call(self) -> None:
         self._join_args()
-        self.reports.append((_END, ""))
+        self.reports.append(_END)
+        self.texts.append("")
 
     def content(self, text: str) -> None:
         if text:
             self._join_args()
-            self.reports.append((_CONTENT, text))
+            self.reports.append(_CONTENT)
+            self.texts.append(text)
 
     def problem(self, message: str, *args: object) -> None:
         """Something in the call the server's log should show (logged once per kind when the output ends: see
@@ -75,15 +82,19 @@ class CallSink:
         self._problems.note(message, *args)
 
     def take(self) -> list[tuple[Report, str]]:
-        """The reports so far, in order (the sink starts empty again)."""
+        """The reports so far, in order, as (kind, text) pairs (the sink starts empty again)."""
+        return list(zip(*self.take_lists(), strict=True))
+
+    def take_lists(self) -> tuple[list[Report], list[str]]:
+        """The reports so far: their kinds and their texts, in order (the sink starts empty again)."""
         self._join_args()
-        reports = self.reports
-        self.reports = []
-        return reports
+        reports, texts = self.reports, self.texts
+        self.reports, self.texts = [], []
+        return reports, texts
 
     def _join_args(self) -> None:
         if self._args:
-            self.reports[-1] = (_ARGS, "".join(self._args))
+            self.texts[-1] = "".join(self._args)
             self._args = []
 
 

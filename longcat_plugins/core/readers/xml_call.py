@@ -149,7 +149,7 @@ class XmlCallReader(MarkupCall):
                 tag = (tables.unknown_body if self._unknown else tables.body).match(cur, pos)
                 if tag is T.NEED_MORE:
                     return pos
-                if tag is None and cur.ended and tables.cut.is_prefix(buf[pos:]):
+                if tag is None and cur.ended and tables.cut.is_prefix_at(buf, pos):
                     self._whitespace.drop()  # a tag of the call cut off by the end of the output is markup
                     return n
                 if tag is not None and tag != markup.param_open:  # (a parameter header is decided by its end)
@@ -239,8 +239,8 @@ def _parameters_follow(cur: Cursor, pos: int, tables: MarkupTables) -> bool | T.
     if end == pos:
         return False
     if not buf.startswith(name_end, end):
-        rest = buf[end:]
-        return T.NEED_MORE if len(rest) < len(name_end) and name_end.startswith(rest) and not cur.ended else False
+        cut = len(buf) - end < len(name_end) and name_end.startswith(buf[end:])
+        return T.NEED_MORE if cut and not cur.ended else False
     end += len(name_end)
     first = whitespace_end(buf, end)
     if first - end > _MAX_WHITESPACE_AFTER_CLOSE:
@@ -255,7 +255,8 @@ def _cut_header(buf: str, start: int, tables: MarkupTables) -> bool:
     """Whether a header whose opening tag ends at ``start``, cut off by the end of the output there, holds no
     character of a name (at most the beginning of what ends one): markup. A name begun, quoted or not, is text, as
     the rest of a header that never ends is (nothing of the output is lost)."""
-    return tables.markup.name_end.startswith(buf[start:])
+    name_end = tables.markup.name_end
+    return len(buf) - start <= len(name_end) and name_end.startswith(buf[start:])
 
 
 def _read_header(cur: Cursor, start: int, tables: MarkupTables) -> tuple[str | None, int] | T.NeedMore:
@@ -272,8 +273,7 @@ def _read_header(cur: Cursor, start: int, tables: MarkupTables) -> tuple[str | N
     at = m.start()
     name_end = tables.markup.name_end
     if not buf.startswith(name_end, at):
-        rest = buf[at:]
-        if len(rest) < len(name_end) and name_end.startswith(rest) and not cur.ended:
+        if len(buf) - at < len(name_end) and name_end.startswith(buf[at:]) and not cur.ended:
             return T.NEED_MORE
         return None, 0
     return buf[start:at], at + len(name_end)
