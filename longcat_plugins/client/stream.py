@@ -174,6 +174,7 @@ class ChatStreamRepair:
             read = True
         content = delta.get(CONTENT)
         if isinstance(content, str) and content:
+            self._end_reasoning(state, out)
             self._feed(state, CONTENT, content, out)
             read = True
         finish_reason = choice.get("finish_reason")
@@ -207,6 +208,14 @@ class ChatStreamRepair:
         if out.calls:
             new["tool_calls"] = out.calls
         return new
+
+    def _end_reasoning(self, state: _Choice, out: _Out) -> None:
+        """The answer has begun, so the reasoning has ended: what its parser still holds (a call the end of the
+        reasoning decides) comes out now, numbered before the answer's calls, as in the whole response. Reasoning
+        that comes again later is read by a new parser."""
+        if _REASONING in state.channels:
+            self._events(state, _REASONING, state.channels[_REASONING].parser.finish(), out)
+            del state.channels[_REASONING]
 
     def _feed(self, state: _Choice, channel: str, text: str, out: _Out) -> None:
         ch = self._channel(state, channel)

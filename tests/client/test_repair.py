@@ -182,6 +182,17 @@ def test_both_channels_in_one_stream(first: Text, second: Text, cuts_r: list[int
     assert calls == reasoning_calls + content_calls
 
 
+def test_a_call_the_end_of_the_reasoning_decides_comes_before_the_answers_calls() -> None:
+    """A key left open in the reasoning holds the call after it until the reasoning ends: the answer's first text
+    ends it, so that call is numbered before the answer's, as in the whole response."""
+    reasoning = "<longcat_tool_call>get_weather\n<longcat_arg_key>days" + CALL
+    got = fold(repair_chat_stream(stream_of([("reasoning_content", reasoning), ("content", CALL)]), REQUEST))
+    whole = repair_chat_completion(response(CALL, reasoning), REQUEST)["choices"][0]["message"]
+    in_whole = [(c["function"]["name"], c["function"]["arguments"]) for c in whole["tool_calls"]]
+    assert got["calls"] == in_whole == expected(reasoning, TOOLS)[1] + expected(CALL, TOOLS)[1]
+    assert len(in_whole) == 3
+
+
 def test_reasoning_field_of_newer_vllm() -> None:
     delta_text = "Let me look." + CALL
     got = list(repair_chat_stream(stream_of([("reasoning", delta_text[:15]), ("reasoning", delta_text[15:])]), REQUEST))
