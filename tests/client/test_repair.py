@@ -186,10 +186,11 @@ def test_a_call_the_end_of_the_reasoning_decides_comes_before_the_answers_calls(
     """A key left open in the reasoning holds the call after it until the reasoning ends: the answer's first text
     ends it, so that call is numbered before the answer's, as in the whole response."""
     reasoning = "<longcat_tool_call>get_weather\n<longcat_arg_key>days" + CALL
-    got = fold(repair_chat_stream(stream_of([("reasoning_content", reasoning), ("content", CALL)]), REQUEST))
-    whole = repair_chat_completion(response(CALL, reasoning), REQUEST)["choices"][0]["message"]
+    answer = CALL.replace('"days": 2', '"days": 3')
+    got = fold(repair_chat_stream(stream_of([("reasoning_content", reasoning), ("content", answer)]), REQUEST))
+    whole = repair_chat_completion(response(answer, reasoning), REQUEST)["choices"][0]["message"]
     in_whole = [(c["function"]["name"], c["function"]["arguments"]) for c in whole["tool_calls"]]
-    assert got["calls"] == in_whole == expected(reasoning, TOOLS)[1] + expected(CALL, TOOLS)[1]
+    assert got["calls"] == in_whole == expected(reasoning, TOOLS)[1] + expected(answer, TOOLS)[1]
     assert len(in_whole) == 3
 
 
