@@ -406,6 +406,16 @@ SGLANG_FORCED_REASONING: Final = (
         checked_on=_S,
     ),
 )
+#: Used when present: a Messages stream then takes each call whole (without it, text in the output's last step may
+#: close the tool_use block of a call still open, and SGLang drops the call's last arguments).
+SGLANG_MESSAGES: Final = (
+    Contract(
+        "sglang.srt.entrypoints.anthropic.serving:AnthropicServing._convert_to_chat_completion_request",
+        "the Chat Completions request SGLang makes of a Messages request (its tools are those the tool-call parser "
+        "is handed): its stream is served as items, each call whole",
+        checked_on=_S,
+    ),
+)
 SGLANG_OPTIONAL: Final = (
     Contract(
         "sglang.srt.function_call.base_format_detector:BaseFormatDetector.get_auto_tool_call_structural_tag",
@@ -449,6 +459,7 @@ GROUPS: Final = {
         ("serving", (SGLANG_SERVING,), "required"),
         ("one pass", SGLANG_ONE_PASS, "optional"),
         ("forced reasoning", SGLANG_FORCED_REASONING, "optional"),
+        ("messages stream", SGLANG_MESSAGES, "optional"),
         ("optional", SGLANG_OPTIONAL, "optional"),
         ("replay server", SGLANG_REPLAY, "replay"),
     ),

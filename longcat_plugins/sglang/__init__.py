@@ -10,7 +10,9 @@ When SGLang's chat serving is imported, it is told to keep special tokens in the
 knows by name): think tags are often special tokens and must reach the reasoning detector. The same per-request hook
 notes the tools SGLang's tool-call parser will be handed (for a Responses request, the Responses serving notes the
 tools it converts), and SGLang's ``ReasoningParser`` hands our reasoning detector the request it is built for: with
-both of our parsers, a Chat Completions or Responses request is read in one pass (:mod:`.one_pass`).
+both of our parsers, a Chat Completions or Responses request is read in one pass (:mod:`.one_pass`). The Messages
+serving's conversion to a Chat Completions request notes that its stream takes each call whole (see
+:func:`.request_context.takes_whole_calls`).
 
 The detectors rely on SGLang internals (:data:`TOOL_CONTRACTS`, :data:`REASONING_CONTRACTS`, :data:`SERVING`,
 declared in :mod:`longcat_plugins.contracts`), each checked as its module is imported. When one is missing,
@@ -28,6 +30,7 @@ from typing import Any, Final
 
 from longcat_plugins.contracts import (
     SGLANG_FORCED_REASONING,
+    SGLANG_MESSAGES,
     SGLANG_ONE_PASS,
     SGLANG_REASONING,
     SGLANG_SERVING,
@@ -44,6 +47,7 @@ _TOOL_REGISTRY_MODULE = "sglang.srt.function_call.function_call_parser"
 _REASONING_REGISTRY_MODULE = "sglang.srt.parser.reasoning_parser"
 _SERVING_MODULE = "sglang.srt.entrypoints.openai.serving_chat"
 _RESPONSES_MODULE = "sglang.srt.entrypoints.openai.serving_responses"
+_MESSAGES_MODULE = "sglang.srt.entrypoints.anthropic.serving"
 _TOOL_FLAG: Final = "--tool-call-parser"
 _REASONING_FLAG: Final = "--reasoning-parser"
 
@@ -52,6 +56,7 @@ REASONING_CONTRACTS: Final = SGLANG_REASONING
 SERVING: Final = SGLANG_SERVING
 ONE_PASS: Final = SGLANG_ONE_PASS
 FORCED_REASONING: Final = SGLANG_FORCED_REASONING
+MESSAGES: Final = SGLANG_MESSAGES
 
 
 def register() -> None:
@@ -75,6 +80,7 @@ def register() -> None:
     when_imported(_REASONING_REGISTRY_MODULE, _on_reasoning_registry)
     when_imported(_SERVING_MODULE, _on_serving)
     when_imported(_RESPONSES_MODULE, _on_responses_serving)
+    when_imported(_MESSAGES_MODULE, _on_messages_serving)
     _check_dialect_setting()
     _point_http_workers_here()
 
@@ -223,6 +229,33 @@ def _note_responses_tools(module: Any) -> None:
     _wrap_once(module.OpenAIServingResponses, "_response_tools_to_chat_tools", note_tools)
 
 
+def _note_messages_streams(module: Any) -> None:
+    """A Messages request is served as a Chat Completions request ``_convert_to_chat_completion_request`` makes of
+    it, whose stream SGLang turns into content blocks, one at a time: noted, so that its tool-call parser passes each
+    call on whole (see :func:`.request_context.takes_whole_calls`)."""
+    from longcat_plugins.doctor.drift import missing
+
+    problems = missing(MESSAGES)
+    if problems:
+        logger.warning(
+            "SGLang's Messages stream may drop a call's last arguments when text follows the call in the output's "
+            "last step here: %s",
+            "; ".join(problems),
+        )
+        return
+    from .request_context import note_whole_calls
+
+    def note(original: Callable[..., Any]) -> Callable[..., Any]:
+        def convert(self: Any, anthropic_request: Any) -> Any:
+            request = original(self, anthropic_request)
+            note_whole_calls(request)
+            return request
+
+        return convert
+
+    _wrap_once(module.AnthropicServing, "_convert_to_chat_completion_request", note)
+
+
 def _tokenizer(serving: Any) -> Any:
     """The server's tokenizer (None when SGLang runs without one)."""
     return getattr(getattr(serving, "tokenizer_manager", None), "tokenizer", None)
@@ -315,5 +348,6 @@ def _on_chat_serving(module: Any) -> None:
 
 _on_serving = _guarded(_on_chat_serving)
 _on_responses_serving = _guarded(_note_responses_tools)
+_on_messages_serving = _guarded(_note_messages_streams)
 
-__all__ = ["ONE_PASS", "PARSER_NAME", "REASONING_CONTRACTS", "SERVING", "TOOL_CONTRACTS", "register"]
+__all__ = ["MESSAGES", "ONE_PASS", "PARSER_NAME", "REASONING_CONTRACTS", "SERVING", "TOOL_CONTRACTS", "register"]

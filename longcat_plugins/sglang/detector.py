@@ -34,6 +34,7 @@ from longcat_plugins.core.tool_tags import may_hold_tool_tag
 
 from .dialect import Dialect, dialect_from_env
 from .one_pass import OnePassReading, call_options, claim, handed_over_here
+from .request_context import takes_whole_calls
 from .results import call_item, parse_result
 from .structural import build_structural_tag
 
@@ -56,10 +57,19 @@ class LongcatDetector(BaseFormatDetector):
         self._options = ParserOptions(reasoning=False, emit_unknown_calls=emit_unknown_calls_from_env())
         self._reading: OnePassReading | None = None
         self._paired = False  # whether the first parse looked for a reading to claim
-        self._order = CallItemOrder()  # as SGLang's Responses stream takes one item at a time
+        self._order: CallItemOrder | None = None  # (on the first chunk, see _order_for)
 
     def _options_for(self, tools: Sequence[Any]) -> ParserOptions:
         return call_options(tools, self._options)
+
+    def _order_for(self, tools: Sequence[Any]) -> CallItemOrder:
+        """The order of this stream's events, made on its first chunk: SGLang's Responses and Messages streams take
+        one item at a time; the Messages stream, made of the Chat Completions stream (a step's text before the step's
+        call fragments), takes each call whole, since text in the last step would otherwise close the item of a call
+        still open before its last arguments (see :mod:`longcat_plugins.core.item_order`)."""
+        if self._order is None:
+            self._order = CallItemOrder(whole_calls=takes_whole_calls(tools))
+        return self._order
 
     def _reading_for(self, tools: Sequence[Any]) -> OnePassReading | None:
         """The one-pass reading this detector answers from, claimed on its first parse (see :mod:`.one_pass`)."""
@@ -94,21 +104,22 @@ class LongcatDetector(BaseFormatDetector):
     # -- streaming -------------------------------------------------------------------------------------------
 
     def parse_streaming_increment(self, new_text: str, tools: Sequence[Any]) -> StreamingParseResult:
+        order = self._order_for(tools)
         reading = self._reading if self._paired else self._reading_for(tools)
         if reading is not None:
-            return self._result(self._order.filter(reading.take()))
+            return self._result(order.filter(reading.take()))
         if self._parser is None:
             self._parser = StreamParser(tools, self._options_for(tools))
-        return self._result(self._order.filter(self._parser.feed(new_text)))
+        return self._result(order.filter(self._parser.feed(new_text)))
 
     def finish(self, tools: Sequence[Any]) -> StreamingParseResult:
         """End of stream: release held-back text, close open calls, and record every call as fully streamed."""
         if self._reading is not None:
-            result = self._result(self._order.finish(self._reading.take()))
+            result = self._result(self._order_for(tools).finish(self._reading.take()))
         elif self._parser is None:
             return StreamingParseResult()
         else:
-            result = self._result(self._order.finish(self._parser.finish()))
+            result = self._result(self._order_for(tools).finish(self._parser.finish()))
         for index in range(len(self._log)):
             if index >= len(self.prev_tool_call_arr) or not self.prev_tool_call_arr[index]:
                 self._record(index)

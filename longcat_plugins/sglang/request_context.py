@@ -10,6 +10,12 @@ read the request. The serving layer's per-request hook (``SERVING`` in :mod:`lon
 - when the server's tool-call parser is ours, the tools it will be handed for the request, so that the reasoning
   parser, which SGLang builds with the request (see :mod:`longcat_plugins.sglang.one_pass`), reads calls as that
   parser does (beside an engine's own tool-call parser, nothing is noted: the two read in two stages).
+
+And the Messages serving's conversion to a Chat Completions request (``MESSAGES`` in :mod:`longcat_plugins.sglang`)
+notes that the request is streamed as items, each call whole (:func:`takes_whole_calls`), on the tools of the request
+it makes: SGLang's Messages stream is made of the Chat Completions stream, which sends a step's text before the
+step's call fragments, so text in the output's last step would close the ``tool_use`` block of a call still open,
+before its last arguments (see :mod:`longcat_plugins.core.item_order`).
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ from longcat_plugins.core.stops import end_of_sequence_ids, stops_may_cut_calls
 #: (by the address of the object noted) a weak reference to the object, and what is noted of it
 _marked: dict[int, tuple[weakref.ref[Any], bool]] = {}
 _tools_of: dict[int, tuple[weakref.ref[Any], tuple[Any, ...]]] = {}
+_whole_calls: dict[int, tuple[weakref.ref[Any], bool]] = {}
 # Re-entrant: replacing an entry can free the objects it held, and their weak references call back into _forget
 # while the lock is held.
 _lock = threading.RLock()
@@ -49,6 +56,18 @@ def may_be_cut_by_a_stop(request: Any, tokenizer: Any = None) -> bool:
     return stops_may_cut_calls(
         (getattr(request, "stop", None), getattr(request, "stop_regex", None)), stop_token_ids, eos_ids
     )
+
+
+def note_whole_calls(request: Any) -> None:
+    """Note that ``request`` (a Chat Completions request SGLang made of a Messages request) is streamed as items that
+    each take one call whole: the tool objects its tool-call parser is handed are marked."""
+    for tool in getattr(request, "tools", None) or ():
+        _remember(_whole_calls, tool, True)
+
+
+def takes_whole_calls(tools: Sequence[Any] | None) -> bool:
+    """Whether the stream of the request whose tool-call parser is handed ``tools`` takes each call whole."""
+    return any(_recall(_whole_calls, tool) for tool in tools or ())
 
 
 def tools_of_a_request_a_stop_may_cut(tools: Sequence[Any] | None) -> bool:

@@ -181,24 +181,9 @@ class EngineFault:
     reason: str
 
 
-ENGINE_FAULTS: tuple[EngineFault, ...] = (
-    EngineFault(
-        "messages-stream-text-beside-a-call-end",
-        frozenset({"sglang"}),
-        lambda cell, problem, ends_last: (
-            cell.api == "messages"
-            and cell.stream
-            and ends_last
-            and "Dropping tool_call argument delta with no open" in problem
-        ),
-        "SGLang's Chat Completions stream sends a step's text before the step's call fragments, and its Messages "
-        "stream, made from it, closes a tool_use block at text and drops the arguments that follow (it logs "
-        "'Dropping tool_call argument delta with no open tool_use block'). Text the model wrote inside a call comes "
-        "after the call, in a later step, whenever there is one; in the output's last step, when a call is open at its "
-        "start, the text shares the step with the call's last arguments (vLLM's Responses stream, which makes one "
-        "message of that step, text first, is served whole calls for this reason: no call is open between steps)",
-    ),
-)
+#: (none left: SGLang's Messages stream, which closes a ``tool_use`` block at text and drops the arguments that follow,
+#: is served each call whole, see ``longcat_plugins/sglang/request_context.py``)
+ENGINE_FAULTS: tuple[EngineFault, ...] = ()
 
 
 def engine_fault(engine: str, cell: Cell, problem: str, ends_last: bool) -> EngineFault | None:
