@@ -8,7 +8,8 @@ text that only looks like a tag, count as the parser reads them.
 A token is reasoning when the output is inside reasoning before it and after it and its text is shown as reasoning
 (at once, or after being held back as the possible start of a tag that turned out to be text): an opening tag, a
 closing tag, a call tag and an end marker are never reasoning, whether they are one token or several. (A token that
-holds both the last reasoning text and the start of a closing tag is not counted.)
+holds both the last reasoning text and the start of a closing tag is not counted.) The list counted is the output so
+far, read as if it ended there: what its end would show as reasoning of the text still held back counts too.
 """
 
 from __future__ import annotations
@@ -16,9 +17,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from .events import Reasoning
+from .events import Event, Reasoning
 from .options import ParserOptions
 from .parser import StreamParser
+from .tags import END_OF_SEQUENCE
 
 
 class ReasoningTokenCounter:
@@ -34,12 +36,16 @@ class ReasoningTokenCounter:
         self._restart()
 
     def _restart(self) -> None:
-        options = ParserOptions(reasoning=True, tools=False, reasoning_open=self._reasoning_open)
-        self._parser = StreamParser(self._tools, options)
+        self._parser = StreamParser(self._tools, self._options(self._reasoning_open))
         self._seen = 0  # how many token ids were read
         self._last_id: int | None = None
         self._count = 0
-        self._undecided = 0  # tokens read inside reasoning while the parser held a possible tag back
+        self._undecided: list[str] = []  # the tokens read inside reasoning while the parser held text back
+
+    @staticmethod
+    def _options(reasoning_open: bool) -> ParserOptions:
+        # (the answer's own parser logs what the model wrote wrong; the count logs nothing)
+        return ParserOptions(reasoning=True, tools=False, reasoning_open=reasoning_open, log_problems=False)
 
     def count(self, token_ids: Sequence[int]) -> int:
         """The reasoning tokens among ``token_ids``: the list read last time, grown (as engines pass it), costs
@@ -69,7 +75,16 @@ class ReasoningTokenCounter:
         self._seen = len(token_ids)
         if token_ids:
             self._last_id = token_ids[-1]
-        return self._count
+        return self._count + self._held_reasoning()
+
+    def _held_reasoning(self) -> int:
+        """The undecided tokens the end of the output would show as reasoning. They were read inside reasoning with
+        nothing held before them: a parser that starts inside reasoning reads them to their end (the counting
+        parser reads on, as the list may grow)."""
+        if not self._undecided:
+            return 0
+        probe = StreamParser(self._tools, self._options(reasoning_open=True))
+        return _shown_as_reasoning(self._undecided, [*probe.feed("".join(self._undecided)), *probe.finish()])
 
     def _read_one(self, text: str) -> None:
         """One token's text, read alone: whether it is reasoning depends on what the parser shows of it."""
@@ -77,12 +92,42 @@ class ReasoningTokenCounter:
         before = parser.in_reasoning
         events = parser.feed(text)
         released = any(type(event) is Reasoning for event in events)
-        if released:  # what was held back turned out to be reasoning text
-            self._count += self._undecided
-        self._undecided = 0 if released else self._undecided
-        if not (before and parser.in_reasoning):
-            self._undecided = 0
+        inside = before and parser.in_reasoning
+        if released:  # what was held back turned out to be reasoning text, and this token's text maybe too
+            read = self._undecided if inside and parser.holding else [*self._undecided, text]
+            self._count += _shown_as_reasoning(read, events)
+            self._undecided = []
+        if not inside:
+            self._undecided = []
         elif parser.holding:
-            self._undecided += 1
-        elif released:
-            self._count += 1
+            self._undecided.append(text)
+
+
+def _shown_as_reasoning(tokens: Sequence[str], events: Sequence[Event]) -> int:
+    """How many of ``tokens`` (texts read in turn, all shown by ``events`` or held) the reasoning text that opens
+    ``events`` shows: each whole, the first maybe only its end (its start was shown before) or after the end of
+    the tag that opened reasoning (in the token before it, not counted); an end marker, which is never shown, is not
+    counted, and counting stops at the first token the reasoning does not show."""
+    parts = []
+    for event in events:
+        if type(event) is not Reasoning:
+            break
+        parts.append(event.text)
+    shown = "".join(parts)
+    count = at = 0
+    for token in tokens:
+        for marker in END_OF_SEQUENCE:
+            token = token.replace(marker, "")
+        if not token:
+            continue
+        if not count:  # the first: its start may have been shown before, or the text that opened reasoning may lead
+            skip = next((k for k in range(len(token)) if shown.startswith(token[k:])), None)
+            at = len(token) - skip if skip is not None else shown.find(token) + len(token)
+            if skip is None and at < len(token):
+                break
+        elif shown.startswith(token, at):
+            at += len(token)
+        else:
+            break
+        count += 1
+    return count
