@@ -11,6 +11,7 @@ from .fold import FOLDS
 from .oracle import Served, call_with_text_ends_in_last_step, engine_fault, expected, refusal
 from .requests import request_body, stop_string
 from .texts import Text, broken_variant
+from .tokenizer import EOS
 
 
 class Driver(Protocol):
@@ -63,6 +64,13 @@ def cut_point(text: str, cut_after: str = "") -> int:
     return text.find(stop) if stop else len(text) // 2
 
 
+def searched_for_stops(output: str, generated: str) -> str:
+    """The part of the generated text an engine searches for stop strings: an output that ends with the
+    end-of-sequence token ends there, and that token's text is never part of the answer (a stop string that only
+    occurs inside it never stops the output)."""
+    return generated.removesuffix(EOS) if output.endswith(EOS) else generated
+
+
 def run_cell(driver: Driver, cell: Cell, text: Text) -> Outcome:
     outcome = Outcome(cell, text)
     if not text.tools:  # the request has no tools, whatever the cell's tool choice
@@ -81,7 +89,7 @@ def run_cell(driver: Driver, cell: Cell, text: Text) -> Outcome:
             return outcome
         generated, cut = driver.decode(cell, ids[:max_tokens]), True
     elif cell.finish == "stop":
-        stop = stop_string(generated, text.cut_after)
+        stop = stop_string(searched_for_stops(output, generated), text.cut_after)
         if stop is None:
             outcome.skipped = "no stop string inside"
             return outcome

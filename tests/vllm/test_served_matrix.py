@@ -12,7 +12,7 @@ from served_vllm import VllmDriver
 
 from tests.served.cells import Cell
 from tests.served.run import run_cell
-from tests.served.texts import Text
+from tests.served.texts import TOOLS, Text
 from tests.support.twins.served_matrix import *  # noqa: F403 (the smoke's tests, run on VllmDriver)
 
 pytestmark = pytest.mark.vllm
@@ -37,5 +37,18 @@ def test_reasoning_tokens_count_what_the_end_shows_as_reasoning(driver: Any, tex
     for parsers, stream in itertools.product(("both", "reasoning"), (False, True)):
         cell = Cell(api="chat", stream=stream, parsers=parsers, tool_choice="no_tools", tokens=tokens, group=3)
         outcomes.append(run_cell(driver, cell, text))
+    failed = [str(o) for o in outcomes if not o.ok]
+    assert not failed, "\n".join(failed)
+
+
+def test_a_stop_string_is_looked_for_before_the_end_of_sequence_token(driver: Any) -> None:
+    """An output that ends with the end-of-sequence token ends there: its text is never part of the answer, so the
+    stop string a cell cuts the output with is drawn from the text before it (one drawn from the middle of the whole
+    text fell inside ``<|im_end|>``, which never stops the output)."""
+    text = Text("ends_with_the_end_of_sequence_token", "Fine here.<|im_end|>", TOOLS)
+    outcomes = []
+    for api, stream, parsers in itertools.product(driver.apis, (False, True), ("both", "tool", "reasoning")):
+        outcomes.append(run_cell(driver, Cell(api=api, stream=stream, parsers=parsers, finish="stop"), text))
+    assert not [o for o in outcomes if o.skipped]
     failed = [str(o) for o in outcomes if not o.ok]
     assert not failed, "\n".join(failed)
