@@ -17,10 +17,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from .dialects import END_OF_SEQUENCE
 from .events import Event, Reasoning
 from .options import ParserOptions
 from .parser import StreamParser
-from .tags import END_OF_SEQUENCE
 
 
 class ReasoningTokenCounter:
