@@ -22,6 +22,9 @@ from .events import Event, Reasoning
 from .options import ParserOptions
 from .parser import StreamParser
 
+#: undecided tokens read again to their end at every count up to this many (see ``_held_reasoning``)
+EXACT_HELD = 256
+
 
 class ReasoningTokenCounter:
     """Reasoning tokens of one output, counted incrementally; ``token_text`` gives one token's text."""
@@ -41,6 +44,8 @@ class ReasoningTokenCounter:
         self._last_id: int | None = None
         self._count = 0
         self._undecided: list[str] = []  # the tokens read inside reasoning while the parser held text back
+        #: the last reading of the undecided tokens to their end: (the list, its length, the count, all reasoning)
+        self._probed: tuple[list[str], int, int, bool] | None = None
 
     @staticmethod
     def _options(reasoning_open: bool) -> ParserOptions:
@@ -54,7 +59,10 @@ class ReasoningTokenCounter:
         if len(token_ids) < seen or (seen and token_ids[seen - 1] != self._last_id):
             self._restart()
             seen = 0
-        ids = token_ids[seen:]
+        end = len(token_ids)
+        if end > seen and self._token_text(token_ids[end - 1]) in END_OF_SEQUENCE:
+            end -= 1  # the end-of-sequence token that ends the output is no text of the answer: read when followed
+        ids = token_ids[seen:end]
         token_text, parser, n, i = self._token_text, self._parser, len(ids), 0
         while i < n:
             if not self._undecided and not parser.holding:
@@ -72,19 +80,31 @@ class ReasoningTokenCounter:
                     continue
             self._read_one(token_text(ids[i]))
             i += 1
-        self._seen = len(token_ids)
-        if token_ids:
-            self._last_id = token_ids[-1]
+        self._seen = end
+        if end:
+            self._last_id = token_ids[end - 1]
         return self._count + self._held_reasoning()
 
     def _held_reasoning(self) -> int:
         """The undecided tokens the end of the output would show as reasoning. They were read inside reasoning with
         nothing held before them: a parser that starts inside reasoning reads them to their end (the counting
-        parser reads on, as the list may grow)."""
-        if not self._undecided:
+        parser reads on, as the list may grow).
+
+        Read again at every count, a long held text would cost time quadratic in its length when the count is
+        asked on every chunk: past :data:`EXACT_HELD` tokens it is read again when their number has doubled since
+        the last reading, or when the last token is an end-of-sequence marker (the output ended); in between, the
+        tokens read since count as the last reading showed the ones before them (all reasoning, or no more)."""
+        held = self._undecided
+        if not held:
             return 0
+        n, last = len(held), self._probed
+        if last is not None and last[0] is held and EXACT_HELD < n < 2 * last[1] and held[-1] not in END_OF_SEQUENCE:
+            _, probed, count, all_shown = last
+            return count + (n - probed if all_shown else 0)
         probe = StreamParser(self._tools, self._options(reasoning_open=True))
-        return _shown_as_reasoning(self._undecided, [*probe.feed("".join(self._undecided)), *probe.finish()])
+        count = _shown_as_reasoning(held, [*probe.feed("".join(held)), *probe.finish()])
+        self._probed = (held, n, count, count == sum(1 for token in held if _without_markers(token)))
+        return count
 
     def _read_one(self, text: str) -> None:
         """One token's text, read alone: whether it is reasoning depends on what the parser shows of it."""
@@ -115,9 +135,7 @@ def _shown_as_reasoning(tokens: Sequence[str], events: Sequence[Event]) -> int:
         parts.append(event.text)
     shown = "".join(parts)
     count = at = 0
-    for token in tokens:
-        for marker in END_OF_SEQUENCE:
-            token = token.replace(marker, "")
+    for token in map(_without_markers, tokens):
         if not token:
             continue
         if not count:  # the first: its start may have been shown before, or the text that opened reasoning may lead
@@ -131,3 +149,9 @@ def _shown_as_reasoning(tokens: Sequence[str], events: Sequence[Event]) -> int:
             break
         count += 1
     return count
+
+
+def _without_markers(token: str) -> str:
+    for marker in END_OF_SEQUENCE:
+        token = token.replace(marker, "")
+    return token

@@ -117,3 +117,26 @@ def test_an_end_marker_read_last_changes_no_count(
     the output as the end of the list does, and is never reasoning."""
     tokens = _tokens(text, cuts)
     assert _count([*tokens, marker], reasoning_open) == _count(tokens, reasoning_open)
+
+
+def test_a_long_held_text_counted_on_every_chunk_is_read_a_bounded_number_of_times(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A block opened inside reasoning and held to the end of a long output, counted every 16 tokens (usage sent
+    with each chunk): the text read in all is a few times the output's, not its square; the last count is exact."""
+    from longcat_plugins.core import reasoning_tokens
+
+    read = [0]
+
+    class Counting(reasoning_tokens.StreamParser):
+        def feed(self, delta: str) -> list[Any]:
+            read[0] += len(delta)
+            return super().feed(delta)
+
+    monkeypatch.setattr(reasoning_tokens, "StreamParser", Counting)
+    tokens = ["Plan", "<tool_call>", "\n", '{"', "name", '": "', *["ab"] * 4000, "<|im_end|>"]
+    counter = ReasoningTokenCounter(tokens.__getitem__, reasoning_open=True)
+    for k in range(1, len(tokens), 16):
+        counter.count(range(k))
+    assert counter.count(range(len(tokens))) == len(tokens) - 1
+    assert read[0] < 6 * len("".join(tokens))
