@@ -64,20 +64,16 @@ def cut_point(text: str, cut_after: str = "") -> int:
     return text.find(stop) if stop else len(text) // 2
 
 
-def searched_for_stops(output: str, generated: str) -> str:
-    """The part of the generated text an engine searches for stop strings: an output that ends with the
-    end-of-sequence token ends there, and that token's text is never part of the answer (a stop string that only
-    occurs inside it never stops the output)."""
-    return generated.removesuffix(EOS) if output.endswith(EOS) else generated
-
-
 def run_cell(driver: Driver, cell: Cell, text: Text) -> Outcome:
     outcome = Outcome(cell, text)
     if not text.tools:  # the request has no tools, whatever the cell's tool choice
         cell = replace(cell, tool_choice="no_tools", strict=False, parallel=True)
     output = text.text
     ids = driver.token_ids(cell, output)
-    generated, max_tokens, stop, cut = driver.decode(cell, ids), None, None, False
+    # an output that ends with the end-of-sequence token ends there: the token's text is no text of the answer
+    # (engines never pass it to the parsers, nor search it for stop strings)
+    generated = driver.decode(cell, ids[:-1] if output.endswith(EOS) else ids)
+    max_tokens, stop, cut = None, None, False
     if cell.finish == "length":
         at = cut_point(output, text.cut_after)
         if text.cut_after:  # the tokens up to the cut
@@ -89,7 +85,7 @@ def run_cell(driver: Driver, cell: Cell, text: Text) -> Outcome:
             return outcome
         generated, cut = driver.decode(cell, ids[:max_tokens]), True
     elif cell.finish == "stop":
-        stop = stop_string(searched_for_stops(output, generated), text.cut_after)
+        stop = stop_string(generated, text.cut_after)
         if stop is None:
             outcome.skipped = "no stop string inside"
             return outcome

@@ -53,7 +53,9 @@ class GeneratingTokenizerManager(TokenizerManagerStandIn):
         stops = params.get("stop") or []
         stops = [stops] if isinstance(stops, str) else list(stops)
         limit = params.get("max_new_tokens")
-        ids = [*self.tokenizer.encode(self.output, add_special_tokens=False), self.tokenizer.eos_token_id]
+        ids = list(self.tokenizer.encode(self.output, add_special_tokens=False))
+        if not ids or ids[-1] != self.tokenizer.eos_token_id:  # (an output may end with it, as a model ends)
+            ids.append(self.tokenizer.eos_token_id)
         finish: dict[str, Any] = {"type": "stop", "matched": self.tokenizer.eos_token_id}
         if limit is not None and limit < len(ids):
             ids, finish = ids[:limit], {"type": "length", "length": limit}

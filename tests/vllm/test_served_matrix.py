@@ -52,3 +52,16 @@ def test_a_stop_string_is_looked_for_before_the_end_of_sequence_token(driver: An
     assert not [o for o in outcomes if o.skipped]
     failed = [str(o) for o in outcomes if not o.ok]
     assert not failed, "\n".join(failed)
+
+
+def test_the_end_of_sequence_token_that_ends_an_output_is_not_read(driver: Any) -> None:
+    """The end-of-sequence token an output ends with never reaches the parsers (vLLM keeps it out of the text): the
+    answer is the one-pass reading of the text before it, whose last whitespace, after untagged calls and a
+    sentence, a trailing marker would have dropped."""
+    output = '[{"name": "get_weather", "arguments": {"city": "Paris"}}]\n\nDone.\n<|im_end|>'
+    text = Text("untagged_calls_then_a_sentence", output, TOOLS)
+    outcomes = []
+    for api, stream in itertools.product(driver.apis, (False, True)):
+        outcomes.append(run_cell(driver, Cell(api=api, stream=stream, group=64), text))
+    failed = [str(o) for o in outcomes if not o.ok]
+    assert not failed, "\n".join(failed)
