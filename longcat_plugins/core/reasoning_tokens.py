@@ -8,7 +8,8 @@ text that only looks like a tag, count as the parser reads them.
 A token is reasoning when the output is inside reasoning before it and after it and its text is shown as reasoning
 (at once, or after being held back as the possible start of a tag that turned out to be text): an opening tag, a
 closing tag, a call tag and an end marker are never reasoning, whether they are one token or several. (A token that
-holds both the last reasoning text and the start of a closing tag is not counted.)
+holds both the last reasoning text and the start of a closing tag is not counted.) The list counted is the output so
+far, read as if it ended there: what its end would show as reasoning of the text still held back counts too.
 """
 
 from __future__ import annotations
@@ -16,9 +17,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from .events import Reasoning
+from .dialects import END_OF_SEQUENCE
+from .events import Event, Reasoning
 from .options import ParserOptions
 from .parser import StreamParser
+
+#: undecided tokens read again to their end at every count up to this many (see ``_held_reasoning``)
+EXACT_HELD = 256
 
 
 class ReasoningTokenCounter:
@@ -34,12 +39,18 @@ class ReasoningTokenCounter:
         self._restart()
 
     def _restart(self) -> None:
-        options = ParserOptions(reasoning=True, tools=False, reasoning_open=self._reasoning_open)
-        self._parser = StreamParser(self._tools, options)
+        self._parser = StreamParser(self._tools, self._options(self._reasoning_open))
         self._seen = 0  # how many token ids were read
         self._last_id: int | None = None
         self._count = 0
-        self._undecided = 0  # tokens read inside reasoning while the parser held a possible tag back
+        self._undecided: list[str] = []  # the tokens read inside reasoning while the parser held text back
+        #: the last reading of the undecided tokens to their end: (the list, its length, the count, all reasoning)
+        self._probed: tuple[list[str], int, int, bool] | None = None
+
+    @staticmethod
+    def _options(reasoning_open: bool) -> ParserOptions:
+        # (the answer's own parser logs what the model wrote wrong; the count logs nothing)
+        return ParserOptions(reasoning=True, tools=False, reasoning_open=reasoning_open, log_problems=False)
 
     def count(self, token_ids: Sequence[int]) -> int:
         """The reasoning tokens among ``token_ids``: the list read last time, grown (as engines pass it), costs
@@ -48,7 +59,10 @@ class ReasoningTokenCounter:
         if len(token_ids) < seen or (seen and token_ids[seen - 1] != self._last_id):
             self._restart()
             seen = 0
-        ids = token_ids[seen:]
+        end = len(token_ids)
+        if end > seen and self._token_text(token_ids[end - 1]) in END_OF_SEQUENCE:
+            end -= 1  # the end-of-sequence token that ends the output is no text of the answer: read when followed
+        ids = token_ids[seen:end]
         token_text, parser, n, i = self._token_text, self._parser, len(ids), 0
         while i < n:
             if not self._undecided and not parser.holding:
@@ -66,10 +80,31 @@ class ReasoningTokenCounter:
                     continue
             self._read_one(token_text(ids[i]))
             i += 1
-        self._seen = len(token_ids)
-        if token_ids:
-            self._last_id = token_ids[-1]
-        return self._count
+        self._seen = end
+        if end:
+            self._last_id = token_ids[end - 1]
+        return self._count + self._held_reasoning()
+
+    def _held_reasoning(self) -> int:
+        """The undecided tokens the end of the output would show as reasoning. They were read inside reasoning with
+        nothing held before them: a parser that starts inside reasoning reads them to their end (the counting
+        parser reads on, as the list may grow).
+
+        Read again at every count, a long held text would cost time quadratic in its length when the count is
+        asked on every chunk: past :data:`EXACT_HELD` tokens it is read again when their number has doubled since
+        the last reading, or when the last token is an end-of-sequence marker (the output ended); in between, the
+        tokens read since count as the last reading showed the ones before them (all reasoning, or no more)."""
+        held = self._undecided
+        if not held:
+            return 0
+        n, last = len(held), self._probed
+        if last is not None and last[0] is held and EXACT_HELD < n < 2 * last[1] and held[-1] not in END_OF_SEQUENCE:
+            _, probed, count, all_shown = last
+            return count + (n - probed if all_shown else 0)
+        probe = StreamParser(self._tools, self._options(reasoning_open=True))
+        count = _shown_as_reasoning(held, [*probe.feed("".join(held)), *probe.finish()])
+        self._probed = (held, n, count, count == sum(1 for token in held if _without_markers(token)))
+        return count
 
     def _read_one(self, text: str) -> None:
         """One token's text, read alone: whether it is reasoning depends on what the parser shows of it."""
@@ -77,12 +112,46 @@ class ReasoningTokenCounter:
         before = parser.in_reasoning
         events = parser.feed(text)
         released = any(type(event) is Reasoning for event in events)
-        if released:  # what was held back turned out to be reasoning text
-            self._count += self._undecided
-        self._undecided = 0 if released else self._undecided
-        if not (before and parser.in_reasoning):
-            self._undecided = 0
+        inside = before and parser.in_reasoning
+        if released:  # what was held back turned out to be reasoning text, and this token's text maybe too
+            read = self._undecided if inside and parser.holding else [*self._undecided, text]
+            self._count += _shown_as_reasoning(read, events)
+            self._undecided = []
+        if not inside:
+            self._undecided = []
         elif parser.holding:
-            self._undecided += 1
-        elif released:
-            self._count += 1
+            self._undecided.append(text)
+
+
+def _shown_as_reasoning(tokens: Sequence[str], events: Sequence[Event]) -> int:
+    """How many of ``tokens`` (texts read in turn, all shown by ``events`` or held) the reasoning text that opens
+    ``events`` shows: each whole, the first maybe only its end (its start was shown before) or after the end of
+    the tag that opened reasoning (in the token before it, not counted); an end marker, which is never shown, is not
+    counted, and counting stops at the first token the reasoning does not show."""
+    parts = []
+    for event in events:
+        if type(event) is not Reasoning:
+            break
+        parts.append(event.text)
+    shown = "".join(parts)
+    count = at = 0
+    for token in map(_without_markers, tokens):
+        if not token:
+            continue
+        if not count:  # the first: its start may have been shown before, or the text that opened reasoning may lead
+            skip = next((k for k in range(len(token)) if shown.startswith(token[k:])), None)
+            at = len(token) - skip if skip is not None else shown.find(token) + len(token)
+            if skip is None and at < len(token):
+                break
+        elif shown.startswith(token, at):
+            at += len(token)
+        else:
+            break
+        count += 1
+    return count
+
+
+def _without_markers(token: str) -> str:
+    for marker in END_OF_SEQUENCE:
+        token = token.replace(marker, "")
+    return token

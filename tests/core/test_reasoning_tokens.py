@@ -39,7 +39,7 @@ class PerToken(ReasoningTokenCounter):
     def count(self, token_ids: Sequence[int]) -> int:
         for token_id in token_ids:
             self._read_one(self._token_text(token_id))
-        return self._count
+        return self._count + self._held_reasoning()
 
 
 def _tokens(text: str, cuts: list[int]) -> list[str]:
@@ -81,3 +81,62 @@ def test_a_run_inside_reasoning_counts_each_token_with_text() -> None:
     tokens = ["<think>", "a", "b", "", "c", "</think>", "d", "e"]
     counter = ReasoningTokenCounter(tokens.__getitem__, reasoning_open=False)
     assert counter.count(range(len(tokens))) == 3
+
+
+def _count(tokens: list[str], reasoning_open: bool = True) -> int:
+    return ReasoningTokenCounter(tokens.__getitem__, reasoning_open=reasoning_open).count(range(len(tokens)))
+
+
+def test_text_held_to_the_end_of_the_output_counts_as_it_is_shown() -> None:
+    """A block opened inside reasoning that the output ends in is held to the end, then shown as reasoning: the
+    list counted is the output so far, so its tokens count; a closing tag cut by the end is reasoning text too."""
+    assert _count(["Plan", ".", "\n", "<tool_call>", "\n", '{"', "name", '": "', "x"]) == 9
+    assert _count(["Plan", " ", "</th"]) == 3
+    # the list may still grow: read on, the block is a call and its tokens are not reasoning
+    tokens = ["Plan", ".", "\n", "<tool_call>", "\n", '{"', "name", '": "', "x", '", "arguments": {}}', "</tool_call>"]
+    counter = ReasoningTokenCounter(tokens.__getitem__, reasoning_open=True)
+    assert counter.count(range(9)) == 9
+    assert counter.count(range(len(tokens))) == _count(tokens) == 3
+
+
+def test_an_end_marker_that_releases_held_text_is_not_counted() -> None:
+    """``<|im_end|>`` after a possible tag shows the tag's start as reasoning text; the marker itself is never shown,
+    so never counted, and the text before it counts once, also when the tag that opened reasoning shares a token
+    with it."""
+    assert _count(["Plan", " <", "tool", "_", "<|im_end|>"]) == 4
+    assert _count(["x", "<think", "><", "tool", "_", "</longcat_s>"], reasoning_open=False) == 2
+
+
+@SETTINGS
+@given(text=PIECES, cuts=st.lists(st.integers(0, 400), max_size=40), reasoning_open=st.booleans(),
+       marker=st.sampled_from(["<|im_end|>", "</longcat_s>"]))  # fmt: skip
+def test_an_end_marker_read_last_changes_no_count(
+    text: str, cuts: list[int], reasoning_open: bool, marker: str
+) -> None:
+    """The engine counts the output's tokens with the end-of-sequence token among them: read last, a marker ends
+    the output as the end of the list does, and is never reasoning."""
+    tokens = _tokens(text, cuts)
+    assert _count([*tokens, marker], reasoning_open) == _count(tokens, reasoning_open)
+
+
+def test_a_long_held_text_counted_on_every_chunk_is_read_a_bounded_number_of_times(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A block opened inside reasoning and held to the end of a long output, counted every 16 tokens (usage sent
+    with each chunk): the text read in all is a few times the output's, not its square; the last count is exact."""
+    from longcat_plugins.core import reasoning_tokens
+
+    read = [0]
+
+    class Counting(reasoning_tokens.StreamParser):
+        def feed(self, delta: str) -> list[Any]:
+            read[0] += len(delta)
+            return super().feed(delta)
+
+    monkeypatch.setattr(reasoning_tokens, "StreamParser", Counting)
+    tokens = ["Plan", "<tool_call>", "\n", '{"', "name", '": "', *["ab"] * 4000, "<|im_end|>"]
+    counter = ReasoningTokenCounter(tokens.__getitem__, reasoning_open=True)
+    for k in range(1, len(tokens), 16):
+        counter.count(range(k))
+    assert counter.count(range(len(tokens))) == len(tokens) - 1
+    assert read[0] < 6 * len("".join(tokens))

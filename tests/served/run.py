@@ -11,6 +11,7 @@ from .fold import FOLDS
 from .oracle import Served, call_with_text_ends_in_last_step, engine_fault, expected, refusal
 from .requests import request_body, stop_string
 from .texts import Text, broken_variant
+from .tokenizer import EOS
 
 
 class Driver(Protocol):
@@ -69,7 +70,10 @@ def run_cell(driver: Driver, cell: Cell, text: Text) -> Outcome:
         cell = replace(cell, tool_choice="no_tools", strict=False, parallel=True)
     output = text.text
     ids = driver.token_ids(cell, output)
-    generated, max_tokens, stop, cut = driver.decode(cell, ids), None, None, False
+    # an output that ends with the end-of-sequence token ends there: the token's text is no text of the answer
+    # (engines never pass it to the parsers, nor search it for stop strings)
+    generated = driver.decode(cell, ids[:-1] if output.endswith(EOS) else ids)
+    max_tokens, stop, cut = None, None, False
     if cell.finish == "length":
         at = cut_point(output, text.cut_after)
         if text.cut_after:  # the tokens up to the cut

@@ -11,6 +11,8 @@ from tests.served.texts import all_texts
 
 TEMPLATE = "xml-function-thinking"
 CHAT_MARKERS = ["<|im_start|>", "<|im_end|>"]
+#: the end-of-sequence token (a special token in every tokenization)
+EOS = "<|im_end|>"
 TAGS = [
     "<think>",
     "</think>",
@@ -36,7 +38,7 @@ def served_tokenizer(tokens: str) -> Any:
         [t.text for t in all_texts()] * 2 + [template],
         special,
         vocab_size=900,
-        eos_token="<|im_end|>",
+        eos_token=EOS,
         additional_special_tokens=special,
         plain_tokens=TAGS if tokens == "plain" else (),
         chat_template=template,

@@ -53,17 +53,19 @@ class GeneratingTokenizerManager(TokenizerManagerStandIn):
         stops = params.get("stop") or []
         stops = [stops] if isinstance(stops, str) else list(stops)
         limit = params.get("max_new_tokens")
-        ids = [*self.tokenizer.encode(self.output, add_special_tokens=False), self.tokenizer.eos_token_id]
+        ids = list(self.tokenizer.encode(self.output, add_special_tokens=False))
+        if not ids or ids[-1] != self.tokenizer.eos_token_id:  # (an output may end with it, as a model ends)
+            ids.append(self.tokenizer.eos_token_id)
         finish: dict[str, Any] = {"type": "stop", "matched": self.tokenizer.eos_token_id}
         if limit is not None and limit < len(ids):
             ids, finish = ids[:limit], {"type": "length", "length": limit}
         else:
             ids = ids[:-1]  # the end-of-sequence token is not part of the text
         steps: list[dict[str, Any]] = []
-        text, decoded_to = "", 0
+        text, decoded_to, decoded_before = "", 0, 0
         for end in range(self.group, len(ids) + self.group, self.group):
             end = min(end, len(ids))
-            new = text + self._decode_more(ids, decoded_to, end, skip)
+            new = text + self._decode_more(ids, decoded_before, decoded_to, end, skip)
             last = end >= len(ids)
             hit = next(((s, new.find(s)) for s in stops if s in new), None)
             if hit is not None:
@@ -72,7 +74,7 @@ class GeneratingTokenizerManager(TokenizerManagerStandIn):
                 continue  # (a character whose bytes are not all there yet)
             # (at the end the detokenizer shows the text whole, a character cut short by max_tokens as U+FFFD:
             # DetokenizerManager._decode_batch_token_id_output, "Finished: materialize once")
-            text, decoded_to = new, end
+            text, decoded_before, decoded_to = new, decoded_to, end
             steps.append(self._step(text, len(steps) + 1, finish if last else None))
             if last:
                 break
@@ -80,13 +82,15 @@ class GeneratingTokenizerManager(TokenizerManagerStandIn):
             steps.append(self._step("", 0, finish))
         return steps
 
-    def _decode_more(self, ids: list[int], start: int, end: int, skip: bool) -> str:
-        """The text ``ids[start:end]`` add to the text of ``ids[:start]`` (decoded with a few tokens before them,
-        so that a character split across tokens comes out whole), in time proportional to the new tokens."""
-        context = max(start - 4, 0)
-        before = self.tokenizer.decode(ids[context:start], skip_special_tokens=skip) if start else ""
+    def _decode_more(self, ids: list[int], context: int, start: int, end: int, skip: bool) -> str:
+        """The text ``ids[start:end]`` add to the text of ``ids[:start]``, decoded with the tokens from ``context``
+        (where the step before began: a character boundary, as SGLang's detokenizer keeps its surrounding offset),
+        so that a character split across tokens comes out whole, in time proportional to the last steps. (A few
+        tokens before ``start`` may begin inside a character, and a skipped special token may follow its last
+        bytes: they decode as U+FFFD only, which is not text of the answer.)"""
+        before = self.tokenizer.decode(ids[context:start], skip_special_tokens=skip) if start > context else ""
         both = self.tokenizer.decode(ids[context:end], skip_special_tokens=skip)
-        return str(both[len(before.rstrip("\ufffd")) :]) if both.startswith(before.rstrip("\ufffd")) else str(both)
+        return str(both[len(before) :]) if both.startswith(before) else str(both)
 
     @staticmethod
     def _step(text: str, tokens: int, finish: dict[str, Any] | None) -> dict[str, Any]:
