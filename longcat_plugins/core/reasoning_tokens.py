@@ -114,9 +114,12 @@ class ReasoningTokenCounter:
         released = any(type(event) is Reasoning for event in events)
         inside = before and parser.in_reasoning
         if released:  # what was held back turned out to be reasoning text, and this token's text maybe too
-            read = self._undecided if inside and parser.holding else [*self._undecided, text]
-            self._count += _shown_as_reasoning(read, events)
-            self._undecided = []
+            still_held = inside and parser.holding
+            read = self._undecided if still_held else [*self._undecided, text]
+            shown, used = _shown_and_read(read, events)
+            self._count += shown
+            # the tokens the reasoning did not show are still held (the start of a possible tag), to be decided
+            self._undecided = self._undecided[used:] if still_held else []
         if not inside:
             self._undecided = []
         elif parser.holding:
@@ -124,31 +127,41 @@ class ReasoningTokenCounter:
 
 
 def _shown_as_reasoning(tokens: Sequence[str], events: Sequence[Event]) -> int:
+    """See :func:`_shown_and_read`: the count alone."""
+    return _shown_and_read(tokens, events)[0]
+
+
+def _shown_and_read(tokens: Sequence[str], events: Sequence[Event]) -> tuple[int, int]:
     """How many of ``tokens`` (texts read in turn, all shown by ``events`` or held) the reasoning text that opens
     ``events`` shows: each whole, the first maybe only its end (its start was shown before) or after the end of
     the tag that opened reasoning (in the token before it, not counted); an end marker, which is never shown, is not
-    counted, and counting stops at the first token the reasoning does not show."""
+    counted, and counting stops at the first token the reasoning does not show. Also how many of ``tokens`` were
+    read before it (the shown ones and the end markers among them)."""
     parts = []
     for event in events:
         if type(event) is not Reasoning:
             break
         parts.append(event.text)
     shown = "".join(parts)
+    texts = [_without_markers(token) for token in tokens]
+    read = "".join(texts)
     count = at = 0
-    for token in map(_without_markers, tokens):
+    for used, token in enumerate(texts):
         if not token:
             continue
         if not count:  # the first: its start may have been shown before, or the text that opened reasoning may lead
-            skip = next((k for k in range(len(token)) if shown.startswith(token[k:])), None)
+            # (the held text starts at its last place where the text read from there on and the shown text agree
+            # as far as both go)
+            skip = next((k for k in reversed(range(len(token))) if read.startswith(shown[: len(read) - k], k)), None)
             at = len(token) - skip if skip is not None else shown.find(token) + len(token)
             if skip is None and at < len(token):
-                break
+                return count, used
         elif shown.startswith(token, at):
             at += len(token)
         else:
-            break
+            return count, used
         count += 1
-    return count
+    return count, len(tokens)
 
 
 def _without_markers(token: str) -> str:

@@ -14,6 +14,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from longcat_plugins.core import parse
+from longcat_plugins.core.options import ParserOptions
 from longcat_plugins.core.reasoning_tokens import ReasoningTokenCounter
 
 EXAMPLES = int(os.environ.get("LONGCAT_HYPOTHESIS_EXAMPLES", "300"))
@@ -140,3 +142,32 @@ def test_a_long_held_text_counted_on_every_chunk_is_read_a_bounded_number_of_tim
         counter.count(range(k))
     assert counter.count(range(len(tokens))) == len(tokens) - 1
     assert read[0] < 6 * len("".join(tokens))
+
+
+def test_tokens_still_held_after_part_of_the_held_text_is_shown_count_when_shown() -> None:
+    """A held text that is shown up to a possible tag which started tokens earlier (a call tag inside reasoning,
+    then ``</`` ``think`` read as a possible closing tag): the tokens of the part still held count when it is shown."""
+    tools = [{"type": "function", "function": {"name": "x", "parameters": {"type": "object", "properties": {}}}}]
+    for tokens in (["a", "<function_calls>", "x", "</", "think", "y"], ["a", "<tool_call>", "p", "</", "think", "y"],
+                   ["a", "<tool_call>", "p", "<", "function", "_", "calls", ">"]):  # fmt: skip
+        assert parse("".join(tokens), tools, ParserOptions(reasoning=True, reasoning_open=True)).reasoning == "".join(
+            tokens
+        )
+        counter = ReasoningTokenCounter(tokens.__getitem__, reasoning_open=True, tools=tools)
+        assert counter.count(range(len(tokens))) == len(tokens), tokens
+
+
+@SETTINGS
+@given(text=PIECES, cuts=st.lists(st.integers(0, 400), max_size=40), growth=st.lists(st.integers(0, 60), max_size=5))
+def test_an_output_read_all_as_reasoning_counts_every_token_with_text(
+    text: str, cuts: list[int], growth: list[int]
+) -> None:
+    """Where the one-pass reading shows the whole output as reasoning (no tag dropped, no content, no call), every
+    token with text is reasoning: counted at once and as the list grows."""
+    options = ParserOptions(reasoning=True, tools=False, reasoning_open=True)
+    if not text or parse(text, None, options).reasoning != text:
+        return
+    tokens = _tokens(text, cuts)
+    _, whole, grown = _counts(tokens, True, None, growth)
+    want = sum(1 for token in tokens if token)
+    assert whole == want and grown == want
