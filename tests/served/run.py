@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
@@ -152,12 +153,39 @@ def check_reasoning_tokens(driver: Driver, cell: Cell, served: Served, want: Ser
     if not cell.reasoning_parser:
         return [] if count == 0 else [f"reasoning_tokens {count} without a reasoning parser"]
     if cell.tokens != "split":
-        exact = len(driver.token_ids(cell, want.reasoning)) if want.reasoning else 0
+        exact = _reasoning_tokens_in_context(driver, cell, want.reasoning, output)
         return [] if count == exact else [f"reasoning_tokens {count}, the reasoning text is {exact} tokens"]
     too_many = count > len(driver.token_ids(cell, output)) or (count > 0 and not want.reasoning)
     if too_many or (want.reasoning.strip() and not count):
         return [f"reasoning_tokens {count} for reasoning {want.reasoning[:40]!r}"]
     return []
+
+
+def _reasoning_tokens_in_context(driver: Driver, cell: Cell, reasoning: str, output: str) -> int:
+    """The tokens of the reasoning text, tokenized apart where the output has an end-of-sequence marker inside it:
+    the marker is a token of its own that the reading drops, so the texts on either side of it (in the output, from
+    the last ``>`` before it to the first ``<`` after it) never share a token, while tokenized as one text they may
+    (``p`` ``<|im_end|>`` ``r`` is ``pr`` alone). The reasoning is cut where it holds those two texts joined."""
+    if not reasoning:
+        return 0
+    pieces, rest = [], reasoning
+    for before, after in _around_markers(output):
+        at = rest.find(before + after)
+        if before and after and at >= 0:
+            pieces.append(rest[: at + len(before)])
+            rest = rest[at + len(before) :]
+    pieces.append(rest)
+    return sum(len(driver.token_ids(cell, piece)) for piece in pieces if piece)
+
+
+def _around_markers(output: str) -> list[tuple[str, str]]:
+    """For each end-of-sequence marker inside ``output``, in order: the text before it back to the last ``>`` and
+    after it up to the first ``<`` (markers left out)."""
+    from longcat_plugins.core.dialects import END_OF_SEQUENCE
+
+    pattern = "|".join(re.escape(marker) for marker in END_OF_SEQUENCE)
+    segments = re.split(pattern, output)
+    return [(segments[i].rpartition(">")[2], segments[i + 1].partition("<")[0]) for i in range(len(segments) - 1)]
 
 
 def compare(served: Served, want: Served) -> list[str]:

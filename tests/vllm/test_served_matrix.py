@@ -65,3 +65,15 @@ def test_the_end_of_sequence_token_that_ends_an_output_is_not_read(driver: Any) 
         outcomes.append(run_cell(driver, Cell(api=api, stream=stream, group=64), text))
     failed = [str(o) for o in outcomes if not o.ok]
     assert not failed, "\n".join(failed)
+
+
+def test_reasoning_tokens_count_the_tokens_an_end_marker_inside_the_reasoning_keeps_apart(driver: Any) -> None:
+    """An end-of-sequence marker inside reasoning is a token the reading drops: the texts on either side of it are
+    tokens apart (``p`` and ``r``), where the reasoning text tokenized alone has them in one (``pr``)."""
+    text = Text("an_end_marker_inside_reasoning", 'Plan "-0p<|im_end|>riqhr:think then.', reasoning_open=True)
+    outcomes = []
+    for stream in (False, True):
+        cell = Cell(api="chat", stream=stream, parsers="reasoning", tool_choice="no_tools", tokens="plain", group=3)
+        outcomes.append(run_cell(driver, cell, text))
+    failed = [str(o) for o in outcomes if not o.ok]
+    assert not failed, "\n".join(failed)
