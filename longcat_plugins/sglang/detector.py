@@ -26,21 +26,16 @@ from longcat_plugins.core import (
     parse,
 )
 from longcat_plugins.core import dialects as D
-from longcat_plugins.core.bare_calls import may_start_bare_call
+from longcat_plugins.core.bare_calls import may_hold_call
 from longcat_plugins.core.dialects import require_extra_dialects
 from longcat_plugins.core.item_order import CallItemOrder
 from longcat_plugins.core.options import emit_unknown_calls_from_env
-from longcat_plugins.core.tool_tags import may_hold_tool_tag
 
 from .dialect import Dialect, dialect_from_env
 from .one_pass import OnePassReading, call_options, claim, handed_over_here
 from .request_context import takes_whole_calls
 from .results import call_item, parse_result
 from .structural import build_structural_tag
-
-#: tags that may start a call: a block, an XML call with no block, a key/value call's pairs after its name (the
-#: model left the block's opening tag out)
-_CALL_OPENS = (*D.BLOCK_OPENS, *D.CALL_OPENS, *D.PAIR_KEY_OPENS)
 
 
 class LongcatDetector(BaseFormatDetector):
@@ -90,7 +85,7 @@ class LongcatDetector(BaseFormatDetector):
         reading = self._reading or (None if self._paired else handed_over_here(text))
         if reading is not None and reading.message is not None:
             return bool(reading.message.tool_calls)
-        return any(tag in text for tag in _CALL_OPENS) or may_hold_tool_tag(text) or may_start_bare_call(text)
+        return may_hold_call(text)
 
     def detect_and_parse(self, text: str, tools: Sequence[Any]) -> StreamingParseResult:
         reading = self._reading_for(tools)

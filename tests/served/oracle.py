@@ -4,11 +4,12 @@ engine's API makes by design written down once, as data (:data:`DIFFERENCES`), e
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from longcat_plugins.core import ParserOptions, StreamParser, parse
+from longcat_plugins.core.bare_calls import may_hold_call
 from longcat_plugins.core.events import Content, Reasoning, ToolCallEnd, ToolCallStart
 
 from .cells import Cell
@@ -27,6 +28,9 @@ class Served:
     faults: tuple[str, ...] = field(default=(), compare=False)
     #: usage's ``reasoning_tokens``, where the API reports it
     reasoning_tokens: int | None = field(default=None, compare=False)
+    #: (a reading whose steps are known) its content without the text of a step that is only whitespace while a
+    #: call is open, computed when asked (see the ``blank-text-after-a-call`` difference)
+    content_without_blank_after_calls: Callable[[], str] | None = field(default=None, compare=False)
 
     def describe(self) -> str:
         return (
@@ -45,13 +49,35 @@ def core_options(cell: Cell, reasoning_open: bool) -> ParserOptions:
     )
 
 
-def one_pass(text: str, tools: Any, cell: Cell, reasoning_open: bool) -> Served:
+def one_pass(
+    text: str, tools: Any, cell: Cell, reasoning_open: bool, steps: Callable[[], Sequence[str]] | None = None
+) -> Served:
     """The core's reading of the generated text with the options the cell's parsers run with. A tool parser knows the
     request's tools even when it reads no calls (``tool_choice="none"``): a block naming none of them is text; the
     reasoning parser alone knows none."""
     message = parse(text, tools if cell.tool_parser and cell.has_tools else None, core_options(cell, reasoning_open))
     calls = tuple((c.name, json.loads(c.arguments)) for c in message.tool_calls)
-    return Served(message.content, message.reasoning, calls)
+    without_blank = None
+    if steps is not None and message.tool_calls:
+        without_blank = lambda: _without_blank_steps(steps(), tools, cell, reasoning_open)  # noqa: E731
+    return Served(message.content, message.reasoning, calls, content_without_blank_after_calls=without_blank)
+
+
+def _without_blank_steps(steps: Sequence[str], tools: Any, cell: Cell, reasoning_open: bool) -> str:
+    """The reading's content, read as the engine's steps deliver the text, without the text of a step that is only
+    whitespace while a call that began in an earlier step is open (open: no step since had text that is not)."""
+    parser = StreamParser(tools if cell.tool_parser and cell.has_tools else None, core_options(cell, reasoning_open))
+    open_call, kept = False, []
+    for n, step in enumerate(steps):
+        events = [*parser.feed(step), *(parser.finish() if n == len(steps) - 1 else [])]
+        text = "".join(e.text for e in events if isinstance(e, Content))
+        if text.strip() or not open_call:
+            kept.append(text)
+        if text.strip():
+            open_call = False
+        if any(isinstance(e, ToolCallStart) for e in events):
+            open_call = True
+    return "".join(kept)
 
 
 @dataclass(frozen=True)
@@ -77,12 +103,14 @@ def _as_generated(served: Served, text: str) -> Served:
     return Served(content=text)
 
 
+def _without_blank_after_calls(served: Served, text: str) -> Served:
+    assert served.content_without_blank_after_calls is not None
+    return replace(served, content=served.content_without_blank_after_calls())
+
+
 def _with_end_markers(served: Served, text: str) -> Served:
     """The reading's content with the end-of-sequence markers of the text put back (the text had no call)."""
     return replace(served, content=text if not served.reasoning else served.content)
-
-
-_CALL_TAGS = ("<longcat_tool_call>", "<tool_call>", "<function=", "<function_calls>")
 
 
 DIFFERENCES: tuple[Difference, ...] = (
@@ -114,13 +142,32 @@ DIFFERENCES: tuple[Difference, ...] = (
     Difference(
         "whole-answer-without-a-call-tag",
         frozenset({"sglang"}),
-        lambda cell, s, text: not cell.stream
-        and not cell.reasoning_parser
-        and not any(tag in text for tag in _CALL_TAGS)
-        and any(marker in text for marker in ("</longcat_s>", "<|im_end|>")),
+        lambda cell, s, text: (
+            not cell.stream
+            and not cell.reasoning_parser
+            and not may_hold_call(text)
+            and any(marker in text for marker in ("</longcat_s>", "<|im_end|>"))
+        ),
         _with_end_markers,
-        "SGLang runs the tool parser on a whole answer only when it holds a call tag (has_tool_call): without one, "
+        "SGLang runs the tool parser on a whole answer only when the parser's has_tool_call says it may hold a call "
+        "(OpenAIServingChat._process_tool_calls, OpenAIServingResponses._parse_text_output; ours answers with "
+        "core.bare_calls.may_hold_call: a block, call or key tag, a tool's name as a tag, a bare call): otherwise, "
         "and without a reasoning parser, end-of-sequence markers the model wrote as text stay in the content",
+    ),
+    Difference(
+        "blank-text-after-a-call",
+        frozenset({"sglang"}),
+        lambda cell, s, text: (
+            cell.api == "responses"
+            and cell.stream
+            and s.content_without_blank_after_calls is not None
+            and s.content_without_blank_after_calls() != s.content
+        ),
+        _without_blank_after_calls,
+        "SGLang's Responses stream drops the text of a step that is only whitespace while a call that began in an "
+        "earlier step is open, i.e. no text that is not whitespace came since (serving_responses."
+        "_should_emit_normal_text_as_message: it takes it for a separator between calls); such text: whitespace "
+        "after a call, or the unread rest of a call the output's end cut, which the reading gives as content",
     ),
 )
 
@@ -226,9 +273,18 @@ def finish_reason(engine: str, cell: Cell, served: Served, cut: bool) -> str:
     return "end_turn"
 
 
-def expected(engine: str, cell: Cell, generated: str, tools: Any, reasoning_open: bool, cut: bool) -> Served:
-    """What ``engine`` must serve in ``cell`` for an output whose generated text (after any cut) is ``generated``."""
-    served = one_pass(generated, tools, cell, reasoning_open)
+def expected(
+    engine: str,
+    cell: Cell,
+    generated: str,
+    tools: Any,
+    reasoning_open: bool,
+    cut: bool,
+    steps: Callable[[], Sequence[str]] | None = None,
+) -> Served:
+    """What ``engine`` must serve in ``cell`` for an output whose generated text (after any cut) is ``generated``,
+    delivered in ``steps()`` (the engine's steps' text, when known)."""
+    served = one_pass(generated, tools, cell, reasoning_open, steps)
     for difference in DIFFERENCES:
         if engine in difference.engines and difference.applies(cell, served, generated):
             served = difference.apply(served, generated)

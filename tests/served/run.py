@@ -119,7 +119,8 @@ def run_cell(driver: Driver, cell: Cell, text: Text) -> Outcome:
             outcome.problems.append(problem)
         return outcome
     served = FOLDS[(cell.api, cell.stream)](payload)
-    want = outcome.want = expected(driver.engine, cell, generated, text.tools, text.reasoning_open, cut)
+    steps = (lambda: step_texts(driver, cell, served_ids, generated)) if cell.stream else None
+    want = outcome.want = expected(driver.engine, cell, generated, text.tools, text.reasoning_open, cut, steps)
     outcome.problems.extend(served.faults)
     outcome.problems.extend(compare(served, want))
     outcome.problems.extend(check_reasoning_tokens(driver, cell, served, want, output))
@@ -140,6 +141,19 @@ def run_cell(driver: Driver, cell: Cell, text: Text) -> Outcome:
         if broken is not None and schema_refused(cell, broken) is False:
             outcome.problems.append("the grammar accepts a call that lacks a required key")
     return outcome
+
+
+def step_texts(driver: Driver, cell: Cell, ids: Sequence[int], generated: str) -> list[str]:
+    """``generated`` as the engine's steps deliver it: ``cell.group`` tokens a step, a step whose text ends inside
+    a character (or past a stop string) joined to the next."""
+    steps, done = [], ""
+    for end in range(cell.group, len(ids) + cell.group, cell.group):
+        text = driver.decode(cell, ids[:end]) if end < len(ids) else generated
+        if end < len(ids) and (not generated.startswith(text) or "\ufffd" in text[len(done) :]):
+            continue
+        steps.append(text[len(done) :])
+        done = text
+    return [*steps[:-1], steps[-1] + generated[len(done) :]] if steps else [generated]
 
 
 def check_reasoning_tokens(driver: Driver, cell: Cell, served: Served, want: Served, output: str) -> list[str]:

@@ -33,3 +33,50 @@ def test_a_skipped_special_token_after_a_four_byte_character_adds_no_text(driver
         outcomes.append(run_cell(driver, cell, text))
     failed = [str(o) for o in outcomes if not o.ok]
     assert not failed, "\n".join(failed)
+
+
+WEATHER = [
+    {"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object", "properties": {}}}}
+]
+
+
+def _served(driver: Any, cells: list[Cell], text: Text) -> list[str]:
+    outcomes = [run_cell(driver, cell, text) for cell in cells]
+    assert all(not o.skipped for o in outcomes), [o.skipped for o in outcomes]
+    return [str(o) for o in outcomes if not o.ok]
+
+
+@pytest.mark.parametrize("tokens", ["special", "split"])
+def test_a_whole_answer_with_a_key_tag_goes_to_the_tool_parser(driver: Any, tokens: str) -> None:
+    """A key tag alone makes our ``has_tool_call`` say the answer may hold a call: SGLang then hands it to the tool
+    parser, which drops the end-of-sequence marker the model wrote as text (kept only where no parser runs)."""
+    text = Text(
+        "end_marker_then_a_key_tag", "<|im_end|>中文file><longcat_arg_key><function=''<longcat_arg_value>path", WEATHER
+    )
+    cells = [
+        Cell(api=api, stream=stream, parsers="tool", finish="stop", tokens=tokens, group=14)
+        for api in driver.apis
+        for stream in (False, True)
+    ]
+    failed = _served(driver, cells, text)
+    assert not failed, "\n".join(failed)
+
+
+@pytest.mark.parametrize("group", [1, 60])
+def test_whitespace_left_in_a_cut_call_is_served_as_each_api_serves_it(driver: Any, group: int) -> None:
+    """``max_tokens`` cuts a call's arguments after whitespace: the reading's content ends with that whitespace (the
+    unread rest of a cut call is content), which SGLang's Responses stream drops while a call is open."""
+    text = Text(
+        "call_cut_after_whitespace",
+        'Sure. <tool_call>\n{"name": "get_weather", "arguments": {"city": {\n        "x": 1}}}\n</tool_call>',
+        WEATHER,
+        cut_after='"city": {\n     ',
+    )
+    cells = [
+        Cell(api=api, stream=stream, parsers="tool", finish="length", tokens=tokens, group=group)
+        for api in driver.apis
+        for stream in (False, True)
+        for tokens in ("special", "split")
+    ]
+    failed = _served(driver, cells, text)
+    assert not failed, "\n".join(failed)
