@@ -11,6 +11,7 @@ from typing import Any
 from longcat_plugins.core import ParserOptions, StreamParser, parse
 from longcat_plugins.core.bare_calls import may_hold_call
 from longcat_plugins.core.events import Content, Reasoning, ToolCallEnd, ToolCallStart
+from longcat_plugins.core.item_order import CallItemOrder
 
 from .cells import Cell
 
@@ -64,12 +65,16 @@ def one_pass(
 
 
 def _without_blank_steps(steps: Sequence[str], tools: Any, cell: Cell, reasoning_open: bool) -> str:
-    """The reading's content, read as the engine's steps deliver the text, without the text of a step that is only
-    whitespace while a call that began in an earlier step is open (open: no step since had text that is not)."""
+    """The reading's content, read as the engine's steps deliver the text and ordered per step as our adapter orders
+    it (:class:`CallItemOrder`: text met inside or after a call goes out at the start of a later step), without the
+    text of a step that is only whitespace while a call that began in an earlier step is open (open: no step since had
+    text that is not)."""
     parser = StreamParser(tools if cell.tool_parser and cell.has_tools else None, core_options(cell, reasoning_open))
+    order = CallItemOrder()
     open_call, kept = False, []
     for n, step in enumerate(steps):
-        events = [*parser.feed(step), *(parser.finish() if n == len(steps) - 1 else [])]
+        read = parser.feed(step)
+        events = order.filter(read) if n < len(steps) - 1 else order.finish([*read, *parser.finish()])
         text = "".join(e.text for e in events if isinstance(e, Content))
         if text.strip() or not open_call:
             kept.append(text)
