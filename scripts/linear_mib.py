@@ -14,45 +14,16 @@ from __future__ import annotations
 import argparse
 import itertools
 import math
-import signal
 import sys
-import time
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import tests.conftest  # noqa: F401  (the test-only dialects are read too)
-from longcat_plugins.core import StreamParser
 from tests.fuzz.runner import quiet
-from tests.fuzz.scaling import SHAPES
+from tests.fuzz.scaling import SHAPES, capped_cpu_seconds
 
 MODES = {"whole": None, "stream": 64}
-
-
-class _Cap(Exception):
-    pass
-
-
-def _alarm(signum: int, frame: Any) -> None:
-    raise _Cap
-
-
-def cpu_seconds(text: str, tools: Any, delta: int | None, cap: float) -> float:
-    deltas = [text] if delta is None else [text[i : i + delta] for i in range(0, len(text), delta)]
-    signal.signal(signal.SIGPROF, _alarm)
-    signal.setitimer(signal.ITIMER_PROF, cap)  # (CPU time: a busy machine does not stop a run early)
-    t0 = time.process_time()
-    try:
-        parser = StreamParser(tools)
-        for d in deltas:
-            parser.feed(d)
-        parser.finish()
-        return time.process_time() - t0
-    except _Cap:
-        return math.inf
-    finally:
-        signal.setitimer(signal.ITIMER_PROF, 0)
 
 
 def _size(text: str) -> int:
@@ -78,9 +49,8 @@ def main() -> None:
             times: list[float] = []
             for size in sizes:
                 text, tools = SHAPES[name](size)
-                times.append(
-                    cpu_seconds(text, tools, MODES[mode], args.cap) if not times or times[-1] < args.cap else math.inf
-                )
+                under_cap = not times or times[-1] < args.cap
+                times.append(capped_cpu_seconds(text, tools, MODES[mode], args.cap) if under_cap else math.inf)
             exps = [
                 math.log(b / a) / math.log(sizes[i + 1] / sizes[i]) if a > 0 and b < math.inf else math.inf
                 for i, (a, b) in enumerate(itertools.pairwise(times))

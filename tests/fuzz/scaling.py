@@ -188,7 +188,9 @@ def _raise_timeout(signum: int, frame: Any) -> None:
     raise _Timeout
 
 
-def _once(text: str, tools: Tools, delta: int | None, cap: float) -> float:
+def capped_cpu_seconds(text: str, tools: Tools, delta: int | None, cap: float) -> float:
+    """The CPU time of reading ``text`` whole (``delta`` None) or in deltas of ``delta`` characters; inf past ``cap``
+    seconds of CPU time."""
     deltas = [text] if delta is None else [text[i : i + delta] for i in range(0, len(text), delta)]
     previous = signal.signal(signal.SIGPROF, _raise_timeout)
     signal.setitimer(signal.ITIMER_PROF, cap)  # (CPU time, as measured)
@@ -210,7 +212,7 @@ def cost(text: str, tools: Tools, delta: int | None, runs: int = 3, cap: float =
     """Best of ``runs`` parses (whole when ``delta`` is None, else in deltas of that many characters)."""
     best = math.inf
     for _ in range(runs):
-        t = _once(text, tools, delta, cap)
+        t = capped_cpu_seconds(text, tools, delta, cap)
         best = min(best, t)
         if t > cap / 4:  # slow enough to measure once
             break
