@@ -2,28 +2,33 @@
 
 Engines ask for the count of a growing list of token ids, on every streamed chunk when usage is sent with each
 chunk. :class:`ReasoningTokenCounter` keeps its place, so each call costs time proportional to the new tokens, and it
-reads each token's text with the parser (reasoning on, calls passed through), so tags that are several tokens, or
-text that only looks like a tag, count as the parser reads them.
+reads each token's text with the parser (reasoning on, calls passed through as text), so tags that are several
+tokens, or text that only looks like a tag, count as the parser reads them.
 
-A token is reasoning when the output is inside reasoning before it and after it and its text is shown as reasoning
-(at once, or after being held back as the possible start of a tag that turned out to be text): an opening tag, a
-closing tag, a call tag and an end marker are never reasoning, whether they are one token or several. (A token that
-holds both the last reasoning text and the start of a closing tag is not counted.) The list counted is the output so
-far, read as if it ended there: what its end would show as reasoning of the text still held back counts too.
+A token is reasoning when all of its text is shown as reasoning: an opening tag, a closing tag, a call tag and an end
+marker are never reasoning, whether they are one token or several, and a token that holds reasoning text and part of
+a tag is not counted. Tokens are decided in *windows*: the tokens read since the parser last held nothing back. When
+the parser holds nothing again, the window's text is all shown (as content or reasoning) or dropped as markup, and
+each of its tokens is placed on what the window's reading showed (:func:`_reasoning_in`). The list counted is the
+output so far, read as if it ended there: the open window is read to its end by a copy of the parser.
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from . import tags as T
 from .dialects import END_OF_SEQUENCE
 from .events import Event, Reasoning
 from .options import ParserOptions
 from .parser import StreamParser
 
-#: undecided tokens read again to their end at every count up to this many (see ``_held_reasoning``)
+#: an open window is read to its end at every count up to this many tokens (see ``_open_window``)
 EXACT_HELD = 256
+#: the markup a reading drops: reasoning tags (a stray or repeated one too) and end-of-sequence markers
+_DROPPED = tuple(dict.fromkeys([*T.THINK_OPENS, *T.THINK_CLOSES, *END_OF_SEQUENCE]))
 
 
 class ReasoningTokenCounter:
@@ -39,18 +44,16 @@ class ReasoningTokenCounter:
         self._restart()
 
     def _restart(self) -> None:
-        self._parser = StreamParser(self._tools, self._options(self._reasoning_open))
+        # (the answer's own parser logs what the model wrote wrong; the count logs nothing)
+        options = ParserOptions(reasoning=True, tools=False, reasoning_open=self._reasoning_open, log_problems=False)
+        self._parser = StreamParser(self._tools, options)
         self._seen = 0  # how many token ids were read
         self._last_id: int | None = None
-        self._count = 0
-        self._undecided: list[str] = []  # the tokens read inside reasoning while the parser held text back
-        #: the last reading of the undecided tokens to their end: (the list, its length, the count, all reasoning)
+        self._count = 0  # the reasoning tokens before the open window
+        self._window: list[str] = []  # the tokens read since the parser last held nothing back
+        self._window_events: list[Event] = []  # what reading them showed so far
+        #: the last reading of the open window to its end: (the window, its length, the count, all counted)
         self._probed: tuple[list[str], int, int, bool] | None = None
-
-    @staticmethod
-    def _options(reasoning_open: bool) -> ParserOptions:
-        # (the answer's own parser logs what the model wrote wrong; the count logs nothing)
-        return ParserOptions(reasoning=True, tools=False, reasoning_open=reasoning_open, log_problems=False)
 
     def count(self, token_ids: Sequence[int]) -> int:
         """The reasoning tokens among ``token_ids``: the list read last time, grown (as engines pass it), costs
@@ -65,7 +68,7 @@ class ReasoningTokenCounter:
         ids = token_ids[seen:end]
         token_text, parser, n, i = self._token_text, self._parser, len(ids), 0
         while i < n:
-            if not self._undecided and not parser.holding:
+            if not self._window:
                 # A run of tokens with no '<' (every tag starts with one) can neither start nor end a tag: read as
                 # one text, its tokens are reasoning exactly when the output is inside reasoning (each with text).
                 texts = []
@@ -83,85 +86,66 @@ class ReasoningTokenCounter:
         self._seen = end
         if end:
             self._last_id = token_ids[end - 1]
-        return self._count + self._held_reasoning()
+        return self._count + self._open_window()
 
-    def _held_reasoning(self) -> int:
-        """The undecided tokens the end of the output would show as reasoning. They were read inside reasoning with
-        nothing held before them: a parser that starts inside reasoning reads them to their end (the counting
-        parser reads on, as the list may grow).
+    def _read_one(self, text: str) -> None:
+        """One token's text: into the window, which closes when the parser holds nothing back."""
+        self._window.append(text)
+        self._window_events += self._parser.feed(text)
+        if not self._parser.holding:
+            self._count += _reasoning_in(self._window, self._window_events)
+            self._window, self._window_events, self._probed = [], [], None
+
+    def _open_window(self) -> int:
+        """The tokens of the open window that its end would show as reasoning.
 
         Read again at every count, a long held text would cost time quadratic in its length when the count is
         asked on every chunk: past :data:`EXACT_HELD` tokens it is read again when their number has doubled since
         the last reading, or when the last token is an end-of-sequence marker (the output ended); in between, the
         tokens read since count as the last reading showed the ones before them (all reasoning, or no more)."""
-        held = self._undecided
-        if not held:
+        window = self._window
+        if not window:
             return 0
-        n, last = len(held), self._probed
-        if last is not None and last[0] is held and EXACT_HELD < n < 2 * last[1] and held[-1] not in END_OF_SEQUENCE:
-            _, probed, count, all_shown = last
-            return count + (n - probed if all_shown else 0)
-        probe = StreamParser(self._tools, self._options(reasoning_open=True))
-        count = _shown_as_reasoning(held, [*probe.feed("".join(held)), *probe.finish()])
-        self._probed = (held, n, count, count == sum(1 for token in held if _without_markers(token)))
+        n, last = len(window), self._probed
+        if last is not None and EXACT_HELD < n < 2 * last[1] and window[-1] not in END_OF_SEQUENCE:
+            _, probed, count, all_counted = last
+            return count + (n - probed if all_counted else 0)
+        ended = [*self._window_events, *_read_to_end(self._parser, self._tools)]
+        count = _reasoning_in(window, ended)
+        self._probed = (window, n, count, count == sum(1 for token in window if _without_markers(token)))
         return count
 
-    def _read_one(self, text: str) -> None:
-        """One token's text, read alone: whether it is reasoning depends on what the parser shows of it."""
-        parser = self._parser
-        before = parser.in_reasoning
-        events = parser.feed(text)
-        released = any(type(event) is Reasoning for event in events)
-        inside = before and parser.in_reasoning
-        if released:  # what was held back turned out to be reasoning text, and this token's text maybe too
-            still_held = inside and parser.holding
-            read = self._undecided if still_held else [*self._undecided, text]
-            shown, used = _shown_and_read(read, events)
-            self._count += shown
-            # the tokens the reasoning did not show are still held (the start of a possible tag), to be decided
-            self._undecided = self._undecided[used:] if still_held else []
-        if not inside:
-            self._undecided = []
-        elif parser.holding:
-            self._undecided.append(text)
+
+def _read_to_end(parser: StreamParser, tools: list[Any] | None) -> list[Event]:
+    """What ``parser`` would show if the output ended now (read by a copy; the tools are shared, not copied)."""
+    memo: dict[int, Any] = {id(tools): tools} if tools is not None else {}
+    return copy.deepcopy(parser, memo).finish()
 
 
-def _shown_as_reasoning(tokens: Sequence[str], events: Sequence[Event]) -> int:
-    """See :func:`_shown_and_read`: the count alone."""
-    return _shown_and_read(tokens, events)[0]
+def _reasoning_in(tokens: Sequence[str], events: Sequence[Event]) -> int:
+    """How many of ``tokens`` are all shown as reasoning by ``events``, the reading of their text (each character
+    shown in order, or dropped as markup).
 
-
-def _shown_and_read(tokens: Sequence[str], events: Sequence[Event]) -> tuple[int, int]:
-    """How many of ``tokens`` (texts read in turn, all shown by ``events`` or held) the reasoning text that opens
-    ``events`` shows: each whole, the first maybe only its end (its start was shown before) or after the end of
-    the tag that opened reasoning (in the token before it, not counted); an end marker, which is never shown, is not
-    counted, and counting stops at the first token the reasoning does not show. Also how many of ``tokens`` were
-    read before it (the shown ones and the end markers among them)."""
-    parts = []
-    for event in events:
-        if type(event) is not Reasoning:
-            break
-        parts.append(event.text)
-    shown = "".join(parts)
-    texts = [_without_markers(token) for token in tokens]
-    read = "".join(texts)
-    count = at = 0
-    for used, token in enumerate(texts):
-        if not token:
-            continue
-        if not count:  # the first: its start may have been shown before, or the text that opened reasoning may lead
-            # (the held text starts at its last place where the text read from there on and the shown text agree
-            # as far as both go)
-            skip = next((k for k in reversed(range(len(token))) if read.startswith(shown[: len(read) - k], k)), None)
-            at = len(token) - skip if skip is not None else shown.find(token) + len(token)
-            if skip is None and at < len(token):
-                return count, used
-        elif shown.startswith(token, at):
-            at += len(token)
-        else:
-            return count, used
-        count += 1
-    return count, len(tokens)
+    The shown text is matched against the tokens' text, character by character; where the text starts a dropped
+    markup that the shown text does not continue with, the markup is passed over (a markup cut across tokens too).
+    A token counts when it has text and each of its characters was shown as reasoning."""
+    shown = "".join(getattr(event, "text", "") for event in events)
+    kinds = [type(event) is Reasoning for event in events for _ in getattr(event, "text", "")]
+    text = "".join(tokens)
+    reasoning = [False] * len(text)  # per character of the text: shown as reasoning
+    at = i = 0
+    while i < len(text):
+        markup = next((m for m in _DROPPED if text.startswith(m, i) and not shown.startswith(m, at)), None)
+        if markup is None and at < len(shown) and shown[at] == text[i]:
+            reasoning[i] = kinds[at]
+            at, i = at + 1, i + 1
+        else:  # a markup passed over, or a character neither shown nor known markup
+            i += len(markup) if markup is not None else 1
+    count = start = 0
+    for token in tokens:
+        count += bool(token) and all(reasoning[start : start + len(token)])
+        start += len(token)
+    return count
 
 
 def _without_markers(token: str) -> str:

@@ -41,7 +41,7 @@ class PerToken(ReasoningTokenCounter):
     def count(self, token_ids: Sequence[int]) -> int:
         for token_id in token_ids:
             self._read_one(self._token_text(token_id))
-        return self._count + self._held_reasoning()
+        return self._count + self._open_window()
 
 
 def _tokens(text: str, cuts: list[int]) -> list[str]:
@@ -129,13 +129,13 @@ def test_a_long_held_text_counted_on_every_chunk_is_read_a_bounded_number_of_tim
     from longcat_plugins.core import reasoning_tokens
 
     read = [0]
+    place = reasoning_tokens._reasoning_in
 
-    class Counting(reasoning_tokens.StreamParser):
-        def feed(self, delta: str) -> list[Any]:
-            read[0] += len(delta)
-            return super().feed(delta)
+    def counting(tokens: Sequence[str], events: Sequence[Any]) -> int:
+        read[0] += len("".join(tokens))
+        return place(tokens, events)
 
-    monkeypatch.setattr(reasoning_tokens, "StreamParser", Counting)
+    monkeypatch.setattr(reasoning_tokens, "_reasoning_in", counting)
     tokens = ["Plan", "<tool_call>", "\n", '{"', "name", '": "', *["ab"] * 4000, "<|im_end|>"]
     counter = ReasoningTokenCounter(tokens.__getitem__, reasoning_open=True)
     for k in range(1, len(tokens), 16):
@@ -171,3 +171,45 @@ def test_an_output_read_all_as_reasoning_counts_every_token_with_text(
     _, whole, grown = _counts(tokens, True, None, growth)
     want = sum(1 for token in tokens if token)
     assert whole == want and grown == want
+
+
+def test_tokens_held_outside_reasoning_count_as_the_end_shows_them() -> None:
+    """A call tag inside reasoning ends it (read on, the block is text, shown as content); a key tag after it is
+    held outside reasoning, then ``<think>`` opens reasoning again inside the held text: the end shows ``b`` as
+    reasoning, so its token counts, counted at once and as the list grows."""
+    tokens = ["a", "<tool_call>", "v", "<longcat_arg_key>", "c", "<think>", "b"]
+    assert parse("".join(tokens), None, ParserOptions(reasoning=True, reasoning_open=True)).reasoning == "ab"
+    reference, whole, grown = _counts(tokens, True, None, [3, 5])
+    assert whole == grown == reference == 2
+
+
+def _reads_on_after_a_copy(text: str, cut: int, reasoning_open: bool, tools: Any) -> None:
+    import copy
+
+    from longcat_plugins.core.parser import StreamParser
+
+    options = ParserOptions(reasoning=True, tools=False, reasoning_open=reasoning_open, log_problems=False)
+    plain, copied = StreamParser(tools, options), StreamParser(tools, options)
+    want = [*plain.feed(text[:cut]), *plain.feed(text[cut:]), *plain.finish()]
+    got = copied.feed(text[:cut])
+    copy.deepcopy(copied, {id(tools): tools}).finish()
+    assert [*got, *copied.feed(text[cut:]), *copied.finish()] == want, cut
+
+
+@pytest.mark.parametrize("case", CORPUS, ids=[c["id"] for c in CORPUS])
+def test_a_copy_of_the_parser_read_to_its_end_leaves_the_parser_as_it_was(case: dict[str, Any]) -> None:
+    """The count reads an undecided window to its end with a copy of the parser: the parser reads on exactly as if
+    no copy had been made (cut anywhere in the corpus's outputs, a JSON call's name half read too)."""
+    text = case["text"]
+    for cut in range(0, len(text) + 1, max(1, len(text) // 12)):
+        for reasoning_open in (False, True):
+            _reads_on_after_a_copy(text, cut, reasoning_open, case.get("tools"))
+
+
+@SETTINGS
+@given(text=PIECES, cut=st.integers(0, 400), reasoning_open=st.booleans())
+def test_a_copy_of_random_text_read_to_its_end_leaves_the_parser_as_it_was(
+    text: str, cut: int, reasoning_open: bool
+) -> None:
+    tools = [{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object"}}}]
+    _reads_on_after_a_copy(text, cut % (len(text) + 1), reasoning_open, tools)

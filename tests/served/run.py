@@ -42,6 +42,7 @@ class Outcome:
     problems: list[str] = field(default_factory=list)
     engine_fault: str = ""  # the engine's own serving code failed the cell (see ENGINE_FAULTS)
     want: Served | None = None  # what the cell had to serve (the one-pass reading, as its API shows it)
+    output: int | None = None  # its index in a scaled run (``--show-output``)
 
     @property
     def ok(self) -> bool:
@@ -49,6 +50,8 @@ class Outcome:
 
     def __str__(self) -> str:
         head = f"{self.cell} x {self.text.id}"
+        if self.output is not None:
+            head = f"output {self.output}: {head}"
         if self.skipped:
             return f"{head}: skipped ({self.skipped})"
         if self.engine_fault:
@@ -176,10 +179,11 @@ def check_reasoning_tokens(driver: Driver, cell: Cell, served: Served, want: Ser
 
 
 def _reasoning_tokens_in_context(driver: Driver, cell: Cell, reasoning: str, output: str) -> int:
-    """The tokens of the reasoning text, tokenized apart where the output has an end-of-sequence marker inside it:
-    the marker is a token of its own that the reading drops, so the texts on either side of it (in the output, from
-    the last ``>`` before it to the first ``<`` after it) never share a token, while tokenized as one text they may
-    (``p`` ``<|im_end|>`` ``r`` is ``pr`` alone). The reasoning is cut where it holds those two texts joined."""
+    """The tokens of the reasoning text, tokenized apart where the output has markup the reading drops inside it
+    (an end-of-sequence marker, a reasoning tag: reasoning closed, then opened again): the markup is a token of its
+    own, so the texts on either side of it (in the output, from the last ``>`` before it to the first ``<`` after
+    it) never share a token, while tokenized as one text they may (``p`` ``<|im_end|>`` ``r`` is ``pr`` alone). The
+    reasoning is cut where it holds those two texts joined."""
     if not reasoning:
         return 0
     pieces, rest = [], reasoning
@@ -193,11 +197,13 @@ def _reasoning_tokens_in_context(driver: Driver, cell: Cell, reasoning: str, out
 
 
 def _around_markers(output: str) -> list[tuple[str, str]]:
-    """For each end-of-sequence marker inside ``output``, in order: the text before it back to the last ``>`` and
-    after it up to the first ``<`` (markers left out)."""
+    """For each dropped markup (end-of-sequence marker, reasoning tag) inside ``output``, in order: the text before
+    it back to the last ``>`` and after it up to the first ``<`` (markups left out)."""
+    from longcat_plugins.core import tags
     from longcat_plugins.core.dialects import END_OF_SEQUENCE
 
-    pattern = "|".join(re.escape(marker) for marker in END_OF_SEQUENCE)
+    dropped = sorted({*END_OF_SEQUENCE, *tags.THINK_OPENS, *tags.THINK_CLOSES}, key=len, reverse=True)
+    pattern = "|".join(re.escape(markup) for markup in dropped)
     segments = re.split(pattern, output)
     return [(segments[i].rpartition(">")[2], segments[i + 1].partition("<")[0]) for i in range(len(segments) - 1)]
 

@@ -182,7 +182,7 @@ def serve_one(seed: int, index: int, fuzz: float) -> tuple[int, Outcome]:
         if text is not None:
             outcome = run_cell(_DRIVER, cell, text)
             if not outcome.skipped:
-                return attempt, outcome
+                return attempt, replace(outcome, output=index)
     return ATTEMPTS, Outcome(cell, text or Text("none", ""), skipped="no draw applies")
 
 

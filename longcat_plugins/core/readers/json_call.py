@@ -234,7 +234,12 @@ class JsonCallReader(CallProgress):
         elif kind is _Member.OTHER:
             self._value = JsonValueReader(_discard)
         else:
-            self._value = JsonValueReader(self._captured.append)
+            self._value = JsonValueReader(self._capture)
+
+    def _capture(self, text: str) -> None:
+        # (a method, not the list's bound ``append``: a copy of the reader, ``copy.deepcopy``, must capture into its
+        # own list)
+        self._captured.append(text)
 
     def _unwraps(self, key: str) -> bool:
         """Whether an arguments object that begins here may be an ``{"args": {...}}`` wrapper."""
