@@ -176,7 +176,17 @@ def one_pass(output: str = PARALLEL_CALLS_OUTPUT) -> Folded:
 
 
 def create(client: Any, **kwargs: Any) -> Any:
-    return client.chat.completions.create(model=MODEL, messages=QUESTION, tools=TOOLS, **kwargs)
+    """The question, asked with the tools; streamed, the chunks as a list, read in full."""
+    answer = client.chat.completions.create(model=MODEL, messages=QUESTION, tools=TOOLS, **kwargs)
+    return read_stream(answer) if kwargs.get("stream") else answer
+
+
+def read_stream(stream: Any) -> list[Any]:
+    """Every chunk of ``stream``, its connection closed before an error it raises goes on: a stream left open would
+    be closed by the garbage collector at any later point, also while the client's connection pool holds its lock
+    (which it cannot take again: the test hangs)."""
+    with stream:
+        return list(stream)
 
 
 def check_parallel_calls(got: Folded) -> None:

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "e2e"))
-from replay_support import AGENT_LOOP, AGENT_TRANSCRIPT, MODEL, SHIPPED_RECORDING, Server, openai_client, replay_server
+from replay_support import AGENT_LOOP, AGENT_TRANSCRIPT, MODEL, SHIPPED_RECORDING, Server, openai_client, read_stream, replay_server
 from test_replay_sglang_http import sglang_server_env
 
 from tests.support.server import stop_server
@@ -87,7 +87,7 @@ def test_a_different_prompt_is_refused_and_does_not_take_the_turn(server: Server
     assert MISMATCH in str(info.value) and "first difference at character 0" in str(info.value)
     # streaming: SGLang has sent its 200 by then and reports the refusal as an error event in the stream
     with pytest.raises(openai.APIError) as streamed:
-        list(client.chat.completions.create(model=MODEL, messages=wrong, stream=True))
+        read_stream(client.chat.completions.create(model=MODEL, messages=wrong, stream=True))
     assert MISMATCH in str(streamed.value)
     # SGLang's generation health check is answered without taking a turn either
     assert httpx.get(server.url.removesuffix("/v1") + "/health_generate", timeout=60).status_code == 200
