@@ -10,6 +10,7 @@ the standard reads less well than the plugin's parser, is measured in ``docs/res
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -109,9 +110,7 @@ def generate(name: str) -> dict[str, Any]:
         "fields": {
             "thinking": {"open": s.think[0], "close": s.think[1], "content": "text"},
             "tool_calls": _tool_calls(dialect),
-            # (a leading \s* keeps the whitespace between end markers out of an empty content region, whose close
-            # would replace the content read before it)
-            "content": {"close_pattern": r"\s*(?:" + _alternatives(s.end_markers) + ")", "content": "text"},
+            "content": {"close": list(s.end_markers), "content": "text"},
         },
     }
 
@@ -122,16 +121,25 @@ def file_text(name: str) -> str:
 
 
 def _tool_calls(dialect: Dialect) -> dict[str, Any]:
-    """The ``tool_calls`` field: one region per call, opened by the dialect's block (a leading \\s* takes the line
-    break between calls, which would otherwise open an empty content region)."""
+    """The ``tool_calls`` field: one region per call, opened by the dialect's block.
+
+    Every pattern starts with a literal: vLLM's Rust frontend refuses a pattern that does not ("must start with a
+    literal prefix for streaming matching"). The whitespace after a call belongs to its closing pattern, so that the
+    line break between two calls opens no content region (an empty one would replace the content read before it)."""
     block = dialect.block
     field: dict[str, Any] = {"repeats": True}
     if dialect.markup is not None:
         m = dialect.markup
-        # a markup call is read inside its block and with none (real Qwen3-Coder outputs drop the block)
-        name = _name_group(m.name_end)
-        field["open_pattern"] = rf"\s*(?:{_esc(block.open)}\s*)?{_esc(m.call_open)}{name}{_esc(m.name_end)}"
-        field["close_pattern"] = rf"{_esc(m.call_close)}(?:\s*{_esc(block.close)})?"
+        # a markup call is read inside its block and with none (real Qwen3-Coder outputs drop the block): both start
+        # with the tags' common prefix, the literal the pattern starts with
+        lead = os.path.commonprefix([block.open, m.call_open])
+        if lead:
+            block_then = rf"(?:{_esc(block.open[len(lead):])}\s*{_esc(lead)})?"
+            opening = f"{_esc(lead)}{block_then}{_esc(m.call_open[len(lead):])}"
+        else:
+            opening = rf"{_esc(block.open)}\s*{_esc(m.call_open)}"
+        field["open_pattern"] = f"{opening}{_name_group(m.name_end)}{_esc(m.name_end)}"
+        field["close_pattern"] = rf"{_esc(m.call_close)}(?:\s*{_esc(block.close)})?\s*"
         field["content"] = "xml-inline"
         # one line break after the header and one before the closing tag are markup, as the parser reads them
         field["content_args"] = {
@@ -141,8 +149,8 @@ def _tool_calls(dialect: Dialect) -> dict[str, Any]:
         field["transform"] = {"type": "function", "function": {"name": "{name}", "arguments": "{content}"}}
     elif dialect.pairs is not None:
         p = dialect.pairs
-        field["open_pattern"] = rf"\s*{_esc(block.open)}\s*(?P<name>[^\s<]+)"
-        field["close"] = block.close
+        field["open_pattern"] = rf"{_esc(block.open)}\s*(?P<name>[^\s<]+)"
+        field["close_pattern"] = rf"{_esc(block.close)}\s*"
         field["content"] = "xml-inline"
         field["content_args"] = {
             "tag_pattern": rf"{_esc(p.key_open)}(?P<key>.*?){_esc(p.key_close)}\s*{_esc(p.value_open)}"
@@ -150,8 +158,8 @@ def _tool_calls(dialect: Dialect) -> dict[str, Any]:
         }
         field["transform"] = {"type": "function", "function": {"name": "{name}", "arguments": "{content}"}}
     else:
-        field["open_pattern"] = rf"\s*{_esc(block.open)}"
-        field["close"] = block.close
+        field["open"] = block.open
+        field["close_pattern"] = rf"{_esc(block.close)}\s*"
         field["content"] = "json"
         field["transform"] = {"type": "function", "function": "{content}"}
     return field
@@ -168,7 +176,3 @@ def _key_group(name_end: str) -> str:
 def _esc(text: str) -> str:
     escaped: str = regex.escape(text)
     return escaped
-
-
-def _alternatives(texts: tuple[str, ...]) -> str:
-    return "|".join(_esc(t) for t in sorted(texts, key=len, reverse=True))

@@ -77,3 +77,13 @@ def _call(call: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     function = call["function"]
     arguments = function["arguments"]
     return function["name"], json.loads(arguments) if isinstance(arguments, str) else arguments
+
+
+@pytest.mark.parametrize("name", R.names())
+def test_every_pattern_starts_with_a_literal(name: str) -> None:
+    """vLLM's Rust frontend refuses a pattern that does not start with a literal ("must start with a literal prefix
+    for streaming matching"): the template would load everywhere else and fail every request there."""
+    for field_name, field in R.load(name)["fields"].items():
+        for key in ("open_pattern", "close_pattern"):
+            if key in field:
+                assert field[key][0] not in "\\([{.*+?|^$", f"{field_name}.{key}: {field[key]!r}"
