@@ -10,7 +10,6 @@ the standard reads less well than the plugin's parser, is measured in ``docs/res
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -132,10 +131,10 @@ def _tool_calls(dialect: Dialect) -> dict[str, Any]:
         m = dialect.markup
         # a markup call is read inside its block and with none (real Qwen3-Coder outputs drop the block): both start
         # with the tags' common prefix, the literal the pattern starts with
-        lead = os.path.commonprefix([block.open, m.call_open])
+        lead = _common_start(block.open, m.call_open)
         if lead:
-            block_then = rf"(?:{_esc(block.open[len(lead):])}\s*{_esc(lead)})?"
-            opening = f"{_esc(lead)}{block_then}{_esc(m.call_open[len(lead):])}"
+            block_then = rf"(?:{_esc(block.open[len(lead) :])}\s*{_esc(lead)})?"
+            opening = f"{_esc(lead)}{block_then}{_esc(m.call_open[len(lead) :])}"
         else:
             opening = rf"{_esc(block.open)}\s*{_esc(m.call_open)}"
         field["open_pattern"] = f"{opening}{_name_group(m.name_end)}{_esc(m.name_end)}"
@@ -163,6 +162,13 @@ def _tool_calls(dialect: Dialect) -> dict[str, Any]:
         field["content"] = "json"
         field["transform"] = {"type": "function", "function": "{content}"}
     return field
+
+
+def _common_start(a: str, b: str) -> str:
+    n = 0
+    while n < min(len(a), len(b)) and a[n] == b[n]:
+        n += 1
+    return a[:n]
 
 
 def _name_group(name_end: str) -> str:
