@@ -14,8 +14,9 @@ from collections.abc import Sequence
 from . import __version__
 from .commands.errors import UsageError
 
-#: subcommand modules, each with ``add_parser(subparsers)`` setting ``run`` as the parser's default
-COMMANDS = ("parse", "template", "render", "example", "doctor", "serve", "proxy")
+#: the subcommands, each a module of ``commands`` (its name with ``_`` for ``-``) whose ``add_parser(subparsers)`` sets
+#: ``run`` as the parser's default
+COMMANDS = ("parse", "template", "response-template", "render", "example", "doctor", "serve", "proxy")
 PROG = "longcat-plugins"
 #: exit status after Ctrl-C, as shells report a process ended by SIGINT
 INTERRUPTED = 130
@@ -29,10 +30,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
+        module_name = f"{__package__}.commands.{name.replace('-', '_')}"
         try:
-            module = importlib.import_module(f"{__package__}.commands.{name}")
+            module = importlib.import_module(module_name)
         except ModuleNotFoundError as e:
-            if e.name == f"{__package__}.commands.{name}":
+            if e.name == module_name:
                 continue  # not part of this build
             raise
         module.add_parser(subparsers)

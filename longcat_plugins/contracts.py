@@ -210,7 +210,9 @@ VLLM_PARSE_DELTA_REQUEST: Final = Contract(
 )
 #: ``VLLM_USE_RUST_FRONTEND=1 vllm serve`` runs vLLM's Rust frontend (the ``vllm-rs`` binary of the wheel) in place of
 #: the Python API server; its tool and reasoning parsers are compiled in, none is ``longcat``, and it loads no Python
-#: parser. The doctor fails the variable when it is set, and the plugin logs it in each process it is loaded in.
+#: parser (it reads a response template with its ``hf`` parsers). The doctor fails the variable when it is set (warns
+#: when the model it checks carries one of the shipped response templates), and the plugin logs it in each process
+#: it is loaded in.
 VLLM_RUST_FRONTEND: Final = Contract(
     "vllm.envs:VLLM_USE_RUST_FRONTEND",
     "the variable that makes vllm serve answer through vLLM's Rust frontend, where no Python parser runs: the doctor "

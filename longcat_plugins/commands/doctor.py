@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import platform
 import sys
+from pathlib import Path
 from typing import Any
 
 from longcat_plugins import __version__
@@ -36,6 +37,12 @@ def add_parser(subparsers: Any) -> None:
         action="store_true",
         help="do not import the engines: versions, entry points and allow-lists only (no 10-20 s import)",
     )
+    p.add_argument(
+        "--model",
+        metavar="DIR",
+        help="also check a model (or tokenizer) directory: the response template its tokenizer_config.json carries "
+        "(for vLLM's hf parsers, its Rust frontend and SGLang's response_template parser)",
+    )
     p.set_defaults(run=run)
 
 
@@ -48,7 +55,8 @@ def run(args: argparse.Namespace) -> int:
     def progress(message: str) -> None:
         print(message, file=sys.stderr, flush=True)
 
-    checks = run_checks(engines, probe=not args.quick, progress=progress, required=args.engine or ())
+    model = Path(args.model) if args.model is not None else None
+    checks = run_checks(engines, probe=not args.quick, progress=progress, required=args.engine or (), model=model)
     header = {
         "longcat_plugins": __version__,
         "python": platform.python_version(),

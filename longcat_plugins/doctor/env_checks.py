@@ -21,6 +21,8 @@ HTTP_APP_ENV: Final = "SGLANG_HTTP_SERVER_APP_PATH"
 RUST_FRONTEND_ENV: Final = "VLLM_USE_RUST_FRONTEND"
 #: what the Rust frontend prints when it stops at start-up (vLLM 0.33), before its list of compiled-in parsers
 RUST_FRONTEND_REFUSAL: Final = "tool parser `longcat` is not registered"
+#: the guide's section on serving LongCat through the Rust frontend, with a response template and the ``hf`` parsers
+RUST_FRONTEND_GUIDE: Final = "deployment_guide.md#serving-longcat-under-vllms-rust-frontend"
 #: the app module that registers the plugin in SGLang's HTTP workers (``--tokenizer-worker-num > 1``)
 HTTP_APP: Final = "longcat_plugins.sglang.http_app:app"
 
@@ -36,8 +38,9 @@ VARIABLES: Final = (
 )
 
 
-def env_checks(engine: EngineSpec) -> list[Check]:
-    """The rows for the variables ``engine``'s processes read."""
+def env_checks(engine: EngineSpec, response_template: str | None = None) -> list[Check]:
+    """The rows for the variables ``engine``'s processes read; ``response_template``: the shipped response template
+    the model checked (``doctor --model``) carries, if any."""
     rows = [
         allow_list_check(engine),
         dialect_check(engine),
@@ -47,7 +50,7 @@ def env_checks(engine: EngineSpec) -> list[Check]:
     if engine is SGLANG:
         rows.append(http_app_check())
     else:
-        rows.append(rust_frontend_check())
+        rows.append(rust_frontend_check(response_template))
     return rows
 
 
@@ -60,26 +63,48 @@ def rust_frontend() -> bool | None:
         return None
 
 
-def rust_frontend_check() -> Check:
-    """``VLLM_USE_RUST_FRONTEND`` unset or 0: ``vllm serve`` runs the Python API server, which loads the plugin."""
+def rust_frontend_check(response_template: str | None = None) -> Check:
+    """``VLLM_USE_RUST_FRONTEND`` unset or 0: ``vllm serve`` runs the Python API server, which loads the plugin. The
+    Rust frontend does not load it, but reads a response template (``response_template``: the shipped one the model
+    carries, if any) with its ``hf`` parsers."""
     raw = os.environ.get(RUST_FRONTEND_ENV)
     name = "frontend"
     on = rust_frontend()
     if on is False:
         state = "not set" if raw is None else f"={raw}"
         return Check("vllm", name, Status.OK, f"{RUST_FRONTEND_ENV} {state}: vllm serve runs the Python API server")
+    template_route = (
+        "--tool-call-parser hf --reasoning-parser hf, with a tokenizer that carries the model's response template "
+        "(longcat-plugins response-template --in-place MODEL_DIR, or --write-tokenizer OUT --model MODEL_DIR and "
+        f"--tokenizer OUT): {RUST_FRONTEND_GUIDE}"
+    )
     fix = (
         f"export {RUST_FRONTEND_ENV}=0 (or unset it): vllm serve then runs its Python API server, which loads "
-        "longcat-plugins"
+        f"longcat-plugins; or keep the Rust frontend and serve with {template_route}"
     )
     if on is None:
         detail = f"{RUST_FRONTEND_ENV}={raw!r} is not an integer: vllm serve fails reading it"
-    else:
+        return Check("vllm", name, Status.FAIL, detail, fix)
+    frontend = f"{RUST_FRONTEND_ENV}={raw}: vllm serve answers through vLLM's Rust frontend (vllm-rs)"
+    if response_template is not None:
         detail = (
-            f"{RUST_FRONTEND_ENV}={raw}: vllm serve answers through vLLM's Rust frontend (vllm-rs), whose tool and "
-            f"reasoning parsers are compiled in and include no 'longcat': it stops at start-up with "
-            f"\"{RUST_FRONTEND_REFUSAL} (choose from: ...)\" (the same for --reasoning-parser longcat)"
+            f"{frontend}, which does not load longcat-plugins; the model's tokenizer carries the response template "
+            f"{response_template}, which it reads with --tool-call-parser hf --reasoning-parser hf (--tool-call-parser "
+            f'longcat stops it at start-up: "{RUST_FRONTEND_REFUSAL}")'
         )
+        return Check(
+            "vllm",
+            name,
+            Status.WARN,
+            detail,
+            f"serve with --tool-call-parser hf --reasoning-parser hf ({RUST_FRONTEND_GUIDE}: what a response template "
+            f"reads less well than the longcat parsers), or export {RUST_FRONTEND_ENV}=0 for the longcat parsers",
+        )
+    detail = (
+        f"{frontend}, whose tool and reasoning parsers are compiled in and include no 'longcat': it stops at start-up "
+        f'with "{RUST_FRONTEND_REFUSAL} (choose from: ...)" (the same for --reasoning-parser longcat); it reads '
+        "a response template instead (--tool-call-parser hf --reasoning-parser hf)"
+    )
     return Check("vllm", name, Status.FAIL, detail, fix)
 
 
@@ -160,9 +185,7 @@ def http_app_check() -> Check:
     except (ImportError, ValueError):
         found = False
     if not found:
-        return Check(
-            "sglang", name, Status.FAIL, f"{HTTP_APP_ENV}={raw}: module {module} is not importable here", fix
-        )
+        return Check("sglang", name, Status.FAIL, f"{HTTP_APP_ENV}={raw}: module {module} is not importable here", fix)
     return Check(
         "sglang",
         name,

@@ -19,7 +19,7 @@ class Status(str, Enum):
 
 @dataclass(frozen=True, slots=True)
 class Check:
-    section: str  # "package", "templates", "vllm", "sglang"
+    section: str  # "package", "templates", "model", "vllm", "sglang"
     name: str
     status: Status
     detail: str

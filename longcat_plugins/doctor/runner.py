@@ -6,10 +6,12 @@ import contextlib
 import os
 import sys
 from collections.abc import Callable, Collection, Iterator, Sequence
+from pathlib import Path
 
 from .env_checks import env_checks
 from .metadata_checks import entry_point_check, installed_version, package_check, version_check
 from .model import ENGINES, SGLANG, VLLM, Check, EngineSpec, Status
+from .model_checks import response_template_check
 from .probe_util import failure
 from .template_checks import template_checks
 
@@ -21,26 +23,30 @@ def run_checks(
     probe: bool = True,
     progress: Progress | None = None,
     required: Collection[str] = (),
+    model: Path | None = None,
 ) -> list[Check]:
     """All checks for ``engines``; ``probe=False`` skips importing the engines (1 s, not ~20 s). An engine whose key
-    is in ``required`` (``doctor --engine``) must be installed: its absence is a failure, not a note."""
+    is in ``required`` (``doctor --engine``) must be installed: its absence is a failure, not a note. ``model``
+    (``doctor --model``): a model directory, whose response template is checked."""
     checks = [package_check(), *template_checks()]
+    carried = None
+    if model is not None:
+        row, carried = response_template_check(model)
+        checks.append(row)
     found: list[tuple[EngineSpec, list[Check]]] = []
     for engine in engines:
         version = installed_version(engine)
         if version is None:
             checks.append(_not_installed(engine, engine.key in required))
             continue
-        rows = [version_check(engine, version), entry_point_check(engine), *env_checks(engine)]
+        rows = [version_check(engine, version), entry_point_check(engine), *env_checks(engine, carried)]
         checks += rows
         found.append((engine, rows))
     if probe:
         for engine, rows in found:
             if progress is not None:
                 version = installed_version(engine)
-                progress(
-                    f"checking {engine.label} {version}: importing it and loading its plugins (10-20 s)..."
-                )
+                progress(f"checking {engine.label} {version}: importing it and loading its plugins (10-20 s)...")
             with _stdout_to_stderr():
                 try:
                     checks += _probe(engine, _not_loaded_fix(engine, rows))
@@ -54,7 +60,7 @@ def run_checks(
                             "check the version row; if it is supported, report a bug with this message",
                         )
                     )
-    order = ["package", "templates", *(e.key for e in ENGINES)]
+    order = ["package", "templates", "model", *(e.key for e in ENGINES)]
     return sorted(checks, key=lambda c: order.index(c.section) if c.section in order else len(order))
 
 

@@ -80,7 +80,12 @@ def _note_rust_frontend() -> None:
     """One line per process when ``VLLM_USE_RUST_FRONTEND`` is on: ``vllm serve`` then answers through vLLM's Rust
     frontend, which runs none of our parsers (this process is its engine core, or the ``vllm serve`` that starts it)."""
     from longcat_plugins.doctor.drift import log_once, missing
-    from longcat_plugins.doctor.env_checks import RUST_FRONTEND_ENV, RUST_FRONTEND_REFUSAL, rust_frontend
+    from longcat_plugins.doctor.env_checks import (
+        RUST_FRONTEND_ENV,
+        RUST_FRONTEND_GUIDE,
+        RUST_FRONTEND_REFUSAL,
+        rust_frontend,
+    )
 
     try:
         if not rust_frontend() or missing([VLLM_RUST_FRONTEND]):
@@ -91,8 +96,10 @@ def _note_rust_frontend() -> None:
         logging.WARNING,
         f"{RUST_FRONTEND_ENV}={os.environ[RUST_FRONTEND_ENV]}: vllm serve answers through vLLM's Rust frontend "
         f"(vllm-rs), whose parsers are compiled in: --tool-call-parser / --reasoning-parser longcat cannot run there "
-        f"(it stops with \"{RUST_FRONTEND_REFUSAL}\"). Unset {RUST_FRONTEND_ENV} (or set it to 0) to serve with "
-        "vLLM's Python API server, which loads longcat-plugins.",
+        f'(it stops with "{RUST_FRONTEND_REFUSAL}"). Unset {RUST_FRONTEND_ENV} (or set it to 0) to serve with '
+        "vLLM's Python API server, which loads longcat-plugins; or serve the Rust frontend with --tool-call-parser hf "
+        "--reasoning-parser hf and a tokenizer that carries the model's response template (longcat-plugins "
+        f"response-template; {RUST_FRONTEND_GUIDE}).",
     )
 
 
