@@ -27,6 +27,8 @@ from .parser import StreamParser
 
 #: an open window is read to its end at every count up to this many tokens (see ``_open_window``)
 EXACT_HELD = 256
+#: the longest undecided text kept from one window to the next (a bound: more is not read again)
+MAX_CARRY = 4096
 #: the markup a reading drops: reasoning tags (a stray or repeated one too) and end-of-sequence markers
 _DROPPED = tuple(dict.fromkeys([*T.THINK_OPENS, *T.THINK_CLOSES, *END_OF_SEQUENCE]))
 
@@ -52,6 +54,9 @@ class ReasoningTokenCounter:
         self._count = 0  # the reasoning tokens before the open window
         self._window: list[str] = []  # the tokens read since the parser last held nothing back
         self._window_events: list[Event] = []  # what reading them showed so far
+        #: text of earlier windows neither shown nor dropped yet (a reader may hold a line break while the parser
+        #: says it holds nothing): read again at the start of the next window, where it is shown
+        self._carry = ""
         #: the last reading of the open window to its end: (the window, its length, the count, all counted)
         self._probed: tuple[list[str], int, int, bool] | None = None
 
@@ -68,7 +73,7 @@ class ReasoningTokenCounter:
         ids = token_ids[seen:end]
         token_text, parser, n, i = self._token_text, self._parser, len(ids), 0
         while i < n:
-            if not self._window:
+            if not self._window and not self._carry:
                 # A run of tokens with no '<' (every tag starts with one) can neither start nor end a tag: read as
                 # one text, its tokens are reasoning exactly when the output is inside reasoning (each with text).
                 texts = []
@@ -76,10 +81,11 @@ class ReasoningTokenCounter:
                     texts.append(text)
                     i += 1
                 if texts:
-                    inside = parser.in_reasoning
-                    parser.feed("".join(texts))
+                    inside, read = parser.in_reasoning, "".join(texts)
+                    shown = sum(len(getattr(event, "text", "")) for event in parser.feed(read))
                     if inside:
                         self._count += len(texts) - texts.count("")
+                    self._carry = read[shown:][-MAX_CARRY:]  # (a reader may hold its end: a line break)
                     continue
             self._read_one(token_text(ids[i]))
             i += 1
@@ -93,7 +99,8 @@ class ReasoningTokenCounter:
         self._window.append(text)
         self._window_events += self._parser.feed(text)
         if not self._parser.holding:
-            self._count += _reasoning_in(self._window, self._window_events)
+            count, self._carry = _reasoning_in(self._window, self._window_events, self._carry)
+            self._count += count
             self._window, self._window_events, self._probed = [], [], None
 
     def _open_window(self) -> int:
@@ -111,7 +118,7 @@ class ReasoningTokenCounter:
             _, probed, count, all_counted = last
             return count + (n - probed if all_counted else 0)
         ended = [*self._window_events, *_read_to_end(self._parser, self._tools)]
-        count = _reasoning_in(window, ended)
+        count = _reasoning_in(window, ended, self._carry)[0]
         self._probed = (window, n, count, count == sum(1 for token in window if _without_markers(token)))
         return count
 
@@ -122,30 +129,34 @@ def _read_to_end(parser: StreamParser, tools: list[Any] | None) -> list[Event]:
     return copy.deepcopy(parser, memo).finish()
 
 
-def _reasoning_in(tokens: Sequence[str], events: Sequence[Event]) -> int:
-    """How many of ``tokens`` are all shown as reasoning by ``events``, the reading of their text (each character
-    shown in order, or dropped as markup).
+def _reasoning_in(tokens: Sequence[str], events: Sequence[Event], carry: str = "") -> tuple[int, str]:
+    """How many of ``tokens`` are all shown as reasoning by ``events``, the reading of ``carry`` (text of earlier
+    tokens not decided yet) and their text: each character shown in order, or dropped as markup. Also the text at
+    the end that is neither, still undecided (the next window's ``carry``).
 
-    The shown text is matched against the tokens' text, character by character; where the text starts a dropped
-    markup that the shown text does not continue with, the markup is passed over (a markup cut across tokens too).
-    A token counts when it has text and each of its characters was shown as reasoning."""
+    The shown text is matched against the text, character by character; where the text starts a dropped markup that
+    the shown text does not continue with, the markup is passed over (a markup cut across tokens too). A token
+    counts when it has text and each of its characters was shown as reasoning."""
     shown = "".join(getattr(event, "text", "") for event in events)
     kinds = [type(event) is Reasoning for event in events for _ in getattr(event, "text", "")]
-    text = "".join(tokens)
+    text = carry + "".join(tokens)
     reasoning = [False] * len(text)  # per character of the text: shown as reasoning
-    at = i = 0
+    at = i = decided = 0  # decided: the text up to there was shown or dropped
     while i < len(text):
         markup = next((m for m in _DROPPED if text.startswith(m, i) and not shown.startswith(m, at)), None)
         if markup is None and at < len(shown) and shown[at] == text[i]:
             reasoning[i] = kinds[at]
             at, i = at + 1, i + 1
-        else:  # a markup passed over, or a character neither shown nor known markup
-            i += len(markup) if markup is not None else 1
-    count = start = 0
+            decided = i
+        elif markup is not None:
+            i = decided = i + len(markup)
+        else:  # neither shown (yet) nor known markup
+            i += 1
+    count, start = 0, len(carry)
     for token in tokens:
         count += bool(token) and all(reasoning[start : start + len(token)])
         start += len(token)
-    return count
+    return count, text[decided:][-MAX_CARRY:]
 
 
 def _without_markers(token: str) -> str:

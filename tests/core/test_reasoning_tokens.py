@@ -131,9 +131,9 @@ def test_a_long_held_text_counted_on_every_chunk_is_read_a_bounded_number_of_tim
     read = [0]
     place = reasoning_tokens._reasoning_in
 
-    def counting(tokens: Sequence[str], events: Sequence[Any]) -> int:
+    def counting(tokens: Sequence[str], events: Sequence[Any], carry: str = "") -> tuple[int, str]:
         read[0] += len("".join(tokens))
-        return place(tokens, events)
+        return place(tokens, events, carry)
 
     monkeypatch.setattr(reasoning_tokens, "_reasoning_in", counting)
     tokens = ["Plan", "<tool_call>", "\n", '{"', "name", '": "', *["ab"] * 4000, "<|im_end|>"]
@@ -213,3 +213,13 @@ def test_a_copy_of_random_text_read_to_its_end_leaves_the_parser_as_it_was(
 ) -> None:
     tools = [{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object"}}}]
     _reads_on_after_a_copy(text, cut % (len(text) + 1), reasoning_open, tools)
+
+
+def test_a_line_break_a_value_reader_holds_does_not_shift_the_tokens_after_it() -> None:
+    """A call block read as text (no tools): the value's line break before ``</parameter>`` is held by the call's
+    reader while the parser holds nothing; shown later, it must not be taken for the text of later tokens."""
+    tokens = ["<tool_call>", "<function=", "f", ">", "<parameter=", "a", ">", "x", "\n", "</parameter>", "note",
+              "</tool_call>", "<think>", "plan", " it", "</think>"]  # fmt: skip
+    assert parse("".join(tokens), None, ParserOptions(reasoning=True)).reasoning == "plan it"
+    reference, whole, grown = _counts(tokens, False, None, [9, 12])
+    assert whole == grown == reference == 2

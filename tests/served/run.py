@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
@@ -159,11 +158,15 @@ def step_texts(driver: Driver, cell: Cell, ids: Sequence[int], generated: str) -
     return [*steps[:-1], steps[-1] + generated[len(done) :]] if steps else [generated]
 
 
+#: a piece of reasoning this long between split tags holds at least one token of its own
+SPLIT_TAG_ROOM = 12
+
+
 def check_reasoning_tokens(driver: Driver, cell: Cell, served: Served, want: Served, output: str) -> list[str]:
     """Usage's ``reasoning_tokens``, where the API reports it: the tokens of the reasoning text when each tag is one
-    token; when tags are split, none without reasoning and some when the reasoning has text other than whitespace (a
-    token holding both the last reasoning text and the start of a closing tag is not counted, so reasoning that is
-    only whitespace may count none)."""
+    token; when tags are split, none without reasoning and some when a piece of the reasoning is long enough to hold
+    a token of its own (a token holding reasoning text and part of a tag is not counted, so a short piece between
+    split tags may count none)."""
     count = served.reasoning_tokens
     if count is None or cell.finish != "end":
         return []
@@ -173,39 +176,45 @@ def check_reasoning_tokens(driver: Driver, cell: Cell, served: Served, want: Ser
         exact = _reasoning_tokens_in_context(driver, cell, want.reasoning, output)
         return [] if count == exact else [f"reasoning_tokens {count}, the reasoning text is {exact} tokens"]
     too_many = count > len(driver.token_ids(cell, output)) or (count > 0 and not want.reasoning)
-    if too_many or (want.reasoning.strip() and not count):
+    long_piece = max(map(len, reasoning_pieces(want.reasoning, output)), default=0) >= SPLIT_TAG_ROOM
+    if too_many or (long_piece and not count):
         return [f"reasoning_tokens {count} for reasoning {want.reasoning[:40]!r}"]
     return []
 
 
 def _reasoning_tokens_in_context(driver: Driver, cell: Cell, reasoning: str, output: str) -> int:
-    """The tokens of the reasoning text, tokenized apart where the output has markup the reading drops inside it
-    (an end-of-sequence marker, a reasoning tag: reasoning closed, then opened again): the markup is a token of its
-    own, so the texts on either side of it (in the output, from the last ``>`` before it to the first ``<`` after
-    it) never share a token, while tokenized as one text they may (``p`` ``<|im_end|>`` ``r`` is ``pr`` alone). The
-    reasoning is cut where it holds those two texts joined."""
-    if not reasoning:
-        return 0
-    pieces, rest = [], reasoning
-    for before, after in _around_markers(output):
-        at = rest.find(before + after)
-        if before and after and at >= 0:
-            pieces.append(rest[: at + len(before)])
-            rest = rest[at + len(before) :]
-    pieces.append(rest)
-    return sum(len(driver.token_ids(cell, piece)) for piece in pieces if piece)
+    """The tokens of the reasoning text, each of its pieces tokenized apart: where the output interrupts it (a tag
+    or an end-of-sequence marker the reading drops, content between two reasoning parts), the texts on either side
+    never share a token, while tokenized as one text they may (``p`` ``<|im_end|>`` ``r`` is ``pr`` alone)."""
+    return sum(len(driver.token_ids(cell, piece)) for piece in reasoning_pieces(reasoning, output))
 
 
-def _around_markers(output: str) -> list[tuple[str, str]]:
-    """For each dropped markup (end-of-sequence marker, reasoning tag) inside ``output``, in order: the text before
-    it back to the last ``>`` and after it up to the first ``<`` (markups left out)."""
+def reasoning_pieces(reasoning: str, output: str) -> list[str]:
+    """``reasoning`` cut into the pieces the output writes it in, in order: from the start of the output, each next
+    piece is the longest start of the rest of the reasoning that the output holds from there on (at its first place)
+    and that ends where the output ends or a tag follows (reasoning is interrupted by markup only)."""
     from longcat_plugins.core import tags
-    from longcat_plugins.core.dialects import END_OF_SEQUENCE
 
-    dropped = sorted({*END_OF_SEQUENCE, *tags.THINK_OPENS, *tags.THINK_CLOSES}, key=len, reverse=True)
-    pattern = "|".join(re.escape(markup) for markup in dropped)
-    segments = re.split(pattern, output)
-    return [(segments[i].rpartition(">")[2], segments[i + 1].partition("<")[0]) for i in range(len(segments) - 1)]
+    dropped = (*tags.THINK_OPENS, *tags.THINK_CLOSES, *tags.END_OF_SEQUENCE, "<")
+    pieces, at, rest = [], 0, reasoning
+    while rest:
+        low, high = 0, len(rest)  # the longest start of rest found in output[at:] (a longer one holds a shorter)
+        while low < high:
+            mid = (low + high + 1) // 2
+            if output.find(rest[:mid], at) >= 0:
+                low = mid
+            else:
+                high = mid - 1
+        found = output.find(rest[:low], at)
+        while low and low < len(rest) and not output.startswith(dropped, found + low):
+            low -= 1
+            found = output.find(rest[:low], at)
+        if not low:
+            pieces.append(rest)  # (not in the output as written: the reading changed it; counted as one text)
+            break
+        pieces.append(rest[:low])
+        at, rest = found + low, rest[low:]
+    return pieces
 
 
 def compare(served: Served, want: Served) -> list[str]:
