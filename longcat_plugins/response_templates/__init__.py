@@ -18,7 +18,7 @@ from typing import Any, Final
 import regex
 
 from longcat_plugins.core import tags as T
-from longcat_plugins.core.dialects import DIALECTS, Dialect
+from longcat_plugins.core.dialects import DIALECTS, Block, Dialect
 
 DIRECTORY: Final = Path(__file__).resolve().parent
 
@@ -40,6 +40,8 @@ class ResponseTemplateSpec:
     title: str
 
 
+#: the namespace real models write before a call's name (``functions.get_weather``), which is no part of the name
+_NAMESPACE: Final = r"(?:functions\.)?"
 _QWEN_START: Final = "<|im_start|>assistant\n"
 _QWEN_END: Final = ("<|im_end|>", "<|endoftext|>")
 _LONGCAT_START: Final = "ASSISTANT:"
@@ -100,18 +102,22 @@ def load(name: str) -> dict[str, Any]:
 
 
 def generate(name: str) -> dict[str, Any]:
-    """The template ``name``, built from its dialect's declaration."""
+    """The template ``name``, built from its dialect's declaration.
+
+    Reasoning and content are the exact text, as the parser returns them (the ``text`` content parser would strip
+    them). ``parse_response`` keeps one content region, the last: whitespace that would open a region of its own
+    (between two calls, between end markers, after the last one) is taken by the markup before it, while
+    whitespace before a call or an end marker stays with the text it follows, as the parser keeps it."""
     s = spec(name)
     dialect = DIALECTS[s.dialect]
+    ends = _end_markers(s)
     return {
         "defaults": {"role": "assistant"},
         "start_anchor": s.start_anchor,
         "fields": {
-            "thinking": {"open": s.think[0], "close": s.think[1], "content": "text"},
-            "tool_calls": _tool_calls(dialect),
-            # (a leading \s* keeps the whitespace between end markers out of an empty content region, whose close
-            # would replace the content read before it)
-            "content": {"close_pattern": r"\s*(?:" + _alternatives(s.end_markers) + ")", "content": "text"},
+            "thinking": {"open": s.think[0], "close": s.think[1], "content": "text", "content_args": _EXACT},
+            "tool_calls": _tool_calls(dialect, ends),
+            "content": {"close_pattern": _ending(ends), "content": "text", "content_args": _EXACT},
         },
     }
 
@@ -121,48 +127,91 @@ def file_text(name: str) -> str:
     return json.dumps(generate(name), indent=2, ensure_ascii=False) + "\n"
 
 
-def _tool_calls(dialect: Dialect) -> dict[str, Any]:
-    """The ``tool_calls`` field: one region per call, opened by the dialect's block (a leading \\s* takes the line
-    break between calls, which would otherwise open an empty content region)."""
+_EXACT: Final = {"strip": False}
+
+
+def _end_markers(s: ResponseTemplateSpec) -> tuple[str, ...]:
+    """The end-of-sequence markers the template takes as markup: its models' own, then every other family's the
+    parser reads (a leaked marker is never content, whichever family it comes from)."""
+    return tuple(dict.fromkeys([*s.end_markers, *T.END_OF_SEQUENCE]))
+
+
+def _ending(ends: tuple[str, ...]) -> str:
+    """The close of content: end markers, with the whitespace between them and after the last."""
+    marker = _alternatives(ends)
+    return rf"(?:{marker})(?:\s*(?:{marker}))*(?:\s+$)?"
+
+
+def _tool_calls(dialect: Dialect, ends: tuple[str, ...]) -> dict[str, Any]:
+    """The ``tool_calls`` field: one region per call, opened by the dialect's block, and closed with the whitespace
+    after it when another call, an end marker or the end of the output follows."""
     block = dialect.block
     field: dict[str, Any] = {"repeats": True}
     if dialect.markup is not None:
         m = dialect.markup
-        # a markup call is read inside its block and with none (real Qwen3-Coder outputs drop the block)
+        # a markup call is read inside any block the parser reads it in, and with none (real Qwen3-Coder outputs
+        # drop the block); a call whose closing tag never came ends at a block's closing tag that ends the output
+        # (elsewhere such a tag may be text in a value)
+        blocks = _markup_blocks(dialect)
+        opens, closes = _alternatives(tuple(b.open for b in blocks)), _alternatives(tuple(b.close for b in blocks))
         name = _name_group(m.name_end)
-        field["open_pattern"] = rf"\s*(?:{_esc(block.open)}\s*)?{_esc(m.call_open)}{name}{_esc(m.name_end)}"
-        field["close_pattern"] = rf"{_esc(m.call_close)}(?:\s*{_esc(block.close)})?"
+        field["open_pattern"] = rf"(?:(?:{opens})\s*)?{_esc(m.call_open)}{name}{_esc(m.name_end)}"
+        closed = rf"(?:{_esc(m.call_close)}(?:\s*(?:{closes}))?|(?:{closes})(?=\s*$))"
+        field["close_pattern"] = closed + _space_after((*(b.open for b in blocks), m.call_open, *ends))
         field["content"] = "xml-inline"
-        # one line break after the header and one before the closing tag are markup, as the parser reads them
+        # one line break after the header and one before the closing tag are markup, as the parser reads them; a
+        # value whose closing tag never came ends at the next parameter, or at the end of the call (less a closing
+        # tag cut off there)
         field["content_args"] = {
             "tag_pattern": rf"{_esc(m.param_open)}{_key_group(m.name_end)}{_esc(m.name_end)}\n?(?P<value>.*?)\n?"
-            + _esc(m.param_close)
+            rf"(?:{_esc(m.param_close)}|(?={_esc(m.param_open)})|(?:{_cut(m.param_close)})?$)"
         }
         field["transform"] = {"type": "function", "function": {"name": "{name}", "arguments": "{content}"}}
     elif dialect.pairs is not None:
         p = dialect.pairs
-        field["open_pattern"] = rf"\s*{_esc(block.open)}\s*(?P<name>[^\s<]+)"
-        field["close"] = block.close
+        # the name ends where a JSON body, a call's parenthesis or a pair would start
+        field["open_pattern"] = rf"{_esc(block.open)}\s*{_NAMESPACE}(?P<name>[^\s<>(){{}}:]+)"
+        field["close_pattern"] = _esc(block.close) + _space_after((block.open, *ends))
         field["content"] = "xml-inline"
+        # a value whose closing tag never came ends at the next pair, or at the end of the call (less a closing tag
+        # cut off there)
         field["content_args"] = {
             "tag_pattern": rf"{_esc(p.key_open)}(?P<key>.*?){_esc(p.key_close)}\s*{_esc(p.value_open)}"
-            rf"(?P<value>.*?){_esc(p.value_close)}"
+            rf"(?P<value>.*?)(?:{_esc(p.value_close)}|(?={_esc(p.key_open)})|(?:{_cut(p.value_close)})?$)"
         }
         field["transform"] = {"type": "function", "function": {"name": "{name}", "arguments": "{content}"}}
     else:
-        field["open_pattern"] = rf"\s*{_esc(block.open)}"
-        field["close"] = block.close
+        field["open"] = block.open
+        field["close_pattern"] = _esc(block.close) + _space_after((block.open, *ends))
         field["content"] = "json"
         field["transform"] = {"type": "function", "function": "{content}"}
     return field
 
 
+def _space_after(next_tags: tuple[str, ...]) -> str:
+    """The whitespace after a call that is markup: before one of ``next_tags``, or at the end of the output."""
+    return rf"(?:\s+(?={_alternatives(next_tags)})|\s+$)?"
+
+
+def _markup_blocks(dialect: Dialect) -> list[Block]:
+    """The blocks a markup call is read in: the dialect's own first, then every other registered dialect's."""
+    return list(dict.fromkeys([dialect.block, *(d.block for d in DIALECTS.values())]))
+
+
 def _name_group(name_end: str) -> str:
-    return rf"(?P<name>[^{_esc(name_end[0])}\n]+)"
+    return rf"{_NAMESPACE}(?P<name>[^{_esc(name_end[0])}\n<]+)"
 
 
 def _key_group(name_end: str) -> str:
-    return rf"(?P<key>[^{_esc(name_end[0])}\n]+)"
+    return rf"(?P<key>[^{_esc(name_end[0])}\n<]+)"
+
+
+def _cut(tag: str) -> str:
+    """A pattern for the start of ``tag`` (its first character, then any more of it)."""
+    rest = ""
+    for char in reversed(tag[1:]):
+        rest = f"(?:{_esc(char)}{rest})?"
+    return _esc(tag[0]) + rest
 
 
 def _esc(text: str) -> str:
