@@ -105,19 +105,26 @@ def generate(name: str) -> dict[str, Any]:
     """The template ``name``, built from its dialect's declaration.
 
     Reasoning and content are the exact text, as the parser returns them (the ``text`` content parser would strip
-    them). ``parse_response`` keeps one content region, the last: whitespace that would open a region of its own
-    (between two calls, between end markers, after the last one) is taken by the markup before it, while
-    whitespace before a call or an end marker stays with the text it follows, as the parser keeps it."""
+    them). Whitespace after a call is markup when another call, an end marker or the end of the output follows it;
+    whitespace after text stays with the text, as the parser keeps it. (``parse_response`` keeps one content
+    region, the last: whitespace read as a region of its own would replace the text before it.) Such whitespace is
+    taken by the pattern of what follows it, looking back at the call before it, so that a stream holds it back
+    until that is decided: an optional ending of a close pattern would not wait."""
     s = spec(name)
     dialect = DIALECTS[s.dialect]
     ends = _end_markers(s)
+    after_call = _call_ends(dialect)
     return {
         "defaults": {"role": "assistant"},
         "start_anchor": s.start_anchor,
         "fields": {
             "thinking": {"open": s.think[0], "close": s.think[1], "content": "text", "content_args": _EXACT},
-            "tool_calls": _tool_calls(dialect, ends),
-            "content": {"close_pattern": _ending(ends), "content": "text", "content_args": _EXACT},
+            "tool_calls": _tool_calls(dialect, after_call),
+            "content": {
+                "close_pattern": _content_close(dialect, ends, after_call),
+                "content": "text",
+                "content_args": _EXACT,
+            },
         },
     }
 
@@ -136,16 +143,37 @@ def _end_markers(s: ResponseTemplateSpec) -> tuple[str, ...]:
     return tuple(dict.fromkeys([*s.end_markers, *T.END_OF_SEQUENCE]))
 
 
-def _ending(ends: tuple[str, ...]) -> str:
-    """The close of content: end markers, with the whitespace between them and after the last."""
+def _call_ends(dialect: Dialect) -> tuple[str, ...]:
+    """The tags a call ends with: its markup's closing tag and every block's it is read in, or its block's."""
+    if dialect.markup is not None:
+        return (dialect.markup.call_close, *(b.close for b in _markup_blocks(dialect)))
+    return (dialect.block.close,)
+
+
+def _after(tags: tuple[str, ...]) -> str:
+    """Right after one of ``tags`` (a look-behind per tag: each of constant length)."""
+    return "(?:" + "|".join(f"(?<={_esc(t)})" for t in tags) + ")"
+
+
+def _content_close(dialect: Dialect, ends: tuple[str, ...], after_call: tuple[str, ...]) -> str:
+    """What ends content without opening another field: end markers (with the whitespace before them after a call,
+    between them and after the last); a markup call's block closer after its closing tag (also the orphan one
+    after a call written with no block); whitespace at the end of the output after a call or an end marker."""
     marker = _alternatives(ends)
-    return rf"(?:{marker})(?:\s*(?:{marker}))*(?:\s+$)?"
+    ending = rf"(?:{_after(after_call)}\s+)?(?:{marker})(?:\s*(?:{marker}))*"
+    parts = [ending]
+    if dialect.markup is not None:
+        closes = _alternatives(tuple(b.close for b in _markup_blocks(dialect)))
+        parts.append(rf"{_after((dialect.markup.call_close,))}\s*(?:{closes})")
+    parts.append(rf"{_after((*after_call, *ends))}\s+$")
+    return "|".join(parts)
 
 
-def _tool_calls(dialect: Dialect, ends: tuple[str, ...]) -> dict[str, Any]:
-    """The ``tool_calls`` field: one region per call, opened by the dialect's block, and closed with the whitespace
-    after it when another call, an end marker or the end of the output follows."""
+def _tool_calls(dialect: Dialect, after_call: tuple[str, ...]) -> dict[str, Any]:
+    """The ``tool_calls`` field: one region per call, opened by the dialect's block (with the whitespace before
+    it after another call)."""
     block = dialect.block
+    between = rf"(?:{_after(after_call)}\s+)?"
     field: dict[str, Any] = {"repeats": True}
     if dialect.markup is not None:
         m = dialect.markup
@@ -155,9 +183,8 @@ def _tool_calls(dialect: Dialect, ends: tuple[str, ...]) -> dict[str, Any]:
         blocks = _markup_blocks(dialect)
         opens, closes = _alternatives(tuple(b.open for b in blocks)), _alternatives(tuple(b.close for b in blocks))
         name = _name_group(m.name_end)
-        field["open_pattern"] = rf"(?:(?:{opens})\s*)?{_esc(m.call_open)}{name}{_esc(m.name_end)}"
-        closed = rf"(?:{_esc(m.call_close)}(?:\s*(?:{closes}))?|(?:{closes})(?=\s*$))"
-        field["close_pattern"] = closed + _space_after((*(b.open for b in blocks), m.call_open, *ends))
+        field["open_pattern"] = rf"{between}(?:(?:{opens})\s*)?{_esc(m.call_open)}{name}{_esc(m.name_end)}"
+        field["close_pattern"] = rf"{_esc(m.call_close)}|(?:{closes})(?=\s*$)"
         field["content"] = "xml-inline"
         # one line break after the header and one before the closing tag are markup, as the parser reads them; a
         # value whose closing tag never came ends at the next parameter, or at the end of the call (less a closing
@@ -170,8 +197,8 @@ def _tool_calls(dialect: Dialect, ends: tuple[str, ...]) -> dict[str, Any]:
     elif dialect.pairs is not None:
         p = dialect.pairs
         # the name ends where a JSON body, a call's parenthesis or a pair would start
-        field["open_pattern"] = rf"{_esc(block.open)}\s*{_NAMESPACE}(?P<name>[^\s<>(){{}}:]+)"
-        field["close_pattern"] = _esc(block.close) + _space_after((block.open, *ends))
+        field["open_pattern"] = rf"{between}{_esc(block.open)}\s*{_NAMESPACE}(?P<name>[^\s<>(){{}}:]+)"
+        field["close"] = block.close
         field["content"] = "xml-inline"
         # a value whose closing tag never came ends at the next pair, or at the end of the call (less a closing tag
         # cut off there)
@@ -181,16 +208,11 @@ def _tool_calls(dialect: Dialect, ends: tuple[str, ...]) -> dict[str, Any]:
         }
         field["transform"] = {"type": "function", "function": {"name": "{name}", "arguments": "{content}"}}
     else:
-        field["open"] = block.open
-        field["close_pattern"] = _esc(block.close) + _space_after((block.open, *ends))
+        field["open_pattern"] = rf"{between}{_esc(block.open)}"
+        field["close"] = block.close
         field["content"] = "json"
         field["transform"] = {"type": "function", "function": "{content}"}
     return field
-
-
-def _space_after(next_tags: tuple[str, ...]) -> str:
-    """The whitespace after a call that is markup: before one of ``next_tags``, or at the end of the output."""
-    return rf"(?:\s+(?={_alternatives(next_tags)})|\s+$)?"
 
 
 def _markup_blocks(dialect: Dialect) -> list[Block]:

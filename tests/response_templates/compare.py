@@ -330,8 +330,8 @@ CLASSES: Final = (
     Class(
         "text-in-block",
         "text inside a call block",
-        "text in a call block that is no argument (a word after a value, a second JSON object, prose): the core "
-        "returns it as content; the standard drops it",
+        "text in a call block that is no argument (a word after a value, a cut-off header), or a malformed call the "
+        "core returns as text: the core returns it as content; the standard drops it, or the block's closing tag",
     ),
     Class(
         "whitespace",
