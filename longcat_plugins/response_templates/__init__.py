@@ -18,7 +18,7 @@ from typing import Any, Final
 import regex
 
 from longcat_plugins.core import tags as T
-from longcat_plugins.core.dialects import DIALECTS, Dialect
+from longcat_plugins.core.dialects import DIALECTS, Block, Dialect
 
 DIRECTORY: Final = Path(__file__).resolve().parent
 
@@ -40,6 +40,10 @@ class ResponseTemplateSpec:
     title: str
 
 
+#: the namespace real models write before a call's name (``functions.get_weather``), which is no part of the name
+_NAMESPACE: Final = r"(?:functions\.)?"
+#: content and reasoning are the exact text, as the parser returns them (the ``text`` content parser would strip them)
+_EXACT: Final = {"strip": False}
 _QWEN_START: Final = "<|im_start|>assistant\n"
 _QWEN_END: Final = ("<|im_end|>", "<|endoftext|>")
 _LONGCAT_START: Final = "ASSISTANT:"
@@ -107,9 +111,15 @@ def generate(name: str) -> dict[str, Any]:
         "defaults": {"role": "assistant"},
         "start_anchor": s.start_anchor,
         "fields": {
-            "thinking": {"open": s.think[0], "close": s.think[1], "content": "text"},
+            "thinking": {"open": s.think[0], "close": s.think[1], "content": "text", "content_args": _EXACT},
             "tool_calls": _tool_calls(dialect),
-            "content": {"close": list(s.end_markers), "content": "text"},
+            # every family's end-of-sequence marker is markup (a leaked marker is never content, whichever family
+            # it comes from)
+            "content": {
+                "close": list(dict.fromkeys([*s.end_markers, *T.END_OF_SEQUENCE])),
+                "content": "text",
+                "content_args": _EXACT,
+            },
         },
     }
 
@@ -124,36 +134,43 @@ def _tool_calls(dialect: Dialect) -> dict[str, Any]:
 
     Every pattern starts with a literal: vLLM's Rust frontend refuses a pattern that does not ("must start with a
     literal prefix for streaming matching"). The whitespace after a call belongs to its closing pattern, so that the
-    line break between two calls opens no content region (an empty one would replace the content read before it)."""
+    line break between two calls opens no content region (``parse_response`` keeps one content region, the last:
+    whitespace read as a region of its own would replace the text before it)."""
     block = dialect.block
     field: dict[str, Any] = {"repeats": True}
     if dialect.markup is not None:
         m = dialect.markup
-        # a markup call is read inside its block and with none (real Qwen3-Coder outputs drop the block): both start
-        # with the tags' common prefix, the literal the pattern starts with
-        lead = _common_start(block.open, m.call_open)
+        # a markup call is read inside any block the parser reads it in, and with none (real Qwen3-Coder outputs
+        # drop the block): all start with the tags' common prefix, the literal the pattern starts with
+        blocks = _markup_blocks(dialect)
+        lead = _common_start(m.call_open, *(b.open for b in blocks))
         if lead:
-            block_then = rf"(?:{_esc(block.open[len(lead) :])}\s*{_esc(lead)})?"
-            opening = f"{_esc(lead)}{block_then}{_esc(m.call_open[len(lead) :])}"
+            tails = "|".join(_esc(b.open[len(lead) :]) for b in blocks)
+            opening = rf"{_esc(lead)}(?:(?:{tails})\s*{_esc(lead)})?{_esc(m.call_open[len(lead) :])}"
         else:
             opening = rf"{_esc(block.open)}\s*{_esc(m.call_open)}"
         field["open_pattern"] = f"{opening}{_name_group(m.name_end)}{_esc(m.name_end)}"
-        field["close_pattern"] = rf"{_esc(m.call_close)}(?:\s*{_esc(block.close)})?\s*"
+        closes = "|".join(_esc(b.close) for b in blocks)
+        field["close_pattern"] = rf"{_esc(m.call_close)}(?:\s*(?:{closes}))?\s*"
         field["content"] = "xml-inline"
-        # one line break after the header and one before the closing tag are markup, as the parser reads them
+        # one line break after the header and one before the closing tag are markup, as the parser reads them; a
+        # value whose closing tag never came ends at the end of the call (less a closing tag cut off there; not at
+        # the next parameter: that takes a look-ahead, which the Rust frontend's regex engine does not have)
         field["content_args"] = {
             "tag_pattern": rf"{_esc(m.param_open)}{_key_group(m.name_end)}{_esc(m.name_end)}\n?(?P<value>.*?)\n?"
-            + _esc(m.param_close)
+            rf"(?:{_esc(m.param_close)}|(?:{_cut(m.param_close)})?$)"
         }
         field["transform"] = {"type": "function", "function": {"name": "{name}", "arguments": "{content}"}}
     elif dialect.pairs is not None:
         p = dialect.pairs
-        field["open_pattern"] = rf"{_esc(block.open)}\s*(?P<name>[^\s<]+)"
+        # the name ends where a JSON body, a call's parenthesis or a pair would start
+        field["open_pattern"] = rf"{_esc(block.open)}\s*{_NAMESPACE}(?P<name>[^\s<>(){{}}:]+)"
         field["close_pattern"] = rf"{_esc(block.close)}\s*"
         field["content"] = "xml-inline"
+        # a value whose closing tag never came ends at the end of the call (less a closing tag cut off there)
         field["content_args"] = {
             "tag_pattern": rf"{_esc(p.key_open)}(?P<key>.*?){_esc(p.key_close)}\s*{_esc(p.value_open)}"
-            rf"(?P<value>.*?){_esc(p.value_close)}"
+            rf"(?P<value>.*?)(?:{_esc(p.value_close)}|(?:{_cut(p.value_close)})?$)"
         }
         field["transform"] = {"type": "function", "function": {"name": "{name}", "arguments": "{content}"}}
     else:
@@ -164,19 +181,32 @@ def _tool_calls(dialect: Dialect) -> dict[str, Any]:
     return field
 
 
-def _common_start(a: str, b: str) -> str:
+def _markup_blocks(dialect: Dialect) -> list[Block]:
+    """The blocks a markup call is read in: the dialect's own first, then every other registered dialect's."""
+    return list(dict.fromkeys([dialect.block, *(d.block for d in DIALECTS.values())]))
+
+
+def _cut(tag: str) -> str:
+    """A pattern for the start of ``tag`` (its first character, then any more of it)."""
+    rest = ""
+    for char in reversed(tag[1:]):
+        rest = f"(?:{_esc(char)}{rest})?"
+    return _esc(tag[0]) + rest
+
+
+def _common_start(*texts: str) -> str:
     n = 0
-    while n < min(len(a), len(b)) and a[n] == b[n]:
+    while n < min(map(len, texts)) and len({t[n] for t in texts}) == 1:
         n += 1
-    return a[:n]
+    return texts[0][:n]
 
 
 def _name_group(name_end: str) -> str:
-    return rf"(?P<name>[^{_esc(name_end[0])}\n]+)"
+    return rf"{_NAMESPACE}(?P<name>[^{_esc(name_end[0])}\n<]+)"
 
 
 def _key_group(name_end: str) -> str:
-    return rf"(?P<key>[^{_esc(name_end[0])}\n]+)"
+    return rf"(?P<key>[^{_esc(name_end[0])}\n<]+)"
 
 
 def _esc(text: str) -> str:

@@ -58,7 +58,8 @@ def test_every_dialect_has_a_template() -> None:
 @pytest.mark.parametrize("reasoning_in_prompt", [False, True])
 def test_it_reads_what_its_dialect_writes(name: str, reasoning_in_prompt: bool) -> None:
     """Reasoning (opened in the output, or by the chat template in the prompt), a sentence, two calls written as the
-    dialect writes them, then the end-of-turn marker."""
+    dialect writes them, then the end-of-turn marker. Content is the exact text around the markup, as the parser
+    reads it."""
     spec = R.spec(name)
     dialect = DIALECTS[spec.dialect]
     think_open, think_close = spec.think
@@ -69,7 +70,7 @@ def test_it_reads_what_its_dialect_writes(name: str, reasoning_in_prompt: bool) 
         output = think_open + output
     message = parse_response(output, R.load(name), prefix=prefix, tools=TOOLS)
     assert message["thinking"] == "Plan the edit."
-    assert message["content"] == "Writing it now."
+    assert message["content"] == "\n\nWriting it now.\n"
     assert [_call(c) for c in message["tool_calls"]] == [("write_file", ARGUMENTS), ("write_file", {"path": "b.txt"})]
 
 
@@ -87,3 +88,11 @@ def test_every_pattern_starts_with_a_literal(name: str) -> None:
         for key in ("open_pattern", "close_pattern"):
             if key in field:
                 assert field[key][0] not in "\\([{.*+?|^$", f"{field_name}.{key}: {field[key]!r}"
+
+
+@pytest.mark.parametrize("name", R.names())
+def test_no_pattern_looks_around(name: str) -> None:
+    """The Rust frontend's regex engine has no look-ahead or look-behind ("not supported by the Rust regex engine"):
+    a template with one is refused there."""
+    text = json.dumps(R.load(name))
+    assert not any(look in text for look in ("(?=", "(?!", "(?<=", "(?<!")), text
