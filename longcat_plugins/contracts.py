@@ -304,6 +304,24 @@ VLLM_REPLAY: Final = (
     Contract("vllm.logger:configure_logging_from_args", "logging as vllm serve sets it up", checked_on=_V),
     Contract("vllm.plugins:load_general_plugins", "our entry point, as in any vLLM process", checked_on=_V),
 )
+#: vLLM's own response-template parsers (``--tool-call-parser hf --reasoning-parser hf``), which read a model's
+#: ``response_template`` (tokenizer_config.json): the shipped templates (:mod:`longcat_plugins.response_templates`)
+#: pass their start-up check, and ``serve --response-template`` serves them through them.
+VLLM_RESPONSE_TEMPLATES: Final = (
+    Contract(
+        "vllm.parser.response_template:validate_response_template_for_serving",
+        "the check vLLM's hf parsers make of a tokenizer's response_template at start-up: the shipped response "
+        "templates pass it",
+        checked_on=_V,
+    ),
+    Contract(
+        "vllm.parser.response_template:ResponseTemplateParser",
+        "--tool-call-parser hf --reasoning-parser hf: reads the output with the tokenizer's response_template, the "
+        "prompt as its prefix; refuses tool_choice required, a named function, strict tools and "
+        "parallel_tool_calls false",
+        checked_on=_V,
+    ),
+)
 
 # -- SGLang --------------------------------------------------------------------------------------------------------
 
@@ -442,6 +460,27 @@ SGLANG_REPLAY: Final = (
     Contract("sglang.srt.managers.io_struct:sock_send", "the scheduler's socket protocol", checked_on=_S),
     Contract("sglang.srt.utils.network:get_zmq_socket", "the scheduler's sockets", checked_on=_S),
 )
+#: SGLang's own response-template parsers (``--tool-call-parser response_template --reasoning-parser
+#: response_template``), as :data:`VLLM_RESPONSE_TEMPLATES` for vLLM.
+SGLANG_RESPONSE_TEMPLATES: Final = (
+    Contract(
+        "sglang.srt.parser.response_template:validate_response_template_for_serving",
+        "the check SGLang's response_template parsers make of a template, with every variant they derive from it: "
+        "the shipped response templates pass it",
+        checked_on=_S,
+    ),
+    Contract(
+        "sglang.srt.parser.response_template:ResponseTemplateToolDetector",
+        "--tool-call-parser response_template: reads calls with the tokenizer's response_template, the prompt as "
+        "its prefix; refuses strict tools and parallel_tool_calls false with tool_choice auto",
+        checked_on=_S,
+    ),
+    Contract(
+        "sglang.srt.parser.response_template:ResponseTemplateReasoningDetector",
+        "--reasoning-parser response_template: reads reasoning with the tokenizer's response_template",
+        checked_on=_S,
+    ),
+)
 
 #: Every group, by engine: (group name, contracts, what a missing one does)
 GROUPS: Final = {
@@ -453,6 +492,7 @@ GROUPS: Final = {
         ("serving", (VLLM_STREAM_END,), "required"),
         ("optional", (*VLLM_OPTIONAL, VLLM_PARSER_BESIDE, VLLM_PARSE_DELTA_REQUEST, VLLM_RUST_FRONTEND), "optional"),
         ("replay server", VLLM_REPLAY, "replay"),
+        ("response templates", VLLM_RESPONSE_TEMPLATES, "response templates"),
     ),
     "sglang": (
         ("registration", SGLANG_NAMES, "required"),
@@ -464,5 +504,6 @@ GROUPS: Final = {
         ("messages stream", SGLANG_MESSAGES, "optional"),
         ("optional", SGLANG_OPTIONAL, "optional"),
         ("replay server", SGLANG_REPLAY, "replay"),
+        ("response templates", SGLANG_RESPONSE_TEMPLATES, "response templates"),
     ),
 }

@@ -49,6 +49,8 @@ def _one_error_line(err: str, command: str) -> str:
         (["example", "nope"], "example", "no shipped example file 'nope'"),
         (["serve", "--replay", "/nonexistent/r.jsonl"], "serve", "/nonexistent/r.jsonl: no such file"),
         (["serve", "--replay", "weather_agent", "--engine", "sglang", "--no-parsers"], "serve", "a vLLM option"),
+        (["serve", "--replay", "weather_agent", "--response-template", "nope"], "serve", "unknown response template"),
+        (["serve", "--replay", "weather_agent", "--response-template", "/no/t.json"], "serve", "cannot read a JSON"),
         (["proxy", "--upstream", "127.0.0.1:8000"], "proxy", "expected an http:// or https:// URL"),
         (["proxy", "--upstream", "http://h/v1?key=1"], "proxy", "without a query"),
         (["proxy", "--upstream", "http://h", "--max-event-bytes", "10"], "proxy", "expected at least 1024"),

@@ -11,10 +11,13 @@ from __future__ import annotations
 import argparse
 import functools
 import importlib.util
+import json
 import os
 import sys
+from pathlib import Path
 from typing import Any
 
+from longcat_plugins import response_templates
 from longcat_plugins.examples import UnknownExampleError, recordings, shipped_path
 
 from .errors import UsageError
@@ -64,6 +67,17 @@ def add_parser(subparsers: Any) -> None:
         "accepted (auto tool choice), and the model's markup stays in the message's content, as from a server "
         "whose tool parser does not read the model's dialect; for testing `longcat-plugins proxy`",
     )
+    p.add_argument(
+        "--response-template",
+        default=None,
+        metavar="NAME|FILE",
+        help="a response template (the transformers standard) for the model's tokenizer_config.json, for the "
+        "engine's own template parsers: a shipped one ("
+        + ", ".join(response_templates.names())
+        + ") or a JSON file; its chat template is the default --template. Select the parsers after --: "
+        "-- --tool-call-parser hf --reasoning-parser hf (vLLM), -- --tool-call-parser response_template "
+        "--reasoning-parser response_template (SGLang)",
+    )
     p.add_argument("--tokenizer-worker-num", type=int, default=1, metavar="N", help="SGLang's HTTP workers (sglang)")
     p.add_argument(
         "engine_args",
@@ -89,7 +103,8 @@ def run(args: argparse.Namespace) -> int:
     except RecordingError as e:
         raise UsageError(str(e)) from None
     turns = recording.turns
-    args.template = args.template or recording.template or TEMPLATE_NAME
+    response_template, chat_template = _response_template(args.response_template)
+    args.template = args.template or recording.template or chat_template or TEMPLATE_NAME
     if args.template not in FAMILIES:
         raise UsageError(f"unknown template {args.template!r}; known: {', '.join(sorted(FAMILIES))}")
     if args.engine == "vllm" and args.tokenizer_worker_num != 1:
@@ -126,6 +141,7 @@ def run(args: argparse.Namespace) -> int:
             token_delay=args.token_delay,
             template=args.template,
             on_ready=ready,
+            response_template=response_template,
         )
     except KeyboardInterrupt:
         pass
@@ -133,6 +149,26 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"cannot listen on {args.host}:{args.port}: {e.strerror or e}") from None
     print("longcat-plugins serve: stopped", file=sys.stderr, flush=True)
     return 0
+
+
+def _response_template(value: str | None) -> tuple[dict[str, Any] | None, str | None]:
+    """The response template ``value`` names (a shipped one, else a JSON file) and the chat template it goes with
+    (a shipped one's, when it has one)."""
+    if value is None:
+        return None, None
+    if not os.path.exists(value) and os.sep not in value:
+        try:
+            spec = response_templates.spec(value)
+        except response_templates.UnknownResponseTemplateError as e:
+            raise UsageError(f"--response-template: {e}") from None
+        return response_templates.load(value), spec.chat_template
+    try:
+        loaded = json.loads(Path(value).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise UsageError(f"--response-template {value}: cannot read a JSON object ({e})") from None
+    if not isinstance(loaded, dict):
+        raise UsageError(f"--response-template {value}: expected a JSON object, the response_template")
+    return loaded, None
 
 
 def _recording_path(value: str) -> str:

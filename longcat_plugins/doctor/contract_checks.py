@@ -12,6 +12,7 @@ _CONSEQUENCE = {
     "structural": (Status.FAIL, "tool_choice='required' and named tools fail"),
     "optional": (Status.WARN, "the adapter works without it"),
     "replay": (Status.WARN, "`longcat-plugins serve --replay` will not start"),
+    "response templates": (Status.WARN, "the engine's own parsers cannot serve the shipped response templates"),
 }
 
 

@@ -119,10 +119,15 @@ def family(template: str) -> ModelFamily:
 
 
 def build_model_dir(
-    root: Path, corpus: Iterable[str], template: str = TEMPLATE_NAME, alphabet: str | None = None
+    root: Path,
+    corpus: Iterable[str],
+    template: str = TEMPLATE_NAME,
+    alphabet: str | None = None,
+    response_template: Mapping[str, Any] | None = None,
 ) -> Path:
     """Write a model directory (no weights) for ``template`` under ``root`` and return it (``alphabet``: see
-    :func:`train_bpe_tokenizer`)."""
+    :func:`train_bpe_tokenizer`). ``response_template``: the ``response_template`` its tokenizer_config.json
+    carries, which the engines' own template parsers read (vLLM's ``hf``, SGLang's ``response_template``)."""
     model = family(template)
     source = template_path(template).read_text(encoding="utf-8")
     tokenizer = train_bpe_tokenizer(
@@ -136,6 +141,8 @@ def build_model_dir(
         chat_template=source,
         alphabet=alphabet,
     )
+    if response_template is not None:
+        tokenizer.response_template = dict(response_template)
     root.mkdir(parents=True, exist_ok=True)
     tokenizer.save_pretrained(root)
     config = {

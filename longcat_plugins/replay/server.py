@@ -15,7 +15,7 @@ import asyncio
 import importlib
 import tempfile
 from argparse import Namespace
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
@@ -201,13 +201,15 @@ def run_replay_server(
     vllm_args: Sequence[str] = (),
     on_ready: Callable[[str], None] | None = None,
     parsers: bool = True,
+    response_template: Mapping[str, Any] | None = None,
 ) -> None:
     """Build the model directory for ``template`` and serve ``turns`` until interrupted (blocking). The served
     model name defaults to the template's model family's; ``vllm_args`` are more ``vllm serve`` flags; logging
-    is set up from them as ``vllm serve`` does; without ``parsers``, see :func:`serve_args`."""
+    is set up from them as ``vllm serve`` does; without ``parsers``, see :func:`serve_args`; ``response_template``:
+    the tokenizer's (see :func:`~.model_dir.build_model_dir`)."""
     name = served_model_name or family(template).served_model_name
     with tempfile.TemporaryDirectory(prefix="longcat-replay-") as tmp:
-        model_dir = build_model_dir(Path(tmp) / "model", corpus(turns), template)
+        model_dir = build_model_dir(Path(tmp) / "model", corpus(turns), template, response_template=response_template)
         use_cpu_platform()
         from vllm.logger import configure_logging_from_args
         from vllm.plugins import load_general_plugins

@@ -18,8 +18,9 @@ import tempfile
 import threading
 import time
 import urllib.request
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from longcat_plugins.replay.model_dir import TEMPLATE_NAME, build_model_dir, family
 from longcat_plugins.replay.recording import Turn
@@ -99,8 +100,10 @@ def run_sglang_replay_server(
     template: str = TEMPLATE_NAME,
     sglang_args: Sequence[str] = (),
     on_ready: Callable[[str], None] | None = None,
+    response_template: Mapping[str, Any] | None = None,
 ) -> None:
-    """Build the model directory and serve ``turns`` with SGLang until interrupted (blocking)."""
+    """Build the model directory and serve ``turns`` with SGLang until interrupted (blocking); ``response_template``:
+    the tokenizer's (see :func:`~longcat_plugins.replay.model_dir.build_model_dir`)."""
     from sglang.srt.entrypoints.http_server import launch_server
     from sglang.srt.plugins import load_plugins
     from sglang.srt.server_args import prepare_server_args
@@ -115,7 +118,7 @@ def run_sglang_replay_server(
     if port == 0:
         port = free_port(host)
     with tempfile.TemporaryDirectory(prefix="longcat-sglang-replay-") as tmp:
-        model_dir = build_model_dir(Path(tmp) / "model", corpus(turns), template)
+        model_dir = build_model_dir(Path(tmp) / "model", corpus(turns), template, response_template=response_template)
         config = json.loads((model_dir / "config.json").read_text(encoding="utf-8"))
         load_plugins()
         argv = server_argv(model_dir, host, port, name, tokenizer_workers, template) + list(sglang_args)
