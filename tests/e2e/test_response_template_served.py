@@ -21,7 +21,6 @@ from typing import Any, Final
 import pytest
 from replay_support import Folded, Server, openai_client
 from response_template_support import (
-    BREAK,
     CALLS,
     TOOLS,
     ask,
@@ -34,14 +33,11 @@ from response_template_support import (
 
 from longcat_plugins import response_templates
 from longcat_plugins.contracts import VLLM_RESPONSE_TEMPLATES
-from longcat_plugins.core.dialects import DIALECTS
 from longcat_plugins.doctor.drift import check
 
 pytestmark = pytest.mark.vllm
 
 PARSER_FLAGS: Final = ("--", "--tool-call-parser", "hf", "--reasoning-parser", "hf")
-#: the tail of an XML call that xml-function-thinking's close pattern may leave out: the break, then the block's close
-XML_TAIL: Final = BREAK + DIALECTS["xml"].block.close
 
 
 @dataclass(frozen=True)
@@ -51,25 +47,12 @@ class Difference:
     adjust: Callable[[Folded], Folded] | None
 
 
-def _without_break_before_calls(got: Folded) -> Folded:
-    return replace(got, content=got.content.removesuffix(BREAK))
-
-
 def _reserialized(got: Folded) -> Folded:
     return replace(got, calls=[(name, json.dumps(json.loads(args), ensure_ascii=False)) for name, args in got.calls])
 
 
-def _xml_tails_in_content(got: Folded) -> Folded:
-    return replace(got, content=got.content + XML_TAIL * len(got.calls))
-
-
 #: where what vLLM serves differs from the core's reading of the same turn, and why
 DIFFERENCES: Final = {
-    "break before a call": Difference(
-        "the template's call opener starts with \\s*: the line break before the first call is markup, and content "
-        "ends before it; the core keeps it in content",
-        _without_break_before_calls,
-    ),
     "arguments re-serialized": Difference(
         "a JSON body is parsed and its arguments written again (json.dumps, ensure_ascii=False): the model's \\u "
         "escapes become the characters; the core keeps the arguments as the model wrote them",
@@ -79,13 +62,6 @@ DIFFERENCES: Final = {
         "vLLM's template parser sends a call when its region closes, id, name and all arguments in one delta; the "
         "core streams a call's arguments as they are generated",
         None,
-    ),
-    "XML call tail streamed as content": Difference(
-        "xml-function-thinking closes a call with the pattern </function>(?:\\s*</tool_call>)?; streamed, the parser "
-        "ends the call at </function> once a delta ends after the line break, and the line break and </tool_call> of "
-        "the next delta are content. The replay's tokenizer writes </tool_call> as one token (Qwen's does too) and "
-        "the replay hands vLLM one token a step: every call's tail is cut there. Whole, the pattern takes the tail",
-        _xml_tails_in_content,
     ),
 }
 
@@ -105,14 +81,14 @@ SERVED: Final = {
         Served(
             "qwen3-tools-first",
             reasoning_in_prompt=False,
-            whole=("break before a call", "arguments re-serialized"),
-            streamed=("break before a call", "arguments re-serialized", "call in one delta"),
+            whole=("arguments re-serialized",),
+            streamed=("arguments re-serialized", "call in one delta"),
         ),
         Served(
             "xml-function-thinking",
             reasoning_in_prompt=True,
-            whole=("break before a call",),
-            streamed=("break before a call", "call in one delta", "XML call tail streamed as content"),
+            whole=(),
+            streamed=("call in one delta",),
         ),
     )
 }

@@ -16,7 +16,7 @@ import os
 import pkgutil
 import sys
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
@@ -25,7 +25,6 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "e2e"))
 from replay_support import Folded, Server, openai_client
 from response_template_support import (
-    BREAK,
     CALLS,
     TOOLS,
     ask,
@@ -59,11 +58,6 @@ class Difference:
 
 #: where what SGLang serves differs from the core's reading of the same turn, and why
 DIFFERENCES: Final = {
-    "break before a call": Difference(
-        "the template's call opener starts with \\s*: the line break before the first call is markup, and content "
-        "ends before it; the core keeps it in content",
-        lambda got: replace(got, content=got.content.removesuffix(BREAK)),
-    ),
     "name first, arguments at close": Difference(
         "SGLang's template detector sends a call's id and name when its opener is read (arguments empty), then all "
         "its arguments in one delta when the call closes; the core streams a call's arguments as they are generated",
@@ -78,8 +72,8 @@ DIFFERENCES: Final = {
     ),
 }
 #: the differences of each request (in the order they apply)
-WHOLE: Final = ("break before a call",)
-STREAMED: Final = ("break before a call", "name first, arguments at close")
+WHOLE: Final = ()
+STREAMED: Final = ("name first, arguments at close",)
 FORCED_CALL: Final = ("forced call read as SGLang's JSON array",)
 
 #: what SGLang's template detector refuses with tool_choice auto: request and the 400's message
