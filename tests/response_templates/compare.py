@@ -37,6 +37,9 @@ from tests.docs_tables import code
 ROOT: Final = Path(__file__).resolve().parents[2]
 DOCUMENT: Final = ROOT / "docs" / "response_templates.md"
 MARKER: Final = "response-templates"
+#: the deployment guide's summary of the same run (per template, and the classes)
+GUIDE: Final = ROOT / "deployment_guide.md"
+GUIDE_MARKER: Final = "response-templates-summary"
 REGENERATE: Final = "python -m tests.response_templates.compare --write"
 #: source name -> cases file
 SOURCES: Final = {
@@ -635,6 +638,27 @@ def table(found: Sequence[Outcome] | None = None) -> str:
     return "\n".join(lines)
 
 
+def guide_table(found: Sequence[Outcome] | None = None) -> str:
+    """The generated section of the deployment guide: per template, the cases read as the parser reads them; the
+    classes of the differences, with their causes."""
+    found = outcomes() if found is None else found
+    present = {o.klass for o in found}
+    shown = [c for c in CLASSES if c.key in present]
+    rows = [
+        f"Measured with transformers {transformers_version()} on the {len(found)} cases of docs/response_templates.md "
+        "(the corpus, the real outputs, the peers' cases), which shows examples of each class.",
+        "",
+        "| template | dialect | cases | read as the plugin reads them |",
+        "| --- | --- | --- | --- |",
+    ]
+    for template in R.names():
+        these = [o for o in found if o.template == template]
+        equal = sum(o.klass is None for o in these)
+        share = f"{equal} ({100 * equal // max(len(these), 1)}%)"
+        rows.append(f"| {code(template)} | {R.spec(template).dialect} | {len(these)} | {share} |")
+    return "\n".join([*rows, "", *_classes_table(found, shown)])
+
+
 def _all_case_texts() -> list[str]:
     texts = []
     for path in SOURCES.values():
@@ -642,10 +666,10 @@ def _all_case_texts() -> list[str]:
     return texts
 
 
-def shown() -> str:
-    """The generated section as docs/response_templates.md shows it."""
-    text = DOCUMENT.read_text(encoding="utf-8")
-    start, end = _span(text)
+def shown(document: Path = DOCUMENT, marker: str = MARKER) -> str:
+    """The generated section as ``document`` shows it."""
+    text = document.read_text(encoding="utf-8")
+    start, end = _span(text, marker)
     return text[start:end].strip()
 
 
@@ -655,25 +679,30 @@ def documented_transformers_version() -> str:
     return found.group(1) if found else ""
 
 
-def _span(text: str) -> tuple[int, int]:
-    start = text.index("-->", text.index(f"<!-- {MARKER}:")) + len("-->")
-    return start, text.index(f"<!-- /{MARKER} -->", start)
+def _span(text: str, marker: str) -> tuple[int, int]:
+    start = text.index("-->", text.index(f"<!-- {marker}:")) + len("-->")
+    return start, text.index(f"<!-- /{marker} -->", start)
 
 
-def write(rendered: str) -> bool:
+def write(rendered: str, document: Path = DOCUMENT, marker: str = MARKER) -> bool:
     """Put ``rendered`` in the document; whether it changed."""
-    text = DOCUMENT.read_text(encoding="utf-8")
-    start, end = _span(text)
+    text = document.read_text(encoding="utf-8")
+    start, end = _span(text, marker)
     new = f"{text[:start]}\n{rendered}\n{text[end:]}"
     if new != text:
-        DOCUMENT.write_text(new, encoding="utf-8")
+        document.write_text(new, encoding="utf-8")
     return new != text
 
 
 def as_json(found: Sequence[Outcome]) -> dict[str, Any]:
     """What a test needs of a run: the table, and each case's template and class."""
     rows = [{"source": o.case.source, "id": o.case.id, "template": o.template, "class": o.klass} for o in found]
-    return {"transformers": transformers_version(), "table": table(found), "outcomes": rows}
+    return {
+        "transformers": transformers_version(),
+        "table": table(found),
+        "guide_table": guide_table(found),
+        "outcomes": rows,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -698,12 +727,15 @@ def main(argv: list[str] | None = None) -> int:
                 standard = o.standard.shown() if o.standard is not None else f"raises {o.error}"
                 print(f"{o.klass}  {o.case.source}: {o.case.id} [{o.template}]")
                 print(f"    output:   {o.case.text!r}\n    core:     {o.core.shown()}\n    standard: {standard}")
+    summary = guide_table(found)
     if args.write:
         print(f"{DOCUMENT.relative_to(ROOT)}: " + ("rewritten" if write(rendered) else "unchanged"))
+        changed = write(summary, GUIDE, GUIDE_MARKER)
+        print(f"{GUIDE.relative_to(ROOT)}: " + ("rewritten" if changed else "unchanged"))
         return 0
     print(rendered)
-    if shown() != rendered:
-        print(f"\n{DOCUMENT.relative_to(ROOT)} shows another table: {REGENERATE}", file=sys.stderr)
+    if shown() != rendered or shown(GUIDE, GUIDE_MARKER) != summary:
+        print(f"\nthe documents show another table: {REGENERATE}", file=sys.stderr)
         return 1
     return 0
 

@@ -91,6 +91,8 @@ def test_the_document_shows_the_table_the_comparison_gives(run: dict[str, Any]) 
     if run["transformers"] != C.documented_transformers_version():
         pytest.skip(f"the table is measured with transformers {C.documented_transformers_version()}")
     assert C.shown() == run["table"], f"docs/response_templates.md is out of date: {C.REGENERATE}"
+    summary = C.shown(C.GUIDE, C.GUIDE_MARKER)
+    assert summary == run["guide_table"], f"deployment_guide.md's summary is out of date: {C.REGENERATE}"
 
 
 @pytest.mark.parametrize(

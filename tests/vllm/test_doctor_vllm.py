@@ -237,6 +237,11 @@ def test_guide_vllm_serve_command_parses(command: str, serve_parser: Any) -> Non
 
     env, argv = shell_words(command)
     assert argv[:2] == ["vllm", "serve"], argv
+    if env.get("VLLM_USE_RUST_FRONTEND") == "1":  # the Rust frontend reads the response template the tokenizer carries
+        args = serve_parser.parse_args(["--model", argv[2], *argv[3:]])
+        assert (args.tool_call_parser, args.reasoning_parser) == ("hf", "hf") and args.tokenizer, command
+        assert ToolParserManager.get_tool_parser("hf") and ReasoningParserManager.get_reasoning_parser("hf")
+        return
     assert set(env) <= {"LONGCAT_TOOL_DIALECT", "VLLM_PLUGINS"}, env
     if "LONGCAT_TOOL_DIALECT" in env:
         from longcat_plugins.vllm.tokenizer_facts import DIALECTS
