@@ -116,7 +116,9 @@ def generate(name: str) -> dict[str, Any]:
             # every family's end-of-sequence marker is markup (a leaked marker is never content, whichever family
             # it comes from)
             "content": {
-                "close": list(dict.fromkeys([*s.end_markers, *T.END_OF_SEQUENCE])),
+                "close": list(
+                    dict.fromkeys([*s.end_markers, *(m for other in SPECS.values() for m in other.end_markers)])
+                ),
                 "content": "text",
                 "content_args": _EXACT,
             },

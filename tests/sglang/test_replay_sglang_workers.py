@@ -21,7 +21,16 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "e2e"))
-from replay_support import AGENT_LOOP, AGENT_TRANSCRIPT, MODEL, SHIPPED_RECORDING, Server, openai_client, read_stream, replay_server
+from replay_support import (
+    AGENT_LOOP,
+    AGENT_TRANSCRIPT,
+    MODEL,
+    SHIPPED_RECORDING,
+    Server,
+    openai_client,
+    read_stream,
+    replay_server,
+)
 from test_replay_sglang_http import sglang_server_env
 
 from tests.support.server import stop_server
