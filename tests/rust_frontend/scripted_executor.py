@@ -12,8 +12,8 @@ tokens kept). At each engine step, every scheduled request whose prompt has been
 that output, tokenized with the model's tokenizer, and once the output is used up the end-of-sequence token
 (``config.json``'s ``eos_token_id``). The position comes from the scheduler's own count of the request's output
 tokens, so requests run concurrently, join and leave between steps, and a preempted request resumes where it was.
-What the frontend asked of the engine for each request (its structured-output constraint, ``max_tokens``...) is
-appended to ``scripted_requests.jsonl`` in the model directory, for the tests.
+Each request's prompt and what the frontend asked of the engine for it (its structured-output constraint,
+``max_tokens``...) are appended to ``scripted_requests.jsonl`` in the model directory, for the tests.
 
 The KV cache is described as a one-layer model's (one full-attention layer of ``config.json``'s shape); its blocks
 are allocated by the scheduler and never written.
@@ -21,6 +21,7 @@ are allocated by the scheduler and never written.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,6 +42,8 @@ from tests.rust_frontend.rust_support import RECORDING, REQUEST_LOG
 UNMATCHED = "[scripted executor: no recorded output matches this prompt]"
 #: the memory offered to the KV cache (the blocks are bookkeeping only: nothing is allocated)
 KV_CACHE_BYTES = 64 << 20
+#: vLLM 0.33's step output takes the position of each request id, 0.34's derives it from ``req_ids``
+_INDEXED_OUTPUT = "req_id_to_index" in {f.name for f in dataclasses.fields(ModelRunnerOutput)}
 
 logger = init_logger("vllm.longcat_scripted_executor")
 
@@ -71,18 +74,18 @@ class ScriptedWorker:
     def _encode(self, text: str) -> tuple[int, ...]:
         return tuple(self.tokenizer.encode(text, add_special_tokens=False).ids)
 
-    def _choose(self, prompt_token_ids: list[int]) -> tuple[int, ...]:
-        prompt = self.tokenizer.decode(prompt_token_ids, skip_special_tokens=False)
+    def _choose(self, prompt: str) -> tuple[int, ...]:
         for entry in self.entries:
             if entry.when in prompt:
                 return entry.token_ids
         logger.warning("no recorded output matches the prompt %r", prompt[-200:])
         return self.unmatched
 
-    def _log_request(self, request_id: str, params: Any) -> None:
-        """One line of :data:`REQUEST_LOG` for a new request: what the frontend asked the engine for."""
+    def _log_request(self, request_id: str, prompt: str, params: Any) -> None:
+        """One line of :data:`REQUEST_LOG` for a new request: its prompt and what the frontend asked the engine for."""
         record = {
             "request_id": request_id,
+            "prompt": prompt,
             "structured_outputs": None if params.structured_outputs is None else repr(params.structured_outputs),
             "max_tokens": params.max_tokens,
             "skip_special_tokens": params.skip_special_tokens,
@@ -138,10 +141,11 @@ class ScriptedWorker:
         # request id -> (tokens computed before this step, output tokens so far)
         progress: dict[str, tuple[int, int]] = {}
         for new in scheduler_output.scheduled_new_reqs:
-            prompt = new.prompt_token_ids or []
-            self._log_request(new.req_id, new.sampling_params)
+            prompt_ids = new.prompt_token_ids or []
+            prompt = self.tokenizer.decode(prompt_ids, skip_special_tokens=False)
+            self._log_request(new.req_id, prompt, new.sampling_params)
             self.outputs[new.req_id] = self._choose(prompt)
-            self.prompt_lengths[new.req_id] = len(prompt)
+            self.prompt_lengths[new.req_id] = len(prompt_ids)
             progress[new.req_id] = (new.num_computed_tokens, 0)
         cached = scheduler_output.scheduled_cached_reqs
         for i, req_id in enumerate(cached.req_ids):
@@ -156,11 +160,8 @@ class ScriptedWorker:
                 continue
             output = self.outputs[req_id]
             sampled.append([output[generated] if generated < len(output) else self.eos_token_id])
-        return ModelRunnerOutput(
-            req_ids=req_ids,
-            req_id_to_index={req_id: i for i, req_id in enumerate(req_ids)},
-            sampled_token_ids=sampled,
-        )
+        index = {"req_id_to_index": {req_id: i for i, req_id in enumerate(req_ids)}} if _INDEXED_OUTPUT else {}
+        return ModelRunnerOutput(req_ids=req_ids, sampled_token_ids=sampled, **index)
 
     def sample_tokens(self, grammar_output: GrammarOutput | None) -> ModelRunnerOutput:
         raise RuntimeError("execute_model answers every step: sample_tokens is never needed")
