@@ -210,7 +210,8 @@ run_vllm() {
   env="$(vllm_env_name "$version")"
   build_env "$env" || return 1
   venv_refresh_package "$env" || return 1
-  LONGCAT_REQUIRE_ENGINE=vllm run_pytest "$suite" "$VENVS_DIR/$env/bin/python" "${WORKER_ARGS[@]}" tests/vllm tests/e2e tests/rust_frontend -q
+  LONGCAT_REQUIRE_ENGINE=vllm run_pytest "$suite" "$VENVS_DIR/$env/bin/python" "${WORKER_ARGS[@]}" tests/vllm tests/e2e tests/rust_frontend \
+    tests/response_templates -q
 }
 
 run_clients() {

@@ -38,23 +38,16 @@ from tests.support.tools import get_weather
 
 #: Where vLLM's Rust frontend (0.33, 0.34) serves otherwise than the core reads: difference -> what it is and why.
 DIFFERENCES: Final = {
-    "trimmed": "reasoning and content come without the whitespace at their ends (the blank line after `</think>`, the "
-    "line break before a call), which the core keeps: the frontend trims the text fields of an output it reads to "
-    "its end",
     "arguments in one piece": "a streamed call's arguments arrive in one fragment, once the call is read whole; the "
     "core streams them as they are generated",
     "another dialect dropped": "under a JSON template, a call in another dialect (an XML `<function=...>` call in "
     "`<tool_call>`) is dropped with its text: the region its literal opening tag starts is no JSON, the frontend "
     "gives up on it; the content before it keeps its whitespace",
-    "another dialect as content": "under the XML template, a JSON call in `<tool_call>` is content, verbatim: the "
-    "call's open pattern (`<tool_call>` then `<function=`) does not match",
-    "another dialect misnamed": "under longcat-kv, a LongCat JSON call (`<longcat_tool_call>` then a JSON object) is "
-    "a call named `{\"name\":` with no arguments: the open pattern's name group `[^\\s<]+` takes the object's first "
-    "word",
+    "another dialect as content": "under the XML template, a JSON call in `<tool_call>` is content, verbatim (the "
+    "call's open pattern, `<tool_call>` then `<function=`, does not match); under longcat-kv, a LongCat JSON call "
+    "likewise (its name pattern stops at `{`)",
     "cut call dropped": "under a JSON template, a call cut by max_tokens is dropped with its text (the core returns "
     "what it read of it); the content before it keeps its whitespace",
-    "cut value dropped": "under a markup or key/value template, a call cut by max_tokens inside a value comes with "
-    'the values read whole, without the one it was writing (the core returns what it read of it, `""`)',
     "forced tool choice unconstrained": 'tool_choice "required" and a named tool are accepted (vLLM\'s Python `hf` '
     "parser refuses them) and reach the engine with no constraint; a named tool's call finishes with `stop`",
     "parallel_tool_calls=false keeps the first call": "parallel_tool_calls=false is accepted, reaches the engine with "
@@ -94,8 +87,8 @@ class Case:
     prompt_reasoning: tuple[bool | None, bool | None]
     #: max_tokens cuts ``two_calls`` before this text (in the first call's second value)
     cut_before: str
-    #: how the frontend reads the cut call (a key of DIFFERENCES)
-    cut_difference: str
+    #: how the frontend reads the cut call (a key of DIFFERENCES; None: as the core reads it)
+    cut_difference: str | None
 
 
 CASES: Final = {
@@ -135,7 +128,7 @@ CASES: Final = {
             other_difference="another dialect as content",
             prompt_reasoning=(True, False),
             cut_before="celsius",
-            cut_difference="cut value dropped",
+            cut_difference=None,
         ),
         Case(
             "longcat-kv",
@@ -153,11 +146,11 @@ CASES: Final = {
             no_reasoning_arguments={"city": "75001"},
             other_dialect="<longcat_think>One city.</longcat_think>Checking the weather.\n"
             '<longcat_tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</longcat_tool_call>',
-            other_difference="another dialect misnamed",
+            other_difference="another dialect as content",
             # LongCat's turn has no thinking switch and no think tag
             prompt_reasoning=(None, None),
             cut_before="3</longcat_arg_value>",
-            cut_difference="cut value dropped",
+            cut_difference=None,
         ),
     )
 }
@@ -195,11 +188,6 @@ def core_reading(output: str, prompt: str) -> Reading:
     message = parse(output, TOOLS, core_options(prompt))
     calls = tuple((call.name, json.loads(call.arguments)) for call in message.tool_calls)
     return Reading(message.content, message.reasoning, calls, "tool_calls" if calls else "stop")
-
-
-def trimmed(reading: Reading) -> Reading:
-    """:data:`DIFFERENCES` ``["trimmed"]``."""
-    return replace(reading, content=reading.content.strip(), reasoning=reading.reasoning.strip())
 
 
 def with_calls(reading: Reading, calls: tuple[tuple[str, Any], ...]) -> Reading:
@@ -259,25 +247,23 @@ def expected_other_dialect(case: Case, prompt: str) -> Reading:
     if difference == "another dialect dropped":
         return with_calls(core, ())
     if difference == "another dialect as content":
-        call_text = case.other_dialect[case.other_dialect.index("<tool_call>") :]
-        return trimmed(with_calls(replace(core, content=core.content + call_text), ()))
-    assert difference == "another dialect misnamed"
-    return trimmed(with_calls(core, (('{"name":', {}),)))
+        start = min(
+            case.other_dialect.find(tag) for tag in ("<tool_call>", "<longcat_tool_call>") if tag in case.other_dialect
+        )
+        return with_calls(replace(core, content=core.content + case.other_dialect[start:]), ())
+    raise AssertionError(difference)
 
 
 def expected_cut(case: Case, generated: str, prompt: str) -> Reading:
     """What the frontend serves for the first ``max_tokens`` tokens of ``case.two_calls``, ``generated``: the core's
     reading, the difference applied."""
     core = core_reading(generated, prompt)
-    (name, arguments), *_ = core.calls
+    (_, arguments), *_ = core.calls
     assert len(core.calls) == 1 and list(arguments.values())[-1] == ""  # the core reads what there is of the call
-    difference = case.cut_difference
-    assert difference in DIFFERENCES
-    if difference == "cut call dropped":
-        return replace(core, calls=(), finish_reason="length")
-    assert difference == "cut value dropped"
-    whole_values = dict(list(arguments.items())[:-1])
-    return replace(trimmed(core), calls=((name, whole_values),), finish_reason="length")
+    if case.cut_difference is None:
+        return replace(core, finish_reason="length")
+    assert case.cut_difference == "cut call dropped"
+    return replace(core, calls=(), finish_reason="length")
 
 
 def argument_fragments(chunks: list[Any]) -> dict[int, int]:
@@ -327,7 +313,7 @@ def test_two_calls(server: RustServer, client: Any, model_dir: Path, case: Case,
     expected = core_reading(case.two_calls, answer.prompt)
     assert expected.calls == (("get_weather", case.arguments[0]), ("get_weather", case.arguments[1]))
     assert expected.reasoning.strip() == "Two cities, so two calls."
-    assert answer.reading == trimmed(expected), DIFFERENCES["trimmed"]
+    assert answer.reading == expected
     assert ANCHOR_MISSING not in server.log_text()
     if answer.chunks is not None:
         assert argument_fragments(answer.chunks) == {0: 1, 1: 1}, DIFFERENCES["arguments in one piece"]
@@ -342,7 +328,7 @@ def test_thinking_off(server: RustServer, client: Any, case: Case) -> None:
         assert prompt_opens_reasoning(answer.prompt) is case.prompt_reasoning[1]
         expected = core_reading(case.no_reasoning, answer.prompt)
         assert expected.calls == (("get_weather", case.no_reasoning_arguments),) and not expected.reasoning
-        assert answer.reading == trimmed(expected), DIFFERENCES["trimmed"]
+        assert answer.reading == expected
 
 
 @pytest.mark.parametrize("stream", [False, True], ids=["whole", "streamed"])
@@ -357,7 +343,7 @@ def test_concurrent_requests_get_their_own_outputs(server: RustServer, client: A
         answers = list(pool.map(lambda a: ask(server, client, a[0], stream=a[1]), asked))
     for (key, _), answer in zip(asked, answers, strict=True):
         if key == "[two-calls]":
-            assert answer.reading == trimmed(core_reading(case.two_calls, answer.prompt))
+            assert answer.reading == core_reading(case.two_calls, answer.prompt)
         else:
             assert answer.reading == expected_other_dialect(case, answer.prompt)
 
@@ -374,7 +360,7 @@ def test_forced_tool_choice_is_not_refused_nor_constrained(
     for stream in (False, True):
         answer = ask(server, client, "[two-calls]", stream=stream, tool_choice=tool_choice)
         assert answer.request["structured_outputs"] is None, reason
-        expected = trimmed(core_reading(case.two_calls, answer.prompt))
+        expected = core_reading(case.two_calls, answer.prompt)
         assert answer.reading == replace(expected, finish_reason=finish_reason), reason
 
 
@@ -383,7 +369,7 @@ def test_parallel_tool_calls_false_keeps_the_first_call(server: RustServer, clie
     for stream in (False, True):
         answer = ask(server, client, "[two-calls]", stream=stream, parallel_tool_calls=False)
         assert answer.request["structured_outputs"] is None, reason
-        expected = trimmed(core_reading(case.two_calls, answer.prompt))
+        expected = core_reading(case.two_calls, answer.prompt)
         assert answer.reading == with_calls(expected, expected.calls[:1]), reason
 
 
@@ -397,4 +383,4 @@ def test_a_call_cut_by_max_tokens(server: RustServer, client: Any, model_dir: Pa
     generated = tokenizer.decode(ids[:inside], skip_special_tokens=False)
     for stream in (False, True):
         answer = ask(server, client, "[two-calls]", max_tokens=inside, stream=stream)
-        assert answer.reading == expected_cut(case, generated, answer.prompt), DIFFERENCES[case.cut_difference]
+        assert answer.reading == expected_cut(case, generated, answer.prompt), case.cut_difference
