@@ -217,7 +217,7 @@ VLLM_RUST_FRONTEND: Final = Contract(
     "vllm.envs:VLLM_USE_RUST_FRONTEND",
     "the variable that makes vllm serve answer through vLLM's Rust frontend, where no Python parser runs: the doctor "
     "and the plugin's log name it",
-    checked_on=("0.33.0",),
+    checked_on=("0.33.0", "0.34.0"),
     since="0.33.0",
 )
 #: Used when present; without them the adapter still works (a warning, not a stand-in).
