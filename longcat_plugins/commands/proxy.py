@@ -13,7 +13,6 @@ import importlib.util
 import logging
 import sys
 from typing import Any
-from urllib.parse import urlsplit
 
 from .errors import UsageError
 
@@ -35,8 +34,9 @@ def add_parser(subparsers: Any) -> None:
         "--upstream",
         required=True,
         metavar="URL",
-        help="the upstream server's base URL, e.g. http://127.0.0.1:8000 (a trailing /v1 is accepted): "
-        "requests' paths are appended to it",
+        help="the upstream's OpenAI base URL, as an OpenAI client would be given it (http://host:8000/v1, "
+        "https://api.example.com/v3/openai): the proxy's /v1/PATH goes to URL/PATH; a URL without a path is a "
+        "server's root, whose API is at /v1. No credentials in it: clients send their own API key",
     )
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8001, help="port (default 8001; 0 picks a free one)")
@@ -59,15 +59,15 @@ def add_parser(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from longcat_plugins.proxy import DEFAULT_MAX_EVENT_BYTES, DEFAULT_TIMEOUT, upstream_root
+    from longcat_plugins.proxy import DEFAULT_MAX_EVENT_BYTES, DEFAULT_TIMEOUT
+    from longcat_plugins.proxy.address import AddressError, parse_upstream
 
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port {args.port}: expected 0..65535")
-    parts = urlsplit(args.upstream)
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise UsageError(f"--upstream {args.upstream}: expected an http:// or https:// URL")
-    if parts.query or parts.fragment:
-        raise UsageError(f"--upstream {args.upstream}: expected a base URL, without a query or fragment")
+    try:
+        upstream = parse_upstream(args.upstream)
+    except AddressError as e:
+        raise UsageError(f"--upstream {e}") from None
     max_event_bytes = DEFAULT_MAX_EVENT_BYTES if args.max_event_bytes is None else args.max_event_bytes
     if max_event_bytes < 1024:
         raise UsageError(f"--max-event-bytes {max_event_bytes}: expected at least 1024")
@@ -78,11 +78,11 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"the proxy needs aiohttp, which is not installed in this environment: {INSTALL_HINT}")
     from longcat_plugins.proxy.server import ProxyConfig, serve
 
-    config = ProxyConfig(upstream_root(args.upstream), max_event_bytes, timeout or None)
+    config = ProxyConfig(upstream, max_event_bytes, timeout or None)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s", force=True)
 
     def ready(url: str) -> None:
-        print(f"longcat-plugins proxy: repairing the answers of {config.upstream} at {url}", flush=True)
+        print(f"longcat-plugins proxy: repairing the answers of {upstream.base} at {url}", flush=True)
 
     try:
         asyncio.run(serve(config, args.host, args.port, on_ready=ready))

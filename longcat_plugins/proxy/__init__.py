@@ -6,8 +6,3 @@ repairing its chat completions' tool calls with :mod:`longcat_plugins.client` (:
 DEFAULT_MAX_EVENT_BYTES = 32 * 1024 * 1024
 #: seconds to connect to the upstream, and the longest silence of its answer
 DEFAULT_TIMEOUT = 600.0
-
-
-def upstream_root(url: str) -> str:
-    """``url`` without a trailing slash or ``/v1``: requests' paths (``/v1/...``) are appended to it."""
-    return url.rstrip("/").removesuffix("/v1")

@@ -1,9 +1,11 @@
 """The proxy's HTTP layer: an aiohttp server in front of one OpenAI-compatible upstream, and an aiohttp client to it.
 
-``POST /v1/chat/completions`` whose JSON body declares tools (:func:`longcat_plugins.client.needs_repair`) is
-repaired, streamed or not, by the client library; everything else (every other route and method, a body that is not
-JSON, a non-2xx answer, a body in an encoding the proxy does not read) passes through as it is, bodies streamed both
-ways. The log never holds a header or a body.
+The proxy's routes are its own: ``/v1/...`` goes to the upstream's base URL, other routes to the upstream server's
+root when the base says where that is (:mod:`.address`). ``POST /v1/chat/completions`` whose JSON body declares
+tools (:func:`longcat_plugins.client.needs_repair`) is repaired, streamed or not, by the client library; everything
+else (every other route and method, a body that is not JSON, a non-2xx answer, a body in an encoding the proxy does
+not read) passes through as it is, bodies streamed both ways. The errors the proxy makes itself are in the OpenAI
+API's shape; every request has one access-log line (:mod:`.exchange`). The log never holds a header or a body.
 """
 
 from __future__ import annotations
@@ -11,26 +13,38 @@ from __future__ import annotations
 import asyncio
 import copy
 import json
-import logging
 import signal
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
 import aiohttp
 from aiohttp import web
 from aiohttp.abc import AbstractAccessLogger
+from aiohttp.http_exceptions import HttpProcessingError
 from multidict import CIMultiDict, CIMultiDictProxy
 
 from longcat_plugins.client import ChatStreamRepair, needs_repair, repair_chat_completion
 
 from . import DEFAULT_MAX_EVENT_BYTES, DEFAULT_TIMEOUT
+from .address import API_PREFIX, UpstreamAddress
+from .exchange import (
+    CANCELLED,
+    CLIENT_CLOSED,
+    INTERNAL_ERROR,
+    UPSTREAM_BROKE_OFF,
+    ClientGone,
+    Exchange,
+    access_logger,
+    error_body,
+    error_response,
+    log_access,
+    logger,
+)
 from .sse import Event, EventTooLarge, SSEReader
 
-logger = logging.getLogger("longcat_plugins.proxy")
-
 #: the routes whose answers are repaired (POST)
-CHAT_PATHS = frozenset({"/v1/chat/completions"})
+CHAT_PATHS = frozenset({f"{API_PREFIX}/chat/completions"})
 #: headers of one connection, not of the message (RFC 9110 section 7.6.1), and those the client library sets itself
 HOP_BY_HOP = frozenset(
     {
@@ -47,14 +61,16 @@ HOP_BY_HOP = frozenset(
         "expect",
     }
 )
-SESSION = web.AppKey("session", aiohttp.ClientSession)
 READ_CHUNK = 64 * 1024
+#: where a request's :class:`Exchange` is kept on it
+EXCHANGE = "longcat_plugins.proxy.exchange"
+#: what a client of a fault of the proxy is told (the log has the traceback)
+FAULT = "longcat-plugins proxy: internal error (the proxy's log has the details)"
 
 
 @dataclass(frozen=True)
 class ProxyConfig:
-    #: the upstream's root URL (no trailing slash, no ``/v1``)
-    upstream: str
+    upstream: UpstreamAddress
     max_event_bytes: int = DEFAULT_MAX_EVENT_BYTES
     #: seconds to connect, and seconds the upstream may stay silent (None: no limit)
     timeout: float | None = DEFAULT_TIMEOUT
@@ -72,11 +88,6 @@ def forwarded_headers(
             continue
         out.add(name, value)
     return out
-
-
-def error_body(message: str, kind: str, code: int | str | None) -> dict[str, Any]:
-    """An error in OpenAI's shape."""
-    return {"error": {"message": message, "type": kind, "param": None, "code": code}}
 
 
 def _cause(error: BaseException) -> str:
@@ -146,113 +157,145 @@ def _done(upstream: aiohttp.ClientResponse) -> None:
         upstream.close()
 
 
-def _broken_off(request: web.Request, response: web.StreamResponse) -> web.StreamResponse:
-    """The upstream's answer broke off after its start was sent: the client's connection is cut too, so that the
-    client sees an answer that broke off, not a shorter complete one."""
-    if request.transport is not None:
-        request.transport.abort()
-    return response
-
-
 class Proxy:
-    """The request handler (one for the app)."""
+    """The request handler: one for the server, with the client session to the upstream."""
 
-    def __init__(self, config: ProxyConfig) -> None:
+    def __init__(self, config: ProxyConfig, session: aiohttp.ClientSession) -> None:
         self.config = config
+        self.session = session
+        #: the upstream as messages name it
+        self.upstream = config.upstream.base
 
-    async def handle(self, request: web.Request) -> web.StreamResponse:
-        session = request.app[SESSION]
-        url = self.config.upstream + request.rel_url.raw_path_qs
+    async def handle(self, request: web.BaseRequest) -> web.StreamResponse:
+        """Answer ``request``; however that ends, its access-log line."""
+        exchange = Exchange(request)
+        request[EXCHANGE] = exchange
+        try:
+            await exchange.finish(await self._answer(exchange))
+        except asyncio.CancelledError:  # the client's connection was lost, or the server stops
+            exchange.ending = CLIENT_CLOSED if exchange.client_lost() else CANCELLED
+            raise
+        except Exception as e:
+            if isinstance(e, ClientGone) or (isinstance(e, ConnectionError) and exchange.client_lost()):
+                exchange.ending = CLIENT_CLOSED
+            else:
+                logger.exception("internal error answering %s %s", request.method, request.path)
+                await self._fault(exchange)
+        finally:
+            exchange.log()
+        # what aiohttp finishes: already sent (or the client is gone)
+        return exchange.response if exchange.response is not None else error_response(500, FAULT)
+
+    async def _answer(self, exchange: Exchange) -> web.StreamResponse:
+        request = exchange.request
+        url = self.config.upstream.target(request.rel_url.raw_path_qs)
+        if url is None:
+            return error_response(
+                404,
+                f"{request.path} is not served: the proxy serves the OpenAI API at {API_PREFIX}/... (the upstream's "
+                f"base URL {self.upstream} does not end in {API_PREFIX}: it has no other routes)",
+            )
         if request.method == "POST" and request.path in CHAT_PATHS:
             body = await _read_bounded(request.content, self.config.max_event_bytes)
             chat = _chat_request(body.data) if body.complete else None
             if chat is not None and needs_repair(chat):
-                return await self._repair(request, session, url, body.data, chat)
+                return await self._repair(exchange, url, body.data, chat)
             data: Any = body.data if body.complete else _chain(body.data, request.content)
-            headers = forwarded_headers(request.headers)
         else:
             data = request.content.iter_chunked(READ_CHUNK) if request.body_exists else None
-            headers = forwarded_headers(request.headers)
+        headers = forwarded_headers(request.headers)
         try:
-            upstream = await session.request(request.method, url, headers=headers, data=data, allow_redirects=False)
+            upstream = await self.session.request(
+                request.method, url, headers=headers, data=data, allow_redirects=False
+            )
         except (aiohttp.ClientError, asyncio.TimeoutError, OSError) as e:
             return self._unreachable(e)
         try:
-            return await self._relay(request, upstream)
+            return await self._relay(exchange, upstream)
         finally:
             _done(upstream)
 
-    async def _repair(
-        self, request: web.Request, session: aiohttp.ClientSession, url: str, body: bytes, chat: dict[str, Any]
-    ) -> web.StreamResponse:
+    async def _repair(self, exchange: Exchange, url: str, body: bytes, chat: dict[str, Any]) -> web.StreamResponse:
         # the answer is read here: no compression (a compressed one passes through unread)
-        headers = forwarded_headers(request.headers, frozenset({"content-length", "accept-encoding"}))
+        headers = forwarded_headers(exchange.request.headers, frozenset({"content-length", "accept-encoding"}))
         headers["Accept-Encoding"] = "identity"
         try:
-            upstream = await session.request("POST", url, headers=headers, data=body, allow_redirects=False)
+            upstream = await self.session.request("POST", url, headers=headers, data=body, allow_redirects=False)
         except (aiohttp.ClientError, asyncio.TimeoutError, OSError) as e:
             return self._unreachable(e)
         try:
             if not 200 <= upstream.status < 300 or not _identity(upstream):
-                return await self._relay(request, upstream)
+                return await self._relay(exchange, upstream)
             media = _media_type(upstream)
             if media == "text/event-stream":
-                return await self._repair_stream(request, upstream, chat)
+                return await self._repair_stream(exchange, upstream, chat)
             if media == "application/json" or media.endswith("+json"):
-                return await self._repair_whole(request, upstream, chat)
-            return await self._relay(request, upstream)
+                return await self._repair_whole(exchange, upstream, chat)
+            return await self._relay(exchange, upstream)
         finally:
             _done(upstream)
 
+    async def _fault(self, exchange: Exchange) -> None:
+        """After a fault of the proxy: a 500, or when the answer has started, an error event ending an event
+        stream (any other answer is cut)."""
+        exchange.ending = INTERNAL_ERROR
+        response = exchange.response
+        try:
+            if response is None:
+                await exchange.finish(error_response(500, FAULT))
+            elif not exchange.finished and response.content_type == "text/event-stream":
+                await exchange.send(_sse(error_body(FAULT, "server_error", 500)))
+                await exchange.finish(response)
+            elif not exchange.finished:
+                exchange.cut(INTERNAL_ERROR)
+        except ClientGone:
+            exchange.ending = CLIENT_CLOSED
+
     def _unreachable(self, error: BaseException) -> web.Response:
-        message = f"the upstream server {self.config.upstream} could not be reached: {_cause(error)}"
+        message = f"the upstream server {self.upstream} could not be reached: {_cause(error)}"
         logger.warning("%s", message)
-        return web.json_response(error_body(message, "upstream_error", 502), status=502)
+        return error_response(502, message)
 
     def _response_headers(self, upstream: aiohttp.ClientResponse, *, rewritten: bool) -> CIMultiDict[str]:
         drop = frozenset({"content-length", "content-encoding"}) if rewritten else frozenset()
         return forwarded_headers(upstream.headers, drop)
 
     async def _relay(
-        self, request: web.Request, upstream: aiohttp.ClientResponse, head: bytes = b""
+        self, exchange: Exchange, upstream: aiohttp.ClientResponse, head: bytes = b""
     ) -> web.StreamResponse:
         """The upstream's answer as it is: status, headers, then ``head`` and the rest of the body as it arrives."""
         response = web.StreamResponse(status=upstream.status, reason=upstream.reason)
         response.headers.extend(self._response_headers(upstream, rewritten=False))
-        await response.prepare(request)
-        if head:
-            await response.write(head)
+        await exchange.start(response)
+        await exchange.send(head)
         try:
             async for chunk in upstream.content.iter_any():
-                await response.write(chunk)
+                await exchange.send(chunk)
         except (aiohttp.ClientPayloadError, aiohttp.ClientConnectionError, asyncio.TimeoutError) as e:
-            if isinstance(e, ConnectionResetError):  # the client went away
-                raise
-            logger.warning("the upstream server %s broke off its answer: %s", self.config.upstream, _cause(e))
-            return _broken_off(request, response)
-        await response.write_eof()
+            logger.warning("the upstream server %s broke off its answer: %s", self.upstream, _cause(e))
+            exchange.cut(UPSTREAM_BROKE_OFF)
         return response
 
     async def _repair_whole(
-        self, request: web.Request, upstream: aiohttp.ClientResponse, chat: dict[str, Any]
+        self, exchange: Exchange, upstream: aiohttp.ClientResponse, chat: dict[str, Any]
     ) -> web.StreamResponse:
         try:
             body = await _read_bounded(upstream.content, self.config.max_event_bytes)
         except (aiohttp.ClientError, asyncio.TimeoutError) as e:
-            message = f"the upstream server {self.config.upstream} broke off its answer: {_cause(e)}"
+            message = f"the upstream server {self.upstream} broke off its answer: {_cause(e)}"
             logger.warning("%s", message)
-            return web.json_response(error_body(message, "upstream_error", 502), status=502)
+            return error_response(502, message)
         if not body.complete:
             logger.warning(
                 "the answer of %s is larger than %d bytes: passed through unrepaired",
-                self.config.upstream,
+                self.upstream,
                 self.config.max_event_bytes,
             )
-            return await self._relay(request, upstream, body.data)
+            return await self._relay(exchange, upstream, body.data)
         answer = _chat_request(body.data)
         out = body.data
         if answer is None:
-            logger.warning("the answer of %s is not a JSON object: passed through unrepaired", self.config.upstream)
+            logger.warning("the answer of %s is not a JSON object: passed through unrepaired", self.upstream)
         else:
             repaired = repair_chat_completion(copy.deepcopy(answer), chat)
             if repaired != answer:
@@ -265,24 +308,22 @@ class Proxy:
         )
 
     async def _repair_stream(
-        self, request: web.Request, upstream: aiohttp.ClientResponse, chat: dict[str, Any]
+        self, exchange: Exchange, upstream: aiohttp.ClientResponse, chat: dict[str, Any]
     ) -> web.StreamResponse:
         response = web.StreamResponse(status=upstream.status, reason=upstream.reason)
         response.headers.extend(self._response_headers(upstream, rewritten=True))
-        await response.prepare(request)
-        stream = _RepairedStream(ChatStreamRepair(chat), SSEReader(self.config.max_event_bytes), self.config.upstream)
+        await exchange.start(response)
+        stream = _RepairedStream(ChatStreamRepair(chat), SSEReader(self.config.max_event_bytes), self.upstream)
         try:
             async for chunk in upstream.content.iter_any():
-                await response.write(stream.feed(chunk))
+                await exchange.send(stream.feed(chunk))
                 if stream.stopped:
                     break
         except (aiohttp.ClientPayloadError, aiohttp.ClientConnectionError, asyncio.TimeoutError) as e:
-            if isinstance(e, ConnectionResetError):
-                raise
-            await response.write(stream.broken_off(_cause(e)))
-            return _broken_off(request, response)
-        await response.write(stream.end())
-        await response.write_eof()
+            await exchange.send(stream.broken_off(_cause(e)))
+            exchange.cut(UPSTREAM_BROKE_OFF)
+            return response
+        await exchange.send(stream.end())
         return response
 
 
@@ -375,47 +416,72 @@ class _RepairedStream:
 
 
 class AccessLogger(AbstractAccessLogger):
-    """One line a request: method, path (no query: it may hold a key), status, bytes, seconds; no headers."""
+    """The access-log line of a request that never reached the proxy's handler (aiohttp could not read it); the
+    handler logs the others itself (:class:`Exchange`)."""
 
     def log(self, request: web.BaseRequest, response: web.StreamResponse, time: float) -> None:
-        self.logger.info("%s %s %s %s %.3fs", request.method, request.path, response.status, response.body_length, time)
+        if EXCHANGE not in request:
+            log_access(request.method, request.path, response.status, response.body_length, time)
 
 
-def build_app(config: ProxyConfig) -> web.Application:
-    app = web.Application()
-    proxy = Proxy(config)
+class _Connection(web.RequestHandler):
+    """aiohttp's handler of one connection, answering the errors it makes itself (a request that is not valid HTTP:
+    400; a fault the proxy's handler let through: 500) in the OpenAI API's shape."""
 
-    async def session(app: web.Application) -> AsyncIterator[None]:
-        timeout = aiohttp.ClientTimeout(total=None, connect=config.timeout, sock_read=config.timeout)
-        async with aiohttp.ClientSession(
-            timeout=timeout,
-            auto_decompress=False,
-            connector=aiohttp.TCPConnector(limit=0),
-            skip_auto_headers=("Accept-Encoding", "User-Agent", "Content-Type"),
-        ) as client:
-            app[SESSION] = client
-            yield
+    def handle_error(
+        self,
+        request: web.BaseRequest,
+        status: int = 500,
+        exc: BaseException | None = None,
+        message: str | None = None,
+    ) -> web.StreamResponse:
+        if request.writer.output_size > 0:
+            raise ConnectionError("the answer has started: no error answer can follow")
+        if status >= 500:
+            logger.error("internal error answering %s %s", request.method, request.path, exc_info=exc)
+            text = FAULT
+        else:
+            reason = exc.message if isinstance(exc, HttpProcessingError) and exc.message else message
+            text = "the request is not valid HTTP" + (f": {reason}" if reason else "")
+        response = error_response(status, text)
+        response.force_close()
+        return response
 
-    app.cleanup_ctx.append(session)
-    app.router.add_route("*", "/{path:.*}", proxy.handle)
-    return app
+
+class _Server(web.Server):
+    """aiohttp's low-level server, with :class:`_Connection` for each connection and the handler cancelled when its
+    client's connection is lost."""
+
+    def __init__(self, handler: Callable[[web.BaseRequest], Awaitable[web.StreamResponse]]) -> None:
+        super().__init__(handler, handler_cancellation=True)
+        self.connection_loop = asyncio.get_running_loop()
+
+    def __call__(self) -> web.RequestHandler:
+        return _Connection(self, loop=self.connection_loop, access_log_class=AccessLogger, access_log=access_logger)
 
 
 async def serve(config: ProxyConfig, host: str, port: int, on_ready: Callable[[str], None] | None = None) -> None:
     """Serve until SIGTERM or SIGINT (or cancellation)."""
-    runner = web.AppRunner(build_app(config), access_log_class=AccessLogger, handler_cancellation=True)
-    await runner.setup()
-    try:
-        site = web.TCPSite(runner, host, port)
-        await site.start()
-        bound = runner.addresses[0]
-        url_host = f"[{bound[0]}]" if ":" in str(bound[0]) else bound[0]
-        if on_ready is not None:
-            on_ready(f"http://{url_host}:{bound[1]}/v1")
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGTERM, signal.SIGINT):
-            loop.add_signal_handler(sig, stop.set)
-        await stop.wait()
-    finally:
-        await runner.cleanup()
+    timeout = aiohttp.ClientTimeout(total=None, connect=config.timeout, sock_read=config.timeout)
+    async with aiohttp.ClientSession(
+        timeout=timeout,
+        auto_decompress=False,
+        connector=aiohttp.TCPConnector(limit=0),
+        skip_auto_headers=("Accept-Encoding", "User-Agent", "Content-Type"),
+    ) as session:
+        runner = web.ServerRunner(_Server(Proxy(config, session).handle))
+        await runner.setup()
+        try:
+            site = web.TCPSite(runner, host, port)
+            await site.start()
+            bound = runner.addresses[0]
+            url_host = f"[{bound[0]}]" if ":" in str(bound[0]) else bound[0]
+            if on_ready is not None:
+                on_ready(f"http://{url_host}:{bound[1]}{API_PREFIX}")
+            stop = asyncio.Event()
+            loop = asyncio.get_running_loop()
+            for sig in (signal.SIGTERM, signal.SIGINT):
+                loop.add_signal_handler(sig, stop.set)
+            await stop.wait()
+        finally:
+            await runner.cleanup()

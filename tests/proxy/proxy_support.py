@@ -5,9 +5,10 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import sys
 import threading
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,6 +34,10 @@ class Proxy:
     def log_text(self) -> str:
         return self.log.read_text(encoding="utf-8", errors="replace")
 
+    def access_lines(self) -> list[str]:
+        """The access log: one line a request."""
+        return [line for line in self.log_text().splitlines() if ACCESS.search(line)]
+
     def rss_kib(self) -> int:
         for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
             if line.startswith("VmRSS:"):
@@ -40,12 +45,22 @@ class Proxy:
         raise AssertionError("no VmRSS")
 
 
+#: an access-log line: the logger's name, then the method and path
+ACCESS = re.compile(r"\baccess: [A-Z]+ /")
+#: the command that runs ``longcat-plugins proxy`` (its arguments follow)
+PROXY_COMMAND = ("-m", "longcat_plugins", "proxy")
+
+
+def proxy_env() -> dict[str, str]:
+    return dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])))
+
+
 @contextmanager
-def proxy(upstream: str, *args: str) -> Iterator[Proxy]:
-    """``longcat-plugins proxy --upstream UPSTREAM --port 0 ARGS`` in this interpreter, until the block ends."""
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])))
-    command = [sys.executable, "-m", "longcat_plugins", "proxy", "--upstream", upstream, "--port", "0", *args]
-    with running(command, "proxy", REPO, env) as started:
+def proxy(upstream: str, *args: str, command: Sequence[str] = PROXY_COMMAND) -> Iterator[Proxy]:
+    """``longcat-plugins proxy --upstream UPSTREAM --port 0 ARGS`` in this interpreter, until the block ends
+    (``command``: another script taking the proxy's arguments)."""
+    argv = [sys.executable, *command, "--upstream", upstream, "--port", "0", *args]
+    with running(argv, "proxy", REPO, proxy_env()) as started:
         yield Proxy(started.url, started.process.pid, started.log)
 
 
