@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Fuzz the engine-free core: N generated model outputs (default 20000; well-formed in every dialect, mutated, markup
-# soup) through every invariant check; findings are grouped by check, minimized, printed and saved (--out DIR,
-# default a new temporary directory). Builds the core environment first if needed (scripts/env_core.sh).
+# Fuzz the engine-free core: N generated model outputs (default 20000; well-formed in every dialect the parser reads,
+# the test-only ones of tests/extra_dialects.py included as in the tests unless LONGCAT_EXTRA_DIALECTS is set;
+# mutated; markup soup) through every invariant check; findings are grouped by check, minimized, printed and saved
+# (--out DIR, default a new temporary directory), with the cases drawn in each dialect. Builds the core environment
+# first if needed (scripts/env_core.sh).
 # Usage: bash scripts/fuzz.sh [N] [options of `python -m tests.fuzz`, e.g. --seed 3 --jobs 2 --skip-known]
 #        bash scripts/fuzz.sh --scaling          (cost exponents on adversarial patterns)
 # Exit status: 1 when there are findings.

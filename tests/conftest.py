@@ -3,9 +3,6 @@ package is imported, and inherited by the servers the tests start."""
 
 from __future__ import annotations
 
-import json
-import os
+from tests.extra_dialects import switch_on
 
-from tests.extra_dialects import DECLARATIONS
-
-os.environ.setdefault("LONGCAT_EXTRA_DIALECTS", json.dumps(DECLARATIONS))
+switch_on()

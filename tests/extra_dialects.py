@@ -5,6 +5,8 @@ dialects the parser reads runs over them too; none is registered, detected or sh
 # ruff: noqa: RUF001  (DeepSeek's tags are written with the full-width bar)
 from __future__ import annotations
 
+import json
+import os
 from typing import Any
 
 #: GLM-4.5 / 4.6 / 4.7: ``<tool_call>NAME`` then ``<arg_key>K</arg_key><arg_value>V</arg_value>`` pairs, one a line
@@ -42,4 +44,20 @@ MINIMAX_M2: dict[str, Any] = {
     "block": ["<minimax:tool_call>", "</minimax:tool_call>"],
     "markup": ['<invoke name="', "</invoke>", '<parameter name="', "</parameter>", '">'],
 }
-DECLARATIONS: list[dict[str, Any]] = [GLM47, KIMI_K2, DEEPSEEK_V31, MINIMAX_M2]
+#: Hunyuan-A13B: a JSON array of call objects in a block,
+#: ``<tool_calls>[{"name": ..., "arguments": {...}}]</tool_calls>`` (its opening tag is Hermes JSON's with an ``s``)
+HUNYUAN_A13B: dict[str, Any] = {
+    "name": "hunyuan_a13b_test",
+    "title": "Hunyuan-A13B JSON list (test only)",
+    "models": "Hunyuan-A13B",
+    "block": ["<tool_calls>", "</tool_calls>"],
+    "holds_list": True,
+}
+DECLARATIONS: list[dict[str, Any]] = [GLM47, KIMI_K2, DEEPSEEK_V31, MINIMAX_M2, HUNYUAN_A13B]
+
+
+def switch_on() -> None:
+    """Have the parser read these dialects (``LONGCAT_EXTRA_DIALECTS``, unless it is set already): called before the
+    package is imported, by the tests (``conftest.py``) and the fuzzer (``tests/fuzz``); the processes they start
+    inherit it."""
+    os.environ.setdefault("LONGCAT_EXTRA_DIALECTS", json.dumps(DECLARATIONS))

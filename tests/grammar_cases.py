@@ -47,13 +47,16 @@ SHAPES: list[tuple[str, dict[str, Any] | None, dict[str, Any], dict[str, Any] | 
 ]  # fmt: skip
 
 
-#: the test-only dialects (``tests/extra_dialects.py``) by their body's shape: key/value pairs (GLM-4.7's, with other
-#: tags than LongCat's, inside Hermes JSON's block tag), a name, a separator, then a JSON object (Kimi-K2,
-#: DeepSeek-V3.1), and markup (an XML-like call, with other tags than Qwen3-Coder's); their grammars and their
-#: reading derive from the declarations
-PAIRED_EXTRAS = [declared(d) for d in DECLARATIONS if "pairs" in d]
-SEPARATED = [declared(d) for d in DECLARATIONS if "separated" in d]
-MARKUP_EXTRAS = [declared(d) for d in DECLARATIONS if "markup" in d]
+#: the test-only dialects (``tests/extra_dialects.py``), as the loader reads them
+EXTRAS = [declared(d) for d in DECLARATIONS]
+#: the test-only dialects by their body's shape, as read (a JSON body is declared by no body key): key/value pairs
+#: (GLM-4.7's, with other tags than LongCat's, inside Hermes JSON's block tag), a name, a separator, then a JSON
+#: object (Kimi-K2, DeepSeek-V3.1), markup (an XML-like call, with other tags than Qwen3-Coder's), and a JSON object
+#: (Hunyuan-A13B's, in a JSON array in its block); their grammars and their reading derive from the declarations
+PAIRED_EXTRAS = [d for d in EXTRAS if d.pairs is not None]
+SEPARATED = [d for d in EXTRAS if d.separated is not None]
+MARKUP_EXTRAS = [d for d in EXTRAS if d.markup is not None]
+JSON_EXTRAS = [d for d in EXTRAS if d.body == "json" and d.separated is None]
 GLM_KV = declared(GLM47)
 
 

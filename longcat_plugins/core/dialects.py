@@ -9,6 +9,7 @@ The model's dialect is read from its tokenizer (vocabulary and chat template); `
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from collections.abc import Container, Iterable, Mapping
@@ -164,6 +165,7 @@ class Dialect:
 
     def __post_init__(self) -> None:
         _require_tags(self, trigger=self.trigger, prefix=self.prefix)
+        _require_tags(self, **{f"end_of_sequence[{i}]": tag for i, tag in enumerate(self.end_of_sequence)})
         shape = {"json": True, "markup": self.markup is not None, "kv": self.pairs is not None}[self.body]
         if not shape or (self.body != "json") != (self.parameter is not None):
             raise ValueError(f"dialect {self.name!r}: a {self.body} body needs its tags declared")
@@ -187,21 +189,26 @@ class Dialect:
         return self.begin(tool_name) + body + self.end
 
 
-def _json_in(block: Block, name: str, title: str, models: str) -> Dialect:
+def _json_in(block: Block, name: str, title: str, models: str, end_of_sequence: tuple[str, ...] = ()) -> Dialect:
+    """A JSON dialect, one call object a block (in a JSON array in a block that holds one, ``[{...}]``)."""
+    opens, closes = ("[", "]") if block.holds_list else ("", "")
     return Dialect(
         name=name,
         title=title,
         models=models,
         block=block,
         trigger=block.open,
-        prefix=f'{block.open}\n{{"name": "',
+        prefix=f'{block.open}\n{opens}{{"name": "',
         name_suffix='", "arguments": ',
-        end=f"}}\n{block.close}",
+        end=f"}}{closes}\n{block.close}",
         body="json",
+        end_of_sequence=end_of_sequence,
     )
 
 
-def _markup_in(block: Block, markup: Markup, name: str, title: str, models: str) -> Dialect:
+def _markup_in(
+    block: Block, markup: Markup, name: str, title: str, models: str, end_of_sequence: tuple[str, ...] = ()
+) -> Dialect:
     """A markup dialect, written with one line break after each header and around each value (as Qwen3-Coder's
     template writes it; the reader takes those line breaks as markup)."""
     call_open = f"{block.open}\n{markup.call_open}"
@@ -217,10 +224,13 @@ def _markup_in(block: Block, markup: Markup, name: str, title: str, models: str)
         body="markup",
         parameter=Parameter(markup.param_open, f"{markup.name_end}\n", f"\n{markup.param_close}\n"),
         markup=markup,
+        end_of_sequence=end_of_sequence,
     )
 
 
-def _pairs_in(block: Block, pairs: Pairs, name: str, title: str, models: str) -> Dialect:
+def _pairs_in(
+    block: Block, pairs: Pairs, name: str, title: str, models: str, end_of_sequence: tuple[str, ...] = ()
+) -> Dialect:
     """A key/value dialect, written with the name on the block's first line and a line break after each tag pair
     (as LongCat's template writes it)."""
     return Dialect(
@@ -235,6 +245,7 @@ def _pairs_in(block: Block, pairs: Pairs, name: str, title: str, models: str) ->
         body="kv",
         parameter=Parameter(pairs.key_open, f"{pairs.key_close}\n{pairs.value_open}", f"{pairs.value_close}\n"),
         pairs=pairs,
+        end_of_sequence=end_of_sequence,
     )
 
 
@@ -266,22 +277,90 @@ def pair_value_ends(dialect: Dialect) -> tuple[str, ...]:
     return (dialect.pairs.value_close, dialect.pairs.key_open, dialect.block.close)
 
 
+#: the keys of a declaration (:func:`declared`), in the order its docstring gives them
+DECLARATION_KEYS: Final = (
+    "name", "title", "models", "block", "holds_list", "pairs", "markup", "separated", "end_of_sequence",
+)  # fmt: skip
+_REQUIRED_KEYS: Final = ("name", "title", "models", "block")
+#: the keys that declare a body (none: a JSON object), and what each declares
+_BODIES: Final[dict[str, type[Pairs | Markup | Separated]]] = {"pairs": Pairs, "markup": Markup, "separated": Separated}
+
+
 def declared(entry: Mapping[str, Any]) -> Dialect:
-    """A dialect declared as data: ``name``, ``title``, ``models``, ``block`` (``[open, close]``) and the body's tags,
-    ``pairs`` (``[key_open, key_close, value_open, value_close]``: :class:`Pairs`) or ``markup`` (``[call_open,
-    call_close, param_open, param_close]``, then ``name_end`` if not ``>``: :class:`Markup`) or ``separated``
-    (``[call_open, separator, call_close]``, then ``namespace`` and ``index_mark`` if written: :class:`Separated`);
-    with none, the body is a JSON object. ``end_of_sequence``: the dialect's end-of-sequence tokens, if any. Written
-    as the helpers below write it."""
-    block = Block(*entry["block"])
+    """A dialect declared as data (a JSON object), written as the helpers above write it. Its keys:
+
+    - ``name`` (as ``LONGCAT_TOOL_DIALECT`` would take it), ``title`` and ``models`` (as the docs would name it and
+      the models that write it): strings, required;
+    - ``block``: ``[open, close]``, the tags around the calls (required); a third item ``true`` is ``holds_list``;
+    - ``holds_list``: ``true`` when the calls inside the block form a JSON array (``[{...}, {...}]``, written as a
+      list of one call); only for a JSON body;
+    - the body's tags, at most one of: ``pairs`` (``[key_open, key_close, value_open, value_close]``:
+      :class:`Pairs`), ``markup`` (``[call_open, call_close, param_open, param_close]``, then ``name_end`` if not
+      ``>``: :class:`Markup`), ``separated`` (``[call_open, separator, call_close]``, then ``namespace`` and
+      ``index_mark`` if written: :class:`Separated`); with none, the body is a JSON object;
+    - ``end_of_sequence``: the dialect's end-of-sequence tokens (a list of tags), read as markup wherever they stand,
+      whatever the body.
+
+    Nothing of a declaration is dropped: a key not among these (:data:`DECLARATION_KEYS`), a missing one, a second
+    body, a field of the wrong type or an empty tag, or ``holds_list`` with a body other than JSON is a
+    ``ValueError`` naming the dialect and the key."""
+    try:
+        return _declared(entry)
+    except ValueError as e:
+        raise ValueError(f"dialect {entry.get('name')!r}: {e}") from None
+
+
+def _declared(entry: Mapping[str, Any]) -> Dialect:
+    if unknown := [key for key in entry if key not in DECLARATION_KEYS]:
+        known = ", ".join(map(repr, DECLARATION_KEYS))
+        raise ValueError(f"unknown key {', '.join(map(repr, unknown))} (the keys a declaration has: {known})")
+    if missing := [key for key in _REQUIRED_KEYS if key not in entry]:
+        raise ValueError(f"missing key {', '.join(map(repr, missing))}")
+    for key in ("name", "title", "models"):
+        if not isinstance(entry[key], str):
+            raise ValueError(f"{key!r}: expected a string, got {entry[key]!r}")
+    bodies = [key for key in _BODIES if key in entry]
+    if len(bodies) > 1:
+        raise ValueError(f"{', '.join(map(repr, bodies))}: one body at most (none: a JSON object)")
+    block = _block(entry)
+    if block.holds_list and bodies:
+        raise ValueError(f"'holds_list': only a JSON body's calls form a JSON array, not {bodies[0]!r} calls")
+    end_of_sequence = _strings(entry, "end_of_sequence")
     names = (entry["name"], entry["title"], entry["models"])
-    if "separated" in entry:
-        return _separated_in(block, Separated(*entry["separated"]), *names, tuple(entry.get("end_of_sequence", ())))
-    if "pairs" in entry:
-        return _pairs_in(block, Pairs(*entry["pairs"]), *names)
-    if "markup" in entry:
-        return _markup_in(block, Markup(*entry["markup"]), *names)
-    return _json_in(block, *names)
+    if not bodies:
+        return _json_in(block, *names, end_of_sequence)
+    body = bodies[0]
+    fields = dataclasses.fields(_BODIES[body])
+    tags = _strings(entry, body, (sum(f.default is dataclasses.MISSING for f in fields), len(fields)))
+    if body == "pairs":
+        return _pairs_in(block, Pairs(*tags), *names, end_of_sequence)
+    if body == "markup":
+        return _markup_in(block, Markup(*tags), *names, end_of_sequence)
+    return _separated_in(block, Separated(*tags), *names, end_of_sequence)
+
+
+def _strings(entry: Mapping[str, Any], key: str, count: tuple[int, int] | None = None) -> tuple[str, ...]:
+    """The list of strings at ``key`` (none when it is absent), of ``count`` items (least, most) if given."""
+    value = entry.get(key, [])
+    fits = count is None or (isinstance(value, list) and count[0] <= len(value) <= count[1])
+    if not isinstance(value, list) or not fits or not all(isinstance(item, str) for item in value):
+        many = "" if count is None else f"{count[0]} to {count[1]} " if count[0] < count[1] else f"{count[0]} "
+        raise ValueError(f"{key!r}: expected a list of {many}strings, got {value!r}")
+    return tuple(value)
+
+
+def _block(entry: Mapping[str, Any]) -> Block:
+    """The block of a declaration: ``[open, close]``, and whether its calls form a list (its third item, or
+    ``holds_list``: the same when both are given)."""
+    value = entry["block"]
+    if not isinstance(value, list) or len(value) not in (2, 3) or not all(isinstance(t, str) for t in value[:2]):
+        raise ValueError(f"'block': expected [open, close], got {value!r}")
+    said = [*value[2:], *([entry["holds_list"]] if "holds_list" in entry else [])]
+    if not all(isinstance(flag, bool) for flag in said):
+        raise ValueError(f"'holds_list': expected true or false, got {said!r}")
+    if len(set(said)) > 1:
+        raise ValueError("'holds_list': the key and the block's third item disagree")
+    return Block(value[0], value[1], holds_list=any(said))
 
 
 LONGCAT_BLOCK: Final = Block(T.LONGCAT_CALL_OPEN, T.LONGCAT_CALL_CLOSE)
@@ -305,15 +384,25 @@ DIALECTS: Final[dict[str, Dialect]] = {
 def extra_dialects_from_env() -> dict[str, Dialect]:
     """The dialects ``LONGCAT_EXTRA_DIALECTS`` declares (a JSON list of :func:`declared` entries), read besides the
     registry's: a dialect tried before it is registered. The tests declare other model families' dialects so. A value
-    that is no such list is a ``ValueError`` naming the variable."""
+    that is no such list, a declaration :func:`declared` refuses, or a name declared twice or registered is a
+    ``ValueError`` naming the variable."""
     text = os.environ.get(EXTRA_ENV_VAR, "").strip()
     try:
-        extra = {d.name: d for d in map(declared, json.loads(text))} if text else {}
-    except (ValueError, KeyError, TypeError) as e:
-        raise ValueError(f"{EXTRA_ENV_VAR}: expected a JSON list of dialect declarations ({e!r})") from None
-    if clash := extra.keys() & DIALECTS.keys():
+        entries = json.loads(text) if text else []
+    except ValueError as e:
+        raise ValueError(f"{EXTRA_ENV_VAR}: expected a JSON list of dialect declarations ({e})") from None
+    if not isinstance(entries, list) or not all(isinstance(entry, dict) for entry in entries):
+        raise ValueError(f"{EXTRA_ENV_VAR}: expected a JSON list of dialect declarations (objects), got {text[:80]!r}")
+    try:
+        extra = [declared(entry) for entry in entries]
+    except ValueError as e:
+        raise ValueError(f"{EXTRA_ENV_VAR}: {e}") from None
+    names = [d.name for d in extra]
+    if twice := sorted({name for name in names if names.count(name) > 1}):
+        raise ValueError(f"{EXTRA_ENV_VAR}: {', '.join(twice)} declared twice")
+    if clash := set(names) & DIALECTS.keys():
         raise ValueError(f"{EXTRA_ENV_VAR}: {', '.join(sorted(clash))} already registered")
-    return extra
+    return {d.name: d for d in extra}
 
 
 def _read_extra_dialects() -> tuple[dict[str, Dialect], str | None]:
@@ -337,6 +426,8 @@ def require_extra_dialects() -> None:
     declared dialect unread; importing the package never fails on it (the doctor reports it)."""
     if EXTRA_DIALECTS_PROBLEM is not None:
         raise ValueError(EXTRA_DIALECTS_PROBLEM)
+
+
 #: every dialect the parser reads: the registry's, then the extra ones
 READ_DIALECTS: Final = {**DIALECTS, **EXTRA_DIALECTS}
 #: Every call block the parser reads: the dialects' blocks, then the call list.

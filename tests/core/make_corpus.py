@@ -1622,6 +1622,16 @@ case(
     '{"url": "https://example.com"}<|tool_call_end|><|tool_calls_section_end|>',
 )
 
+case(
+    "kimi_call_end_left_out_then_text",
+    "A call whose closing tag was left out, then text in its section: the call ends where the text begins; the text, "
+    "and the space before it, is content.",
+    "Sure.<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>"
+    '{"city": "Paris"} and more text<|tool_calls_section_end|>',
+    content="Sure. and more text",
+    calls=[("get_weather", {"city": "Paris"})],
+)
+
 # --------------------------------------- DeepSeek-V3.1, a name, a separator, then JSON (a test-only dialect: tests/extra_dialects.py)
 case(
     "deepseek_template_format",
@@ -1653,6 +1663,14 @@ case(
     '{"url": "https://example.com"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>',
     content="<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>web_fetch<｜tool▁sep｜>"
     '{"url": "https://example.com"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>',
+)
+
+case(
+    "deepseek_call_end_left_out_then_text",
+    "A call with no closing tag and no section, then a line break and text: content, the line break kept.",
+    "Hi.<｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{\"city\": \"Paris\"}\nThe weather will be...",
+    content="Hi.\nThe weather will be...",
+    calls=[("get_weather", {"city": "Paris"})],
 )
 
 # ---------------------------------- MiniMax-M2, markup with name attributes (a test-only dialect: tests/extra_dialects.py)
@@ -1698,6 +1716,38 @@ case(
     "</invoke>\n</minimax:tool_call>",
     content='<minimax:tool_call>\n<invoke name="web_fetch">\n<parameter name="url">https://example.com</parameter>'
     "\n</invoke>\n</minimax:tool_call>",
+)
+
+# -------------------------- Hunyuan-A13B, a JSON array of calls in a block (a test-only dialect: tests/extra_dialects.py)
+case(
+    "hunyuan_guide_layout",
+    "Hunyuan-A13B's format (vLLM's hunyuan_a13b tool parser): a JSON array of call objects in <tool_calls>; text "
+    "before the block is content.",
+    'Let me check.\n<tool_calls>[{"name": "get_weather", "arguments": {"city": "Beijing"}}]</tool_calls>',
+    content="Let me check.\n",
+    calls=[("get_weather", {"city": "Beijing"})],
+)
+case(
+    "hunyuan_two_calls_one_list",
+    "Two calls in one array, after reasoning closed: two calls in order.",
+    '</think><tool_calls>[{"name": "get_weather", "arguments": {"city": "Paris"}}, '
+    '{"name": "get_time", "arguments": {"timezone": "Europe/Paris"}}]</tool_calls>',
+    calls=[("get_weather", {"city": "Paris"}), ("get_time", {"timezone": "Europe/Paris"})],
+    opt_reasoning=True,
+    reasoning_open=True,
+)
+case(
+    "hunyuan_not_hermes",
+    "Its block tag is Hermes JSON's with an 's': a Hermes call beside it is read as Hermes JSON.",
+    '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Lyon"}}\n</tool_call>\n'
+    '<tool_calls>\n[{"name": "get_weather", "arguments": {"city": "Nice"}}]\n</tool_calls>',
+    calls=[("get_weather", {"city": "Lyon"}), ("get_weather", {"city": "Nice"})],
+)
+case(
+    "hunyuan_undeclared_name",
+    "A Hunyuan-A13B call naming no declared tool: the block is content, verbatim.",
+    '<tool_calls>[{"name": "web_fetch", "arguments": {"url": "https://example.com"}}]</tool_calls>',
+    content='<tool_calls>[{"name": "web_fetch", "arguments": {"url": "https://example.com"}}]</tool_calls>',
 )
 
 if __name__ == "__main__":

@@ -70,7 +70,8 @@ def _marks(dialect: Dialect) -> tuple[str, ...]:
     if dialect.separated is not None:
         return (dialect.separated.separator,)
     if dialect.parameter is None:
-        return (f'{dialect.block.open}\n{{"name"', f'{dialect.block.open}{{"name"')
+        opens = "[" if dialect.block.holds_list else ""
+        return (f'{dialect.block.open}\n{opens}{{"name"', f'{dialect.block.open}{opens}{{"name"')
     return (dialect.parameter.key_open,)
 
 

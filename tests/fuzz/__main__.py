@@ -1,6 +1,7 @@
 """``python -m tests.fuzz``: fuzz the core, or measure its scaling on adversarial patterns.
 
-python -m tests.fuzz --cases 10000 --seed 1 --jobs 2        # findings grouped by check, minimized
+python -m tests.fuzz --cases 10000 --seed 1 --jobs 2        # findings grouped by check, minimized, and the
+                                                            # cases drawn in each dialect the parser reads
 python -m tests.fuzz --scaling                              # cost exponents at 1x and 4x size
 python -m tests.fuzz --show 1:42                            # case 42 of seed 1 and what the checks say
 """
@@ -17,7 +18,7 @@ from longcat_plugins.core import parse
 
 from .checks import run_checks
 from .mutations import generate
-from .runner import Finding, minimize_all, pick, quiet, report, run, save
+from .runner import Finding, dialects_drawn, minimize_all, pick, quiet, report, run, save
 from .scaling import PATTERNS, scaling_table
 
 
@@ -75,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
             next_note += 30
     seconds = time.perf_counter() - t0
     minimized = minimize_all(pick(findings, args.minimize), args.jobs)
-    text = report(done, seconds, findings, minimized)
+    text = report(done, seconds, findings, minimized, dialects_drawn(args.seed, done))
     save(out, findings, minimized, text)
     print(text)
     print(f"\nfindings saved in {out}")

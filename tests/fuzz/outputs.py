@@ -35,29 +35,38 @@ def value_ends(dialect: D.Dialect) -> ValueEnds:
     return NO_ENDS
 
 
-XML_VALUE_ENDS = value_ends(D.DIALECTS["xml"])
-KV_VALUE_ENDS = value_ends(D.DIALECTS["kv"])
 WS = " \t\r\n"
 _CUT_AFTER_BLOCK = T.TagSet(*D.BLOCK_CLOSES, *D.END_OF_SEQUENCE)
 
-#: the tags of the shapes real outputs take (below), from the declarations of the dialects those models write
-_MARKUP = D.DIALECTS["xml"].markup
-_PAIRS = D.DIALECTS["kv"].pairs
-assert _MARKUP is not None and _PAIRS is not None
+#: every dialect the parser reads, by its body: each shape of a body (below) is drawn in each dialect of it, with the
+#: dialect's own tags and block (``dialect.NAME`` among a case's features)
+MARKUP_DIALECTS = tuple({d.markup: d for d in D.READ_DIALECTS.values() if d.markup is not None}.values())
+PAIR_DIALECTS = tuple(D.PAIR_DIALECTS.values())
+SEPARATED_DIALECTS = tuple(d for d in D.READ_DIALECTS.values() if d.separated is not None)
+JSON_DIALECTS = tuple(d for d in D.READ_DIALECTS.values() if d.body == "json" and d.separated is None)
+#: the block a markup call is also drawn in, whatever its own (a markup call is read in any block)
 _LONGCAT = D.DIALECTS["kv"].block
-_HERMES = D.DIALECTS["hermes"].block
-_JSON_BLOCKS = {"json.longcat": D.DIALECTS["json"].block, "json.hermes": _HERMES}
 
 #: one call of each dialect the parser reads, as the declaration writes it (``registered.NAME``; a key/value one
 #: also with no line breaks)
 REGISTERED_BLOCKS = tuple(f"registered.{name}" for name in D.READ_DIALECTS)
 #: block shapes whose result is checked
-ROUND_TRIP_BLOCKS = ("json.longcat", "json.hermes", "xml.wrapped", "xml.bare", "xml.longcat", "kv.tag-line",
-                     "kv.own-line", "kv.no-closer", *REGISTERED_BLOCKS)  # fmt: skip
+ROUND_TRIP_BLOCKS = ("json.block", "xml.wrapped", "xml.bare", "xml.longcat", "kv.tag-line", "kv.own-line",
+                     "kv.no-closer", "sep.section", *REGISTERED_BLOCKS)  # fmt: skip
 #: shapes read by rules still being settled: invariants only
 OPEN_BLOCKS = ("kv.prefix", "kv.no-opener", "kv.name-before-tag", "kv.json-body", "kv.ts-call", "kv.one-key-json",
                "kv.colon-lines", "kv.key-at-end", "xml.orphan-close", "xml.value-function-close",
                "xml.prose-mention", "json.call-list", "json.untagged")  # fmt: skip
+
+
+def dialect_for(shape: str, rng: random.Random) -> D.Dialect | None:
+    """The dialect a block of ``shape`` is drawn in (None: a shape of no dialect, a call list or an untagged call)."""
+    if shape.startswith("registered."):
+        return D.READ_DIALECTS[shape.removeprefix("registered.")]
+    if shape in ("json.call-list", "json.untagged"):
+        return None
+    among = {"json": JSON_DIALECTS, "xml": MARKUP_DIALECTS, "kv": PAIR_DIALECTS, "sep": SEPARATED_DIALECTS}
+    return rng.choice(among[shape.partition(".")[0]])
 
 
 class Output:
@@ -154,27 +163,31 @@ def _sep(rng: random.Random) -> str:
     return rng.choice(("\n", "\n", "", " ", "\n\n"))
 
 
-def _xml_function(out: Output, tool: Tool | None, name: str, typed: bool, shape: str) -> list[tuple[str, str]]:
-    """The parts of one ``<function=...>`` call (without a wrapper)."""
+def _xml_function(
+    out: Output, dialect: D.Dialect, tool: Tool | None, name: str, typed: bool, shape: str
+) -> list[tuple[str, str]]:
+    """The parts of one markup call in ``dialect``'s tags (without a wrapper)."""
     rng = out.rng
+    markup = dialect.markup
+    assert markup is not None
     compact = rng.random() < 0.3
-    parts: list[tuple[str, str]] = [("block", f"{_MARKUP.call_open}{name}{_MARKUP.name_end}" + _sep(rng))]
+    parts: list[tuple[str, str]] = [("block", f"{markup.call_open}{name}{markup.name_end}" + _sep(rng))]
     args: dict[str, Any] = {}
-    params = _call_args(out, tool, typed, XML_VALUE_ENDS)
+    params = _call_args(out, tool, typed, value_ends(dialect))
     for i, (key, text, value) in enumerate(params):
         if compact and (text.startswith("\n") or text.endswith("\n")):
             text = text.strip("\n") or "x"
             value = text if isinstance(value, str) else value
         if shape == "xml.value-function-close" and i == 0:
-            text += f"\n{_MARKUP.call_close}\nmore"
+            text += f"\n{markup.call_close}\nmore"
         body = text if compact else f"\n{text}\n"
         # (a value holding its own closing tag keeps its closer: where it is left out, the tag inside may close it)
-        close = _MARKUP.param_close if rng.random() < 0.9 or i == len(params) - 1 or _MARKUP.param_close in text else ""
+        close = markup.param_close if rng.random() < 0.9 or i == len(params) - 1 or markup.param_close in text else ""
         if not close:
             out.features.append("xml.no-param-close")
         # (with no closing tag, whitespace before the next tag would be part of the value)
         parts.append(
-            (f"param:{key}", f"{_MARKUP.param_open}{key}{_MARKUP.name_end}{body}{close}" + (_sep(rng) if close else ""))
+            (f"param:{key}", f"{markup.param_open}{key}{markup.name_end}{body}{close}" + (_sep(rng) if close else ""))
         )
         args[key] = value
         if rng.random() < 0.1 and close:
@@ -182,23 +195,28 @@ def _xml_function(out: Output, tool: Tool | None, name: str, typed: bool, shape:
             parts.append(("stray", _stray(out, "xml", after_value=True)))
             parts.append(("block", _sep(rng)))
     if rng.random() < 0.93 or shape not in ("xml.wrapped", "xml.longcat"):
-        parts.append(("block", _MARKUP.call_close))
+        parts.append(("block", markup.call_close))
     else:
         out.features.append("xml.no-function-close")
     out.calls.append(ExpectedCall(name, args))
     return parts
 
 
-def _kv_call(out: Output, tool: Tool | None, name: str, typed: bool, shape: str) -> list[tuple[str, str]]:
+def _kv_call(
+    out: Output, dialect: D.Dialect, tool: Tool | None, name: str, typed: bool, shape: str
+) -> list[tuple[str, str]]:
+    """The parts of one key/value call in ``dialect``'s tags and block."""
     rng = out.rng
+    pairs, block = dialect.pairs, dialect.block
+    assert pairs is not None
     head = {"kv.own-line": f"\n{name}\n", "kv.prefix": f"functions.{name}\n"}.get(shape, name + _sep(rng))
-    parts: list[tuple[str, str]] = [("block", _LONGCAT.open + head)]
+    parts: list[tuple[str, str]] = [("block", block.open + head)]
     args: dict[str, Any] = {}
-    params = _call_args(out, tool, typed, KV_VALUE_ENDS)
+    params = _call_args(out, tool, typed, value_ends(dialect))
     if not params and shape == "kv.no-closer":  # a name alone, cut off, is not a call
         params = [("note", "x", "x")]
     for i, (key, text, value) in enumerate(params):
-        pair = f"{_PAIRS.key_open}{key}{_PAIRS.key_close}{_sep(rng)}{_PAIRS.value_open}{text}{_PAIRS.value_close}"
+        pair = f"{pairs.key_open}{key}{pairs.key_close}{_sep(rng)}{pairs.value_open}{text}{pairs.value_close}"
         parts.append((f"param:{key}", pair + _sep(rng)))
         args[key] = value
         if rng.random() < 0.1:
@@ -208,9 +226,38 @@ def _kv_call(out: Output, tool: Tool | None, name: str, typed: bool, shape: str)
             parts.append(("stray", _stray(out, "kv", after_value=True, on_its_line=on_its_line)))
             parts.append(("block", _sep(rng)))
     if shape != "kv.no-closer":
-        parts.append(("block", _LONGCAT.close))
+        parts.append(("block", block.close))
     out.calls.append(ExpectedCall(name, args))
     return parts
+
+
+def _sep_section(out: Output, dialect: D.Dialect, tools: list[Tool]) -> None:
+    """A section of ``dialect`` (a name, a separator, then a JSON object, each call between its tags) holding one
+    call per tool: written with or without the namespace and an index, a call's closing tag sometimes left out
+    (where the next call, the section's end or text after it ends the call), stray text after a call."""
+    rng = out.rng
+    sep, block = dialect.separated, dialect.block
+    assert sep is not None
+    out.add("block", block.open + rng.choice(("", "", "\n")))
+    for i, tool in enumerate(tools):
+        if i:
+            out.add("block", rng.choice(("", "\n", " ")))
+        namespace = sep.namespace if rng.random() < 0.7 else ""
+        index = f"{sep.index_mark}{i}" if sep.index_mark and rng.random() < 0.8 else ""
+        args = {identifier(rng, 8): json_arguments(rng, out.sentinel) for _ in range(rng.randrange(4))}
+        text = json.dumps(args, ensure_ascii=rng.random() < 0.4, indent=rng.choice((None, None, 2)))
+        after = rng.choice(("", "", " ", "\n"))
+        close = sep.call_close if rng.random() < 0.8 else ""
+        if not close:
+            out.features.append("sep.no-call-close")
+        out.add("block", f"{sep.call_open}{namespace}{tool.name}{index}{sep.separator}{_sep(rng)}")
+        out.add(f"param:{tool.name}", text)
+        if close:
+            out.add("block", after + close)
+        out.calls.append(ExpectedCall(tool.name, args))
+        if rng.random() < 0.15:  # text after the call (without its closing tag, the text ends the call)
+            out.add("stray", _stray(out, "sep"))
+    out.add("block", rng.choice(("", "\n")) + block.close)
 
 
 def _json_object(out: Output, name: str) -> tuple[str, dict[str, Any]]:
@@ -273,11 +320,15 @@ def _python_safe(value: Any) -> bool:
 
 
 def add_block(out: Output, shape: str, tools: dict[str, Tool], typed: bool) -> None:
-    """One call block of the given shape; its tools are added to ``tools``."""
+    """One call block of the given shape, in a dialect of its body (:func:`dialect_for`); its tools are added to
+    ``tools``."""
     rng = out.rng
     out.features.append(shape)
     if shape in OPEN_BLOCKS:
         out.checked = False
+    dialect = dialect_for(shape, rng)
+    if dialect is not None:
+        out.features.append(f"dialect.{dialect.name}")
 
     def new_tool() -> Tool:
         if tools and rng.random() < 0.3:
@@ -287,24 +338,26 @@ def add_block(out: Output, shape: str, tools: dict[str, Tool], typed: bool) -> N
             tools[tool.name] = tool
         return tools[tool.name]
 
-    if shape in _JSON_BLOCKS:
-        open_tag, close_tag = _JSON_BLOCKS[shape].open, _JSON_BLOCKS[shape].close
-        out.add("block", open_tag + rng.choice(("", "\n", " ", "\n\n")))
+    if shape == "json.block":
+        assert dialect is not None
+        block = dialect.block
+        listed = block.holds_list
+        out.add("block", block.open + rng.choice(("", "\n", " ", "\n\n")) + ("[" if listed else ""))
         for i in range(1 if rng.random() < 0.75 else rng.randint(2, 3)):
             if i:
-                if rng.random() < 0.15:
+                if rng.random() < 0.15 and not listed:
                     out.add("stray", _stray(out, "json"))
-                out.add("block", rng.choice(("\n", "", " ", "\n\n")))
+                out.add("block", ("," if listed else "") + rng.choice(("\n", "", " ", "\n\n")))
             tool = new_tool()
             body, args = _json_object(out, tool.name)
             out.add("block", body)
             out.calls.append(ExpectedCall(tool.name, args))
             if out.cut:
                 return
-        out.add("block", rng.choice(("", "\n", " ")) + close_tag)
+        out.add("block", ("]" if listed else "") + rng.choice(("", "\n", " ")) + block.close)
         return
-    if shape in REGISTERED_BLOCKS:
-        dialect = D.READ_DIALECTS[shape.removeprefix("registered.")]
+    if shape.startswith("registered."):
+        assert dialect is not None
         if dialect.pairs is not None and rng.random() < 0.5:
             dialect = compact(dialect)
         tool = new_tool()
@@ -313,6 +366,10 @@ def add_block(out: Output, shape: str, tools: dict[str, Tool], typed: bool) -> N
         text = written(dialect, tool.name, [(k, v if json_body else t) for k, t, v in params])
         out.add("block", text)
         out.calls.append(ExpectedCall(tool.name, {k: v for k, _, v in params}))
+        return
+    if shape == "sep.section":
+        assert dialect is not None
+        _sep_section(out, dialect, [new_tool() for _ in range(1 if rng.random() < 0.6 else rng.randint(2, 3))])
         return
     if shape == "json.untagged":  # a call object, or an array of them, with no tag (a call at the output's start)
         count = 1 if rng.random() < 0.6 else rng.randint(1, 3)
@@ -329,48 +386,53 @@ def add_block(out: Output, shape: str, tools: dict[str, Tool], typed: bool) -> N
         sep = rng.choice((", ", ",\n", ","))
         out.add("block", f"{D.CALL_LIST_BLOCK.open}{_sep(rng)}[{sep.join(calls)}]{_sep(rng)}{D.CALL_LIST_BLOCK.close}")
         return
-    if shape == "xml.prose-mention":
-        out.add("prose", f"the format is {_MARKUP.call_open}example_function_name{_MARKUP.name_end} with parameters ")
-        return
-    if shape.startswith("xml.") or shape == "kv.json-body":
-        tool = new_tool()
-        if shape == "kv.json-body":
-            body, _ = _json_object(out, tool.name)
-            out.add("block", f"{_LONGCAT.open}{tool.name} {body}{_LONGCAT.close}")
+    assert dialect is not None
+    if shape.startswith("xml."):
+        markup = dialect.markup
+        assert markup is not None
+        if shape == "xml.prose-mention":
+            out.add("prose", f"the format is {markup.call_open}example_function_name{markup.name_end} with parameters ")
             return
-        parts = _xml_function(out, tool, tool.name, typed, shape)
+        tool = new_tool()
+        parts = _xml_function(out, dialect, tool, tool.name, typed, shape)
         if shape in ("xml.wrapped", "xml.longcat"):
-            wrap = _HERMES if shape == "xml.wrapped" else _LONGCAT
+            wrap = dialect.block if shape == "xml.wrapped" else _LONGCAT
             parts = [("block", wrap.open + _sep(rng)), *parts, ("block", _sep(rng) + wrap.close)]
         elif shape == "xml.orphan-close":
-            parts.append(("block", _sep(rng) + _HERMES.close))
+            parts.append(("block", _sep(rng) + dialect.block.close))
         for role, text in parts:
             out.add(role, text)
         return
     tool = new_tool()
+    pairs, block = dialect.pairs, dialect.block
+    assert pairs is not None
+    if shape == "kv.json-body":
+        body, _ = _json_object(out, tool.name)
+        out.add("block", f"{block.open}{tool.name} {body}{block.close}")
+        return
     if shape in ("kv.tag-line", "kv.own-line", "kv.no-closer", "kv.prefix"):
-        for role, text in _kv_call(out, tool, tool.name, typed, shape):
+        for role, text in _kv_call(out, dialect, tool, tool.name, typed, shape):
             out.add(role, text)
         return
     # the remaining key/value shapes seen in real outputs
     key = tool.params[0].name if tool.params else "city"
-    value = string_value(rng, out.sentinel, KV_VALUE_ENDS)
-    pair = f"{_PAIRS.key_open}{key}{_PAIRS.key_close}\n{_PAIRS.value_open}{value}{_PAIRS.value_close}\n"
+    value = string_value(rng, out.sentinel, value_ends(dialect))
+    pair = f"{pairs.key_open}{key}{pairs.key_close}\n{pairs.value_open}{value}{pairs.value_close}\n"
     if shape == "kv.no-opener":
-        text = f"{tool.name}\n{pair}{_LONGCAT.close}"
+        text = f"{tool.name}\n{pair}{block.close}"
     elif shape == "kv.name-before-tag":
-        text = f"{tool.name}\n{_LONGCAT.open}\n{pair}{_LONGCAT.close}"
+        text = f"{tool.name}\n{block.open}\n{pair}{block.close}"
     elif shape == "kv.key-at-end":  # the output stops after a key (or inside its closing tag)
-        close = rng.choice((_PAIRS.key_close, _PAIRS.key_close + "\n", _PAIRS.key_close[:-3], ""))
+        close = rng.choice((pairs.key_close, pairs.key_close + "\n", pairs.key_close[:-3], ""))
         first = pair if rng.random() < 0.5 else ""
-        text = f"{_LONGCAT.open}{tool.name}\n{first}{_PAIRS.key_open}{out.sentinel()}{close}"
+        text = f"{block.open}{tool.name}\n{first}{pairs.key_open}{out.sentinel()}{close}"
     elif shape == "kv.ts-call":
-        text = f"{_LONGCAT.open}{tool.name}({{{key}: {json.dumps(value)}, n: 'x'}}){_LONGCAT.close}"
+        text = f"{block.open}{tool.name}({{{key}: {json.dumps(value)}, n: 'x'}}){block.close}"
     elif shape == "kv.one-key-json":
-        body = f"{_PAIRS.key_open}{json.dumps({key: value})}{_PAIRS.key_close}"
-        text = f"{_LONGCAT.open}{tool.name}\n{body}\n{_LONGCAT.close}"
+        body = f"{pairs.key_open}{json.dumps({key: value})}{pairs.key_close}"
+        text = f"{block.open}{tool.name}\n{body}\n{block.close}"
     else:  # kv.colon-lines
-        text = f"{_LONGCAT.open}{tool.name}\n{key}: {value}\nother: {out.sentinel()}\n{_LONGCAT.close}"
+        text = f"{block.open}{tool.name}\n{key}: {value}\nother: {out.sentinel()}\n{block.close}"
     out.add("block", text)
 
 
@@ -460,8 +522,8 @@ def well_formed(rng: random.Random) -> Case:
             )
             out.add("reasoning", mention)
             out.features.append("think.mentions-tag")
-        if shapes and shapes[0] in ("json.longcat", "json.hermes", "xml.wrapped", "xml.longcat", "kv.tag-line",
-                                    "kv.own-line", "kv.no-closer") and rng.random() < 0.2:  # fmt: skip
+        if shapes and shapes[0] in ("json.block", "xml.wrapped", "xml.longcat", "kv.tag-line", "kv.own-line",
+                                    "kv.no-closer") and rng.random() < 0.2:  # fmt: skip
             unclosed = True
             out.features.append("think.ended-by-call")
         else:

@@ -11,6 +11,8 @@ from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from longcat_plugins.core import dialects as D
+
 from .cases import Case, case_from_json
 from .checks import CHECKS, Failure, run_checks
 from .known import known_for
@@ -120,9 +122,25 @@ def minimize_all(findings: list[Finding], jobs: int) -> list[Minimized]:
 # -- reporting -----------------------------------------------------------------------------------------------------
 
 
-def report(cases: int, seconds: float, findings: list[Finding], minimized: list[Minimized]) -> str:
+def dialects_drawn(seed: int, cases: int) -> Counter[str]:
+    """How many of cases ``0..cases-1`` of ``seed`` hold a block in each dialect the parser reads (none: 0)."""
+    drawn: Counter[str] = Counter(dict.fromkeys(D.READ_DIALECTS, 0))
+    for index in range(cases):
+        drawn.update({f.removeprefix("dialect.") for f in generate(seed, index).features if f.startswith("dialect.")})
+    return drawn
+
+
+def report(
+    cases: int, seconds: float, findings: list[Finding], minimized: list[Minimized], drawn: Counter[str] | None = None
+) -> str:
+    """The findings by check, then each minimized one; with ``drawn`` (:func:`dialects_drawn`), the cases in each
+    dialect, and the dialects the parser reads that none was drawn in."""
     failed = len({(f.seed, f.index) for f in findings})
     lines = [f"cases: {cases} in {seconds:.0f} s; findings: {len(findings)} in {failed} cases"]
+    if drawn is not None:
+        lines.append("dialects (cases): " + ", ".join(f"{name} {n}" for name, n in sorted(drawn.items())))
+        if missing := sorted(name for name, n in drawn.items() if not n):
+            lines.append(f"  never drawn: {', '.join(missing)}")
     counts = Counter(f.check for f in findings)
     known = Counter((f.check, f.known) for f in findings if f.known)
     for check in [*CHECKS, "slow"]:

@@ -3,12 +3,17 @@ and one strict xfail per known fault (see ``known.py``), so that fixing a fault 
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
 
 from longcat_plugins.core import Event, StreamParser
+from longcat_plugins.core import dialects as D
 from longcat_plugins.core.item_order import CallItemOrder
 from tests.core.test_scaling import MAX_CALL_GROWTH, call_growth
 
@@ -74,6 +79,21 @@ def test_known_slow_pattern_is_linear(slow: KnownSlow) -> None:
 
 
 # -- the harness itself --------------------------------------------------------------------------------------------
+
+
+def test_the_fuzzer_draws_every_dialect_the_parser_reads(tmp_path: Path) -> None:
+    """``python -m tests.fuzz`` (what ``scripts/fuzz.sh`` runs), started without ``LONGCAT_EXTRA_DIALECTS``, has the
+    parser read the test-only dialects as the tests do, and draws outputs in every dialect the parser reads."""
+    repo = Path(__file__).resolve().parents[2]
+    env = {k: v for k, v in os.environ.items() if k != D.EXTRA_ENV_VAR} | {"PYTHONPATH": str(repo)}
+    command = [sys.executable, "-m", "tests.fuzz", "--cases", "300", "--seed", "5", "--out", str(tmp_path)]
+    done = subprocess.run(command, cwd=repo, env=env, capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    line = next((line for line in done.stdout.splitlines() if line.startswith("dialects (cases): ")), None)
+    assert line is not None, done.stdout
+    drawn = dict(item.rsplit(" ", 1) for item in line.removeprefix("dialects (cases): ").split(", "))
+    assert drawn.keys() == D.READ_DIALECTS.keys() and D.EXTRA_DIALECTS
+    assert all(int(n) > 0 for n in drawn.values()), line
 
 
 def test_cases_are_reproducible() -> None:

@@ -37,8 +37,6 @@ END_OF_SEQUENCE: Final = D.END_OF_SEQUENCE
 THINK_AND_EOS: Final = (*T.THINK_OPENS, *T.THINK_CLOSES, *END_OF_SEQUENCE)
 #: every tag of every dialect, reasoning's and the ends of sequence
 ALL_TAGS: Final = (*_declared_tags(), *THINK_AND_EOS)
-_MARKUP = D.DIALECTS["xml"].markup
-assert _MARKUP is not None
 
 WORDS: Final = (
     "the", "file", "weather", "Paris", "call", "tool", "value", "let", "me", "check", "ok", "json", "name",
@@ -54,8 +52,10 @@ HARMLESS_LT: Final = ("a < b", "<b>", "</b>", "<3", "<tool", "<longcat_", "<thin
 FRAGMENTS: Final = (
     *ALL_TAGS,
     "<", ">", "</", "<longc", "<longcat_tool", "<tool_", "<function", "<parameter", "</longcat_arg_",
-    "<|im_", "</think", *(f"{_MARKUP.call_open}{name}{_MARKUP.name_end}" for name in ("f", "get_weather")),
-    *(f"{_MARKUP.param_open}{name}{_MARKUP.name_end}" for name in ("p", "city")),
+    "<|im_", "</think",
+    *(f"{m.call_open}{name}{m.name_end}" for m in D.MARKUPS.values() for name in ("f", "get_weather")),
+    *(f"{m.param_open}{name}{m.name_end}" for m in D.MARKUPS.values() for name in ("p", "city")),
+    *(f"{s.call_open}{s.namespace}f{s.index_mark}0{s.separator}" for s in D.SEPARATED.values()),
     "{", "}", "[", "]", '"', "'", "\\", "\\u", "\\ud83d", "\\ude00", "\\ud83d\\ude00", "\\n", "\\\"", ":", ",",
     '{"name": "f", "arguments": ', '"name"', '"arguments"', '{"', '":', "null", "true", "1e999", "NaN", "-0",
     " ", "\n", "\t", "\r\n", "  ", "\n\n",

@@ -6,7 +6,9 @@
 The declared namespace and an index suffix (the index mark, then digits) are no part of the name; another namespace
 is resolved as every written name's is (``tool_names.py``). The call is announced once its separator is read; the
 arguments stream as the JSON value reader reads them. A call ends at its closing tag, or at a tag that ends its
-block (the block's closing tag, another call, the end of the sequence): then the call's closing tag was left out.
+block (the block's closing tag, another call, the end of the sequence): then the call's closing tag was left out;
+the whitespace before such a tag is markup. Text after the arguments ends the call too (its closing tag was left
+out): the text, and the whitespace before it, is content, exactly as written.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from .. import tags as T
 from ..cursor import Cursor
 from ..identity_enum import IdentityEnum
 from ..schema import ToolSchemas
-from ..whitespace import WHITESPACE, whitespace_end
+from ..whitespace import WHITESPACE, WhitespaceRun, whitespace_end
 from .json_value import JsonValueReader
 from .sink import MUTED, CallProgress, CallSink
 
@@ -75,6 +77,7 @@ class SepCallReader(CallProgress):
         self._state = _OPEN
         self._value: JsonValueReader | None = None
         self._args_emitted = False
+        self._after = WhitespaceRun()  # after the arguments: markup before a tag, text before text
 
     def feed(self, cur: Cursor, pos: int) -> int:
         buf = cur.text
@@ -120,13 +123,15 @@ class SepCallReader(CallProgress):
                     return self._fail(pos)
             else:  # _AFTER_ARGS
                 if buf[pos] in WHITESPACE:
-                    pos = whitespace_end(buf, pos)
+                    pos = self._after.take(buf, pos)
                     continue
                 tag = self._tables.after.match(cur, pos) if buf[pos] == "<" else None
                 if tag is T.NEED_MORE:
                     return pos
                 if tag is None:
+                    self._sink.content(self._after.release())
                     return self._fail(pos)
+                self._after.drop()
                 self._finish()
                 return pos + len(tag) if tag == sep.call_close else pos
         return pos
@@ -164,4 +169,3 @@ class SepCallReader(CallProgress):
     def _fail(self, pos: int) -> int:
         self.failed = True
         return pos
-

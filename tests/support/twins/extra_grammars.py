@@ -1,6 +1,7 @@
 """The grammar round trip of the test-only dialects (``tests/extra_dialects.py``), whose tags are none of the
 registered dialects', for every declaration of each shape: key/value pairs (GLM-4.7's, line-broken and compact as
-GLM-4.7 also writes them), a name and a separator (Kimi-K2's, DeepSeek-V3.1's), markup. The call the model writes
+GLM-4.7 also writes them), a name and a separator (Kimi-K2's, DeepSeek-V3.1's), markup, a JSON object (Hunyuan-A13B's,
+in a JSON array); every test-only dialect is in one of them. The call the model writes
 for the intended arguments is accepted by the grammar the engine builds for a forced call and read back by the
 parser; wrongly typed or broken calls, and another dialect's, are refused.
 
@@ -20,6 +21,8 @@ import pytest
 from longcat_plugins.core.dialects import DIALECTS, Dialect
 from tests.grammar_cases import (
     BROKEN,
+    EXTRAS,
+    JSON_EXTRAS,
     MARKUP_EXTRAS,
     PAIRED_EXTRAS,
     SEPARATED,
@@ -33,12 +36,14 @@ from tests.grammar_cases import (
 )
 
 __all__ = [
+    "test_a_json_dialect_with_other_tags_gets_its_own_grammar",
     "test_a_key_value_dialect_with_other_tags_gets_its_own_grammar",
     "test_a_key_value_dialect_with_other_tags_refuses_a_broken_call",
     "test_a_key_value_value_ends_at_its_own_dialects_tags",
     "test_a_line_broken_declaration_refuses_the_compact_layout",
     "test_a_markup_dialect_with_other_tags_gets_its_own_grammar",
     "test_a_name_and_separator_dialect_gets_its_own_grammar",
+    "test_every_test_only_dialect_has_a_round_trip",
     "test_the_compact_layout_is_forced_by_a_declaration_that_writes_it",
 ]
 
@@ -53,6 +58,7 @@ PAIRED = pytest.mark.parametrize("dialect", PAIRED_EXTRAS, ids=[d.name for d in 
 
 def _compact(dialect: Dialect) -> Dialect:
     return replace(compact(dialect), name=f"{dialect.name}_compact")
+
 
 SHAPE_PARAMS = pytest.mark.parametrize(
     ("shape", "properties", "arguments", "wrong"), SHAPES, ids=[s[0] for s in SHAPES]
@@ -177,3 +183,36 @@ def test_a_markup_dialect_with_other_tags_gets_its_own_grammar(
     """Its calls are accepted and read back, with wrongly typed arguments refused; an XML (Qwen3-Coder) call is not
     its call."""
     _round_trip(extra_grammar, dialect, DIALECTS["xml"], properties, arguments, wrong)
+
+
+@SHAPE_PARAMS
+@pytest.mark.parametrize("dialect", JSON_EXTRAS, ids=[d.name for d in JSON_EXTRAS])
+def test_a_json_dialect_with_other_tags_gets_its_own_grammar(
+    extra_grammar: ExtraGrammar,
+    dialect: Dialect,
+    shape: str,
+    properties: dict[str, Any] | None,
+    arguments: dict[str, Any],
+    wrong: dict[str, Any] | None,
+) -> None:
+    """Its calls (a JSON object in its block, in a JSON array when the block holds one) are accepted and read back,
+    with wrongly typed arguments refused; a Hermes JSON call is not its call."""
+    text = _round_trip(extra_grammar, dialect, DIALECTS["hermes"], properties, arguments, wrong)
+    assert text.startswith(f"{dialect.block.open}\n{'[' if dialect.block.holds_list else ''}{{")
+
+
+#: the round trips above, by the shape of the body they take
+ROUND_TRIPS = {
+    "key/value": PAIRED_EXTRAS,
+    "name and separator": SEPARATED,
+    "markup": MARKUP_EXTRAS,
+    "JSON": JSON_EXTRAS,
+}
+
+
+def test_every_test_only_dialect_has_a_round_trip() -> None:
+    """Each test-only dialect is in exactly one of the round trips above: none is left out for the shape of its
+    body (a body none of them takes fails here, naming the dialect)."""
+    for dialect in EXTRAS:
+        taken = [shape for shape, dialects in ROUND_TRIPS.items() if dialect in dialects]
+        assert len(taken) == 1, f"{dialect.name} ({dialect.body} body): in the round trips of {taken or 'none'}"

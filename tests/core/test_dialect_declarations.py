@@ -1,0 +1,115 @@
+"""A dialect declared as data (``core/dialects.py: declared``, ``LONGCAT_EXTRA_DIALECTS``): every field is read for
+every body where it means something, and nothing of a declaration is silently dropped: a key the loader does not
+know, a second body, a field of the wrong type, or one that means nothing for the body is an error naming
+``LONGCAT_EXTRA_DIALECTS``, the dialect and the key."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from longcat_plugins.core import ParserOptions, parse
+from longcat_plugins.core import dialects as D
+
+BASE: dict[str, Any] = {"name": "d", "title": "D", "models": "none", "block": ["<calls>", "</calls>"]}
+#: one declaration of each body: a JSON object (no body key), then each body key's tags
+BODIES: dict[str, dict[str, Any]] = {
+    "json": {},
+    "pairs": {"pairs": ["<k>", "</k>", "<v>", "</v>"]},
+    "markup": {"markup": ['<invoke name="', "</invoke>", '<parameter name="', "</parameter>", '">']},
+    "separated": {"separated": ["<call>", "<sep>", "</call>", "functions.", ":"]},
+}
+EOS = ["<|end_of_turn|>"]
+
+
+def _load(monkeypatch: pytest.MonkeyPatch, *entries: dict[str, Any]) -> dict[str, D.Dialect]:
+    monkeypatch.setenv(D.EXTRA_ENV_VAR, json.dumps(list(entries)))
+    return D.extra_dialects_from_env()
+
+
+@pytest.mark.parametrize("body", list(BODIES))
+def test_end_of_sequence_is_read_for_every_body(monkeypatch: pytest.MonkeyPatch, body: str) -> None:
+    dialect = _load(monkeypatch, {**BASE, **BODIES[body], "end_of_sequence": EOS})["d"]
+    assert dialect.end_of_sequence == tuple(EOS)
+
+
+@pytest.mark.parametrize("form", ["key", "third-item"])
+def test_a_block_that_holds_a_list_is_declared_by_its_key_or_the_blocks_third_item(
+    monkeypatch: pytest.MonkeyPatch, form: str
+) -> None:
+    entry = {**BASE, "holds_list": True} if form == "key" else {**BASE, "block": [*BASE["block"], True]}
+    dialect = _load(monkeypatch, entry)["d"]
+    assert dialect.block == D.Block("<calls>", "</calls>", holds_list=True)
+    assert not _load(monkeypatch, {**BASE, "holds_list": False})["d"].block.holds_list
+
+
+def test_a_list_block_writes_its_call_as_a_list_and_reads_it_back() -> None:
+    """(In the block of a JSON array the parser reads, LongCat-Next's.)"""
+    block = D.CALL_LIST_BLOCK
+    dialect = D.declared({**BASE, "block": [block.open, block.close], "holds_list": True})
+    text = dialect.write("f", {"city": "Paris"})
+    assert text == f'{block.open}\n[{{"name": "f", "arguments": {{"city": "Paris"}}}}]\n{block.close}'
+    tool = {"type": "function", "function": {"name": "f", "parameters": {"type": "object"}}}
+    message = parse(f"Hi.\n{text}", [tool], ParserOptions(reasoning=False))
+    assert [(c.name, json.loads(c.arguments)) for c in message.tool_calls] == [("f", {"city": "Paris"})]
+
+
+@pytest.mark.parametrize(
+    ("change", "named"),
+    [
+        ({"end_of_sequnce": EOS}, "'end_of_sequnce'"),
+        ({"Name": "d"}, "'Name'"),
+        ({**BODIES["pairs"], **BODIES["markup"]}, "'pairs', 'markup'"),
+        ({**BODIES["markup"], "holds_list": True}, "'holds_list'"),
+        ({"holds_list": "yes"}, "'holds_list'"),
+        ({"holds_list": True, "block": ["<calls>", "</calls>", False]}, "'holds_list'"),
+        ({"end_of_sequence": "<eos>"}, "'end_of_sequence'"),
+        ({"end_of_sequence": [""]}, "end_of_sequence"),
+        ({"block": ["<calls>"]}, "'block'"),
+        ({"title": None}, "'title'"),
+    ],
+    ids=[
+        "unknown-key",
+        "key-of-another-case",
+        "two-bodies",
+        "list-of-markup",
+        "holds-list-not-a-boolean",
+        "holds-list-twice-differently",
+        "end-of-sequence-not-a-list",
+        "empty-end-of-sequence",
+        "block-of-one-tag",
+        "title-not-a-string",
+    ],
+)
+def test_a_declaration_the_loader_cannot_read_whole_is_an_error_naming_what(
+    monkeypatch: pytest.MonkeyPatch, change: dict[str, Any], named: str
+) -> None:
+    with pytest.raises(ValueError) as raised:
+        _load(monkeypatch, {**BASE, **change})
+    message = str(raised.value)
+    assert D.EXTRA_ENV_VAR in message
+    assert named in message, message
+    assert "'d'" in message, message
+
+
+def test_an_unknown_key_is_named_with_the_known_ones(monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(ValueError) as raised:
+        _load(monkeypatch, {**BASE, **BODIES["separated"], "end_of_sequnce": EOS})
+    message = str(raised.value)
+    assert "'end_of_sequnce'" in message
+    for key in D.DECLARATION_KEYS:
+        assert repr(key) in message, key
+
+
+def test_a_missing_key_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    entry = {k: v for k, v in BASE.items() if k != "models"}
+    with pytest.raises(ValueError, match=rf"{D.EXTRA_ENV_VAR}.*'d'.*'models'"):
+        _load(monkeypatch, entry)
+
+
+def test_every_key_is_documented_where_it_is_read() -> None:
+    doc = D.declared.__doc__ or ""
+    for key in D.DECLARATION_KEYS:
+        assert f"``{key}``" in doc, key
