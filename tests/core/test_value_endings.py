@@ -230,8 +230,11 @@ def test_stray_text_after_a_closer_is_content_and_changes_nothing_else(
     output = _write(declared, name, texts, strays, end) + after
     read = parse(output, tools)
     assert summary(read)[2] == summary(plain)[2]
-    stray_content = "".join(s.rstrip(" \t\r\n") for s in strays if s)
-    assert read.content == stray_content + plain.content
+    # a stray text's trailing whitespace is markup before markup; before text (the last stray of a call left open,
+    # then text after it) it is text, kept
+    text_after_last = not end and after.strip()
+    kept = [s if text_after_last and i == len(strays) - 1 else s.rstrip(" \t\r\n") for i, s in enumerate(strays) if s]
+    assert read.content == "".join(kept) + plain.content
     pieces = data.draw(splits(output))
     streamed, _ = stream(pieces, tools)
     assert summary(streamed) == summary(read)
