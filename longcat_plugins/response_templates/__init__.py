@@ -162,7 +162,7 @@ def _tool_calls(dialect: Dialect) -> dict[str, Any]:
             "tag_pattern": rf"{_esc(m.param_open)}{_key_group(m.name_end)}{_esc(m.name_end)}\n?(?P<value>.*?)\n?"
             rf"(?:{_esc(m.param_close)}|(?:{_cut(m.param_close)})?$)"
         }
-        field["transform"] = {"type": "function", "function": {"name": "{name}", "arguments": "{content}"}}
+        field["transform"] = _named_call()
     elif dialect.pairs is not None:
         p = dialect.pairs
         # the name ends where a JSON body, a call's parenthesis or a pair would start
@@ -174,13 +174,18 @@ def _tool_calls(dialect: Dialect) -> dict[str, Any]:
             "tag_pattern": rf"{_esc(p.key_open)}(?P<key>.*?){_esc(p.key_close)}\s*{_esc(p.value_open)}"
             rf"(?P<value>.*?)(?:{_esc(p.value_close)}|(?:{_cut(p.value_close)})?$)"
         }
-        field["transform"] = {"type": "function", "function": {"name": "{name}", "arguments": "{content}"}}
+        field["transform"] = _named_call()
     else:
         field["open"] = block.open
         field["close_pattern"] = rf"{_esc(block.close)}\s*"
         field["content"] = "json"
         field["transform"] = {"type": "function", "function": "{content}"}
     return field
+
+
+def _named_call() -> dict[str, Any]:
+    """The transform of a call whose name the opening pattern captured and whose arguments the region holds."""
+    return {"type": "function", "function": {"name": "{name}", "arguments": "{content}"}}
 
 
 def _markup_blocks(dialect: Dialect) -> list[Block]:

@@ -8,16 +8,6 @@ the tests that need it, saying so.
 
 from __future__ import annotations
 
-import importlib.util
-import os
+from tests.support.engine_suite import ignored_without
 
-_REQUIRED = os.environ.get("LONGCAT_REQUIRE_ENGINE", "").strip().lower() == "vllm"
-_MISSING = [name for name in ("vllm", "openai") if importlib.util.find_spec(name) is None]
-
-if _MISSING:
-    if _REQUIRED:
-        raise ImportError(
-            f"LONGCAT_REQUIRE_ENGINE=vllm but {', '.join(_MISSING)} not importable: run the suite with "
-            ".venvs/vllm/bin/python (made by scripts/env_vllm.sh)"
-        )
-    collect_ignore_glob = ["test_*.py"]
+collect_ignore_glob = ignored_without("vllm", ("vllm", "openai"), "scripts/env_vllm.sh")
