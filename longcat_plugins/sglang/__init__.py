@@ -325,14 +325,16 @@ def _warn_untested(registered: type) -> None:
 _on_tool_registry = _guarded(_register_tool_parser)
 _on_reasoning_registry = _guarded(_register_reasoning_parser)
 def _cover_reasoning_of_forced_calls(module: Any) -> None:
-    """A forced call's grammar covers the reasoning before it (see :mod:`.forced_reasoning`)."""
+    """A forced call's grammar covers the reasoning before it (see :mod:`.forced_reasoning`); a request under
+    ``tool_choice="none"`` gets a grammar that keeps calls out (:mod:`.no_calls`)."""
     from longcat_plugins.doctor.drift import missing
 
     problems = missing(FORCED_REASONING)
     if problems:
         logger.warning(
             "SGLang applies a forced call's grammar only from the end of reasoning here (a thinking model may end "
-            "its turn inside the reasoning, with no call): %s",
+            "its turn inside the reasoning, with no call), and no grammar keeps calls out under tool_choice=none: "
+            "%s",
             "; ".join(problems),
         )
         return
