@@ -102,11 +102,16 @@ def _check_dialect_setting() -> None:
     """Say at start-up what would otherwise only show as a failure of each request with tools (SGLang builds the
     detector per request, and a plugin that raises here would just be skipped)."""
     from longcat_plugins.core.dialects import dialect_override
+    from longcat_plugins.core.options import none_grammar_from_env
 
     try:
         dialect_override()
     except ValueError as e:
         logger.error("%s; every request with tools will fail until it is fixed", e)
+    try:
+        none_grammar_from_env()
+    except ValueError as e:
+        logger.error("%s; every tool_choice=none request with tools will fail until it is fixed", e)
 
 
 def _guarded(callback: Callable[[ModuleType], None]) -> Callable[[ModuleType], None]:
