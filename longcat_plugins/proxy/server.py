@@ -198,7 +198,7 @@ class Proxy:
             exchange.api = api
             body = await _read_bounded(request.content, self.config.max_event_bytes)
             asked = _json_object(body.data) if body.complete else None
-            if asked is not None and api.needs_repair(asked):
+            if asked is not None and api.needs_repair(asked, self.config.options):
                 return await self._repair(exchange, api, url, body.data, asked)
             data: Any = body.data if body.complete else _chain(body.data, request.content)
         else:
