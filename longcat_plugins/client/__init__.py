@@ -16,13 +16,15 @@ with the calls as ``tool_calls``::
 (default: none set). Rules:
 
 * Only a request that declares function tools, with a ``tool_choice`` other than ``"none"``, is repaired
-  (:func:`needs_repair`); anything else comes back as given (the same objects).
+  (:func:`needs_repair`), unless the reasoning switch is on (below); anything else comes back as given (the same
+  objects).
 * Each channel (content; the reasoning) is read by its own parser, built with the request's function tools and
   ``ParserOptions(reasoning=False)``: its text is plain text and calls; the upstream already split reasoning from
-  content, and a ``<think>`` inside content stays there as sent, unless the reasoning switch is on (below). A block naming none of the request's tools stays
-  text, verbatim. Text stays in the channel it came in. When a stop of the request (``stop``, ``stop_token_ids``)
-  may cut the output inside a call, a call left open at the end is text, as the engine adapters have it
-  (:func:`longcat_plugins.core.stops.stops_may_cut_calls`); otherwise a cut call is closed with valid JSON.
+  content, and a ``<think>`` inside content stays there as sent, unless the reasoning switch is on (below). A block
+  naming none of the request's tools stays text, verbatim. Text stays in the channel it came in. When a stop of
+  the request (``stop``, ``stop_token_ids``) may cut the output inside a call, a call left open at the end is text,
+  as the engine adapters have it (:func:`longcat_plugins.core.stops.stops_may_cut_calls`); otherwise a cut call is
+  closed with valid JSON.
   When a delta (or a message) carries both ``reasoning_content`` and ``reasoning``, they are one channel: the text
   of ``reasoning_content`` is read, and both fields get its reading.
 * Calls of both channels of a choice are numbered 0, 1, 2... in the order they start; ids are the core's

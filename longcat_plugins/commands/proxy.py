@@ -2,7 +2,9 @@
 
 For a server you do not run (a hosted API, a gateway, llama.cpp or Ollama, a server whose tool parser does not read
 the model's dialect): the model's call markup arrives there as text in ``content``; the proxy hands each chat
-completion that declares tools to the client library's repair, and everything else through as it is.
+completion that declares tools to the client library's repair, and everything else through as it is. With
+``--reasoning`` (the upstream splits no reasoning either), every chat completion is repaired, its think blocks moved
+from ``content`` to the reasoning field.
 """
 
 from __future__ import annotations
