@@ -452,6 +452,8 @@ def slope_mib_per_min(samples: Sequence[tuple[float, int, int]]) -> float:
 
 @dataclass
 class Verdict:
+    #: the proxy's RSS at each tenth of the run after the warm-up: (seconds, answers, MiB)
+    rss_profile: list[tuple[float, int, float]]
     answers_equal: bool
     all_ended: bool
     rss_flat: bool
@@ -483,6 +485,7 @@ def judge(tally: Tally, proxy_log: str, args: argparse.Namespace) -> Verdict:
         "rss_last_mib": last,
         "rss_max_mib": peak,
         "rss_slope_mib_per_min": slope_mib_per_min(warm),
+        "rss_slope_second_half_mib_per_min": slope_mib_per_min(warm[len(warm) // 2 :]),
     }
     figures["added_p50_ms"] = figures["proxy_p50_ms"] - figures["direct_p50_ms"]
     figures["added_p99_ms"] = figures["proxy_p99_ms"] - figures["direct_p99_ms"]
@@ -490,7 +493,9 @@ def judge(tally: Tally, proxy_log: str, args: argparse.Namespace) -> Verdict:
     failures = tally.mismatches + tally.failures
     if answered != tally.requests:
         failures.append(f"{tally.requests} requests, {answered} access-log lines of answers that ended normally")
+    profile = [warm[min(len(warm) - 1, len(warm) * tenth // 10)] for tenth in range(11)]
     return Verdict(
+        rss_profile=[(t, answers, kib / 1024) for t, answers, kib in profile],
         answers_equal=not tally.mismatches,
         all_ended=not tally.failures and answered == tally.requests,
         rss_flat=max(last, peak) - first < args.rss_slack_mib,
@@ -512,8 +517,11 @@ def table(verdict: Verdict, args: argparse.Namespace, cpu: dict[str, float]) -> 
         f"{'added by the proxy':<24} {f['added_p50_ms']:>8.2f} {f['added_p99_ms']:>8.2f}",
         f"proxy RSS MiB: first {f['rss_first_mib']:.1f} (after {f['warmup_answers']:.0f} answers), "
         f"last {f['rss_last_mib']:.1f}, "
-        f"max {f['rss_max_mib']:.1f}, slope {f['rss_slope_mib_per_min']:+.3f} MiB/min",
-        "CPU s: " + ", ".join(f"{name} {seconds:.1f}" for name, seconds in cpu.items()),
+        f"max {f['rss_max_mib']:.1f}, slope {f['rss_slope_mib_per_min']:+.3f} MiB/min "
+        f"({f['rss_slope_second_half_mib_per_min']:+.3f} in the second half)",
+        "proxy RSS MiB by tenths: " + ", ".join(f"{t:.0f} s {mib:.1f}" for t, _, mib in verdict.rss_profile),
+        "CPU s: " + ", ".join(f"{name} {seconds:.1f}" for name, seconds in cpu.items()) + "; the machine's load "
+        f"average (1 min) {f['load_before']:.1f} before, {f['load_after']:.1f} after (on {os.cpu_count()} CPUs)",
         f"answers equal to the direct repair: {'yes' if verdict.answers_equal else 'NO'}; every request ended: "
         f"{'yes' if verdict.all_ended else 'NO'}; RSS flat (< {args.rss_slack_mib:g} MiB growth): "
         f"{'yes' if verdict.rss_flat else 'NO'}; no traceback in the proxy's log: "
@@ -531,6 +539,7 @@ def run(args: argparse.Namespace) -> Verdict:
     proxy_argv = [sys.executable, *(args.proxy_command or ["-m", "longcat_plugins", "proxy"]), "--port", "0"]
     if args.reasoning:
         proxy_argv.append("--reasoning")
+    load_before = os.getloadavg()[0]
     temporary = tempfile.TemporaryDirectory(prefix="longcat-proxy-load-")
     with temporary as tmp, started(script, READY_UPSTREAM, Path(tmp), "upstream") as up:
         proxy_argv += ["--upstream", f"{up.url}/v1"]
@@ -544,6 +553,7 @@ def run(args: argparse.Namespace) -> Verdict:
                 "client": time.process_time() - before["client"],
             }
     verdict = judge(tally, log, args)
+    verdict.figures.update(load_before=load_before, load_after=os.getloadavg()[0])
     print(table(verdict, args, cpu), flush=True)
     return verdict
 
