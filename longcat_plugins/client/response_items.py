@@ -11,11 +11,21 @@ An :class:`ItemReader` is fed the item's text and sends the events of the items 
 from __future__ import annotations
 
 import secrets
+from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
-from longcat_plugins.core import Content, Event, ParserOptions, Reasoning, StreamParser, ToolCallArgs, ToolCallStart
+from longcat_plugins.core import (
+    Content,
+    Event,
+    ParserOptions,
+    Reasoning,
+    StreamParser,
+    ToolCallArgs,
+    ToolCallEnd,
+    ToolCallStart,
+)
 
 MESSAGE: Final = "message"
 REASONING: Final = "reasoning"
@@ -86,7 +96,8 @@ class ItemReader:
         #: the items made, in order
         self.pieces: list[Piece] = []
         self._open: Piece | None = None
-        self._calls: dict[int, Piece] = {}  # the parser's call index -> its item
+        self._call: int | None = None  # the parser's index of the call whose item is open
+        self._deferred: list[Event] = []  # the core's events while that call is open
         self._upstream_id_used = False
         self.finished = False
 
@@ -106,23 +117,39 @@ class ItemReader:
             return
         self.finished = True
         self._events(self.parser.finish())
+        if self._call is not None:  # (the core ends every call it starts: not reached)
+            self._call = None
+            self._events(self._deferred)
         self._close(status)
 
     # -- events of the core ------------------------------------------------------------------------------------
 
     def _events(self, events: list[Event]) -> None:
-        for event in events:
+        """The core's events as items. A call's item stays open until the call ends: what the core reads meanwhile
+        (text a call left open let through, another call) comes after it, in order."""
+        queue = deque(events)
+        while queue:
+            event = queue.popleft()
+            if self._call is not None and not (
+                isinstance(event, (ToolCallArgs, ToolCallEnd)) and event.index == self._call
+            ):
+                self._deferred.append(event)
+                continue
             if isinstance(event, Content):
                 self._text(self.kind, event.text)
             elif isinstance(event, Reasoning):
                 self._text(REASONING, event.text)
             elif isinstance(event, ToolCallStart):
                 self._close(None)
-                self._calls[event.index] = self._open_call(event.id, event.name)
+                self._call = event.index
+                self._open_call(event.id, event.name)
             elif isinstance(event, ToolCallArgs):
-                self._args(self._calls[event.index], event.text)
-            else:  # ToolCallEnd
+                self._args(event.text)
+            else:  # the open call's ToolCallEnd
                 self._close(None)
+                self._call = None
+                queue.extendleft(reversed(self._deferred))
+                self._deferred.clear()
 
     def _text(self, kind: str, text: str) -> None:
         if not text:
@@ -192,8 +219,9 @@ class ItemReader:
         self.sink.send({"item": dict(item), "output_index": piece.index, "type": "response.output_item.added"})
         return piece
 
-    def _args(self, piece: Piece, text: str) -> None:
-        if not text:
+    def _args(self, text: str) -> None:
+        piece = self._open
+        if not text or piece is None:
             return
         piece.text.append(text)
         self.sink.send(
