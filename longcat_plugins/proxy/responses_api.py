@@ -69,7 +69,8 @@ def _repair_whole(answer: dict[str, Any], request: Mapping[str, Any], options: R
 def error_event(body: dict[str, Any]) -> bytes:
     """An ``error`` event: the Responses API's fields (``code``, ``message``, ``param``), and the error object
     itself (what the openai client raises from)."""
-    error = body.get("error") if isinstance(body.get("error"), dict) else {}
+    found = body.get("error")
+    error: dict[str, Any] = found if isinstance(found, dict) else {}
     code = error.get("code")
     value = {
         "type": "error",
