@@ -13,6 +13,7 @@ import httpx
 import pytest
 from aiohttp import web
 from proxy_support import Proxy, Upstream, proxy, sse_answer, upstream
+from test_errors import FAULTY, assert_openai_error
 
 from longcat_plugins.proxy.responses_api import error_event
 
@@ -151,3 +152,24 @@ def test_the_error_event_of_the_proxy() -> None:
     [(name, data)] = read_events(error_event(body))
     assert name == "error" and data["type"] == "error"
     assert (data["code"], data["message"], data["error"]) == ("500", "boom", body["error"])
+
+
+def test_a_fault_of_the_proxy_is_an_error_in_the_apis_shape(up: Upstream) -> None:
+    """The repair fails (a bug of the proxy's): a whole answer is a 500 in OpenAI's shape, a stream that has started
+    ends with an ``error`` event, which the openai client raises."""
+    import openai
+
+    answer = {"id": "resp_1", "object": "response", "status": "completed", "output": [message("Hi")]}
+
+    async def whole(request: web.Request, body: bytes) -> web.StreamResponse:
+        return web.json_response(answer)
+
+    with proxy(up.url + "/v1", command=FAULTY) as px:
+        up.handler = whole
+        assert_openai_error(post(px, {**REQUEST, "stream": False}), 500, "server_error")
+        up.handler = sse_answer([named(e) for e in events_of(["Hi"])])
+        got = read_events(post(px, REQUEST).content)
+        assert got[-1][0] == "error" and (got[-1][1]["code"], got[-1][1]["error"]["type"]) == ("500", "server_error")
+        client = openai.OpenAI(base_url=px.url, api_key="unused", max_retries=0)
+        with pytest.raises(openai.APIError, match="internal error"):
+            list(client.responses.create(model="m", input="hi", tools=TOOLS, stream=True))  # type: ignore[arg-type]
