@@ -40,18 +40,57 @@ with the calls as ``tool_calls``::
   the last chunk seen. Usage-only chunks (``choices: []``) pass through.
 * openai objects (``ChatCompletion``, ``ChatCompletionChunk``) come back as the same type; ``openai`` is never
   imported here. A malformed response or chunk is returned as given; nothing here raises on a server's output.
+
+The Responses API (``/v1/responses``, :mod:`.responses`) under the same rules, its items and events in the shapes
+vLLM's own ``/v1/responses`` gives them::
+
+    needs_response_repair(request) -> bool         # flat function tools, tool_choice not "none"
+    repair_response(response, request, options) -> response     # a dict, or an openai Response
+    ResponseStreamRepair(request, options).feed(event) -> [event, ...]; .finish() -> [event, ...]
+    repair_response_stream(events, request, options) -> Iterator[event]
+    arepair_response_stream(events, request, options) -> AsyncIterator[event]
+
+* The text of each ``message`` item (its ``output_text`` parts, read as one text) and of each ``reasoning`` item
+  (its ``reasoning_text``) is read by a parser of its own. A call in it ends the item there: the text before it
+  stays in the item (which keeps its id), the call becomes a ``function_call`` item (``id`` ``fc_...``,
+  ``call_id`` the core's ``call_...``), the text after it a new item of the same kind (a new ``msg_``/``rs_`` id);
+  an item whose text was all calls is gone. Other items (and message parts of other types) are kept.
+* ``options.reasoning`` (:class:`RepairOptions`): ``<think>...</think>`` (``<longcat_think>``) in a message's text
+  becomes a ``reasoning`` item (one ``reasoning_text`` part, as vLLM writes reasoning); whether a message starts
+  inside reasoning is unknown (its first think tag decides: ``ParserOptions.reasoning_start_unknown``) unless the
+  request switches thinking off (``reasoning.effort: "none"``, ``chat_template_kwargs.enable_thinking: false``) or a
+  reasoning item came before it. Off: the text stays where it came.
+* Upstream ``function_call`` items win: a response holding one is returned as given; in a stream, from the first
+  one on, items pass through unread (what was repaired before stays).
+* A stream: the events of the items the repair makes (``response.output_item.added``,
+  ``response.content_part.added``, ``response.output_text.delta`` / ``response.reasoning_text.delta`` /
+  ``response.function_call_arguments.delta``, their ``.done`` events, ``response.output_item.done``) replace the
+  upstream's events of a message or reasoning item; every event is renumbered (``sequence_number`` from the
+  first upstream event's, ``output_index`` in the order items open); the terminal event (``response.completed``,
+  ``response.incomplete``, ``response.failed``) carries the items as streamed in its ``output``. Text deltas carry
+  no logprobs (the text is cut anew). Items still open at the terminal event, an ``error`` event or
+  :meth:`ResponseStreamRepair.finish` are closed first.
 """
 
 from __future__ import annotations
 
 from .message import repair_chat_completion
+from .options import RepairOptions
 from .request import needs_repair
+from .response_request import needs_response_repair
+from .responses import ResponseStreamRepair, arepair_response_stream, repair_response, repair_response_stream
 from .stream import ChatStreamRepair, arepair_chat_stream, repair_chat_stream
 
 __all__ = [
     "ChatStreamRepair",
+    "RepairOptions",
+    "ResponseStreamRepair",
     "arepair_chat_stream",
+    "arepair_response_stream",
     "needs_repair",
+    "needs_response_repair",
     "repair_chat_completion",
     "repair_chat_stream",
+    "repair_response",
+    "repair_response_stream",
 ]

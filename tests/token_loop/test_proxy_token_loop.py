@@ -152,3 +152,90 @@ def test_a_request_without_tools_passes_through(servers: tuple[Server, Proxy]) -
     assert through["choices"][0]["message"]["content"] == direct["choices"][0]["message"]["content"]
     assert "<longcat_tool_call>" in through["choices"][0]["message"]["content"]
     assert not through["choices"][0]["message"].get("tool_calls")
+
+
+# -- the Responses API (/v1/responses) ----------------------------------------------------------------------------
+
+
+def responses_request(index: int, dialect: str, stream: bool = False) -> dict[str, Any]:
+    """:func:`request` on the Responses API: the same question, tools declared flat."""
+    chat = request(index, dialect, stream)
+    flat = [{"type": "function", **tool["function"]} for tool in chat["tools"]]
+    return {
+        "model": chat["model"],
+        "input": chat["messages"][0]["content"],
+        "max_output_tokens": chat["max_tokens"],
+        "temperature": chat["temperature"],
+        "chat_template_kwargs": chat["chat_template_kwargs"],
+        "stream": stream,
+        "tools": flat,
+        "structured_outputs": chat["structured_outputs"],
+    }
+
+
+def response_items(output: list[dict[str, Any]]) -> list[tuple[str, ...]]:
+    return [
+        (item["type"], item["name"], item["arguments"])
+        if item["type"] == "function_call"
+        else (item["type"], "".join(part["text"] for part in item["content"]))
+        for item in output
+    ]
+
+
+def post_response(url: str, body: dict[str, Any]) -> dict[str, Any]:
+    import httpx
+
+    response = httpx.post(f"{url}/v1/responses", json=body, timeout=600)
+    assert response.status_code == 200, response.text[:500]
+    return dict(response.json())
+
+
+def streamed_response(url: str, body: dict[str, Any]) -> list[dict[str, Any]]:
+    """The events of a streamed answer, each checked against its ``event:`` name."""
+    import httpx
+
+    events: list[dict[str, Any]] = []
+    name = None
+    with httpx.stream("POST", f"{url}/v1/responses", json=body, timeout=600) as response:
+        assert response.status_code == 200
+        for line in response.iter_lines():
+            if line.startswith("event: "):
+                name = line.removeprefix("event: ")
+            elif line.startswith("data: "):
+                event = json.loads(line.removeprefix("data: "))
+                assert event["type"] == name
+                events.append(event)
+    return events
+
+
+def items_streamed(events: list[dict[str, Any]]) -> list[tuple[str, ...]]:
+    """The items a streamed answer built: from their deltas, by output_index (which must follow the order the items
+    were added in), checked against the items' ``.done`` events and the terminal event's output."""
+    assert [e["sequence_number"] for e in events] == list(range(len(events)))
+    added = [e for e in events if e["type"] == "response.output_item.added"]
+    assert [e["output_index"] for e in added] == list(range(len(added)))
+    built = ["" for _ in added]
+    for event in events:
+        if event["type"].endswith(".delta"):
+            assert event["item_id"] == added[event["output_index"]]["item"]["id"]
+            built[event["output_index"]] += event["delta"]
+    done = [e["item"] for e in events if e["type"] == "response.output_item.done"]
+    assert events[-1]["type"] == "response.completed" and events[-1]["response"]["output"] == done
+    items = response_items(done)
+    assert [item[-1] for item in items] == built
+    return items
+
+
+@pytest.mark.parametrize("dialect", list(OUTPUTS))
+def test_the_responses_api_through_the_proxy_serves_the_cores_reading(
+    servers: tuple[Server, Proxy], dialect: str
+) -> None:
+    upstream, front = servers
+    raw = post_response(upstream.url, responses_request(0, dialect))["output"]
+    assert [item["type"] for item in raw] == ["message"], raw  # (the markup is text: the upstream reads no calls)
+    text = raw[0]["content"][0]["text"]
+    expected_reading = reading(text)
+    assert expected_reading["content"] and len(expected_reading["calls"]) == 1, (text, expected_reading)
+    expected = [("message", expected_reading["content"]), ("function_call", *expected_reading["calls"][0])]
+    assert response_items(post_response(front.root, responses_request(0, dialect))["output"]) == expected
+    assert items_streamed(streamed_response(front.root, responses_request(0, dialect, stream=True))) == expected
