@@ -56,14 +56,20 @@ def repair_message(response: T, request: Mapping[str, Any], options: RepairOptio
         for index, block in enumerate(content):
             for event in _block_events(index, block):
                 events += repair.feed(event)
-        new = {**data, "content": fold_message_events(events) or list(EMPTY_CONTENT)}
+        blocks = fold_message_events(events) or list(EMPTY_CONTENT)
+        if not repair.calls and _texts(blocks) == _texts(content):
+            return response
+        new = {**data, "content": blocks}
         if stop_reason_with_calls(data, repair.calls) is not None:
             new.update(stop_reason=TOOL_USE, stop_sequence=None)
-        if new == data:
-            return response
         return like(response, new)  # type: ignore[no-any-return]
     except Exception:
         return response
+
+
+def _texts(blocks: list[dict[str, Any]]) -> list[tuple[Any, Any, Any]]:
+    """What the repair may change in blocks without calls: their kinds and texts."""
+    return [(block.get("type"), block.get(TEXT), block.get("thinking")) for block in blocks]
 
 
 def _block_events(index: int, block: dict[str, Any]) -> list[dict[str, Any]]:

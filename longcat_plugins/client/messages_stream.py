@@ -63,6 +63,9 @@ class Blocks:
         #: the kind of the block open (text, thinking, tool_use), None when none is
         self.open: str | None = None
         self.calls = 0
+        #: text that came while a call was open (the core may show a stray piece of a call as text before closing
+        #: it): sent after the call's block, as vLLM sends the text that comes during a call
+        self.pending: list[tuple[str, str]] = []
 
     def take_index(self) -> int:
         index, self.next_index = self.next_index, self.next_index + 1
@@ -73,6 +76,16 @@ class Blocks:
         return self.next_index - 1
 
     def close(self) -> list[dict[str, Any]]:
+        """The block open closed (and the text held while a call was open sent, in blocks of its own, closed)."""
+        out = self._stop()
+        if self.pending:
+            pending, self.pending = self.pending, []
+            for kind, text in pending:
+                out += self.text(kind, text)
+            out += self._stop()
+        return out
+
+    def _stop(self) -> list[dict[str, Any]]:
         if self.open is None:
             return []
         out: list[dict[str, Any]] = []
@@ -90,6 +103,9 @@ class Blocks:
 
     def text(self, kind: str, text: str) -> list[dict[str, Any]]:
         if not text:
+            return []
+        if self.open == TOOL_USE:
+            self.pending.append((kind, text))
             return []
         out: list[dict[str, Any]] = []
         if self.open != kind:
@@ -278,7 +294,7 @@ class MessageStreamRepair:
     def _passed_on(self, data: dict[str, Any]) -> list[dict[str, Any]]:
         """An upstream block's start, sent under the next index."""
         index = self._indexes[data.get("index")] = self._blocks.take_index()
-        return [{**data, "index": index}]
+        return [data if data.get("index") == index else {**data, "index": index}]
 
     def _reindexed(self, data: dict[str, Any]) -> list[dict[str, Any]] | None:
         index = self._indexes.get(data.get("index"))
