@@ -192,10 +192,11 @@ def test_whole_message_equals_the_core(text: Text) -> None:
 
 
 @SETTINGS
-@given(st.sampled_from(TEXTS), st.lists(st.integers(min_value=1, max_value=4000), max_size=40))
-def test_every_split_of_the_stream_folds_into_the_whole_message(text: Text, cuts: list[int]) -> None:
-    whole = repair_message(message(text_block(text.text)), request_for(text))
-    events = list(repair_message_stream(stream_of(("text", pieces(text.text, cuts))), request_for(text)))
+@given(st.sampled_from(TEXTS), st.lists(st.integers(min_value=1, max_value=4000), max_size=40), st.booleans())
+def test_every_split_of_the_stream_folds_into_the_whole_message(text: Text, cuts: list[int], reasoning: bool) -> None:
+    options = RepairOptions(reasoning=reasoning)
+    whole = repair_message(message(text_block(text.text)), request_for(text), options)
+    events = list(repair_message_stream(stream_of(("text", pieces(text.text, cuts))), request_for(text), options))
     check_events(events)
     assert shape(fold_message_events(events) or [text_block("")]) == shape(whole["content"])
     assert stop_of(events) == whole["stop_reason"]
