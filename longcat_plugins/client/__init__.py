@@ -55,18 +55,102 @@ with the calls as ``tool_calls``::
   openai-agents). Off, the content stays as sent.
 * openai objects (``ChatCompletion``, ``ChatCompletionChunk``) come back as the same type; ``openai`` is never
   imported here. A malformed response or chunk is returned as given; nothing here raises on a server's output.
+
+The Responses API (``/v1/responses``, :mod:`.responses`) under the same rules, its items and events in the shapes
+vLLM's own ``/v1/responses`` gives them::
+
+    needs_response_repair(request) -> bool         # flat function tools, tool_choice not "none"
+    repair_response(response, request, options) -> response     # a dict, or an openai Response
+    ResponseStreamRepair(request, options).feed(event) -> [event, ...]; .finish() -> [event, ...]
+    repair_response_stream(events, request, options) -> Iterator[event]
+    arepair_response_stream(events, request, options) -> AsyncIterator[event]
+
+* The text of each ``message`` item (its ``output_text`` parts, read as one text) and of each ``reasoning`` item
+  (its ``reasoning_text``) is read by a parser of its own. A call in it ends the item there: the text before it
+  stays in the item (which keeps its id), the call becomes a ``function_call`` item (``id`` ``fc_...``,
+  ``call_id`` the core's ``call_...``), the text after it a new item of the same kind (a new ``msg_``/``rs_`` id);
+  an item whose text was all calls is gone. Other items (and message parts of other types) are kept.
+* ``options.reasoning`` (:class:`RepairOptions`): ``<think>...</think>`` (``<longcat_think>``) in a message's text
+  becomes a ``reasoning`` item (one ``reasoning_text`` part, as vLLM writes reasoning); whether a message starts
+  inside reasoning is unknown (its first think tag decides: ``ParserOptions.reasoning_start_unknown``) unless the
+  request switches thinking off (``reasoning.effort: "none"``, ``chat_template_kwargs.enable_thinking: false``) or a
+  reasoning item came before it. Off: the text stays where it came.
+* Upstream ``function_call`` items win: a response holding one is returned as given; in a stream, from the first
+  one on, items pass through unread (what was repaired before stays).
+* A stream: the events of the items the repair makes (``response.output_item.added``,
+  ``response.content_part.added``, ``response.output_text.delta`` / ``response.reasoning_text.delta`` /
+  ``response.function_call_arguments.delta``, their ``.done`` events, ``response.output_item.done``) replace the
+  upstream's events of a message or reasoning item; every event is renumbered (``sequence_number`` from the
+  first upstream event's, ``output_index`` in the order items open); the terminal event (``response.completed``,
+  ``response.incomplete``, ``response.failed``) carries the items as streamed in its ``output``. Text deltas carry
+  no logprobs (the text is cut anew). Items still open at the terminal event, an ``error`` event or
+  :meth:`ResponseStreamRepair.finish` are closed first.
+
+The Anthropic Messages API (``/v1/messages``, what Claude Code-style agents speak) has the same repair, over its
+content blocks::
+
+    needs_messages_repair(request, options=None) -> bool
+    repair_message(response, request, options=None) -> response      # a dict, or an anthropic Message
+    MessageStreamRepair(request, options).feed(event) -> [event, ...]; .finish() -> [event, ...]
+    repair_message_stream(events, request, options=None) -> Iterator[event]
+    arepair_message_stream(events, request, options=None) -> AsyncIterator[event]
+    fold_message_events(events) -> [content block, ...]               # a stream's blocks, as a client builds them
+
+* Tools are ``{"name", "description", "input_schema"}`` (Anthropic's own tools, with a ``type`` of their own, are
+  left out); a request with none, or with ``tool_choice`` ``{"type": "none"}``, has no calls read. The other rules
+  are the ones above: a block naming no declared tool stays text; a stop sequence may cut a call (it stays text).
+* A call written in a ``text`` block closes that block where it starts, opens a ``tool_use`` block (``id``
+  ``toolu_...``, ``name``, ``input``; streamed as ``content_block_start`` with an empty ``input``, then
+  ``input_json_delta`` fragments of ``partial_json``) and the text after it opens a new ``text`` block; every later
+  block's ``index`` shifts. A text block that was only markup is not sent. ``stop_reason`` ``"end_turn"`` (or
+  ``"stop_sequence"``: the calls read are complete) becomes ``"tool_use"`` (``stop_sequence`` null) when calls were
+  made, as vLLM's own ``/v1/messages`` maps them; other reasons stay. ``ping``, ``message_start``, ``error`` and
+  every other event pass as given.
+* ``thinking`` blocks the upstream sends are not read. With ``RepairOptions(reasoning=True)``, ``<think>...</think>``
+  (and ``<longcat_think>``) left in a text block becomes a ``thinking`` block (``thinking_delta``, closed with a
+  ``signature_delta`` as vLLM closes the thinking it splits off); whether the text starts inside reasoning is decided
+  by its first think tag, unless the request switched thinking off (``thinking: {"type": "disabled"}``,
+  ``chat_template_kwargs.enable_thinking: false``) or a ``thinking`` block came before it. Off: the text stays as sent.
+* The upstream's own ``tool_use`` blocks win: a message with one is returned as given; in a stream, from its
+  ``content_block_start`` on nothing more is read (what the repair held back is released first, as text, verbatim),
+  and the upstream's blocks pass with their indexes shifted by the blocks the repair added before.
+* anthropic objects (``Message``, the ``Raw...Event`` types) come back as anthropic objects (each event as the SDK's
+  class of its type); ``anthropic`` is never imported here.
 """
 
 from __future__ import annotations
 
 from .message import repair_chat_completion
+from .messages import (
+    MessageStreamRepair,
+    arepair_message_stream,
+    fold_message_events,
+    needs_messages_repair,
+    repair_message,
+    repair_message_stream,
+)
+from .options import RepairOptions
 from .request import needs_repair
+from .response_request import needs_response_repair
+from .responses import ResponseStreamRepair, arepair_response_stream, repair_response, repair_response_stream
 from .stream import ChatStreamRepair, arepair_chat_stream, repair_chat_stream
 
 __all__ = [
     "ChatStreamRepair",
+    "MessageStreamRepair",
+    "RepairOptions",
+    "ResponseStreamRepair",
     "arepair_chat_stream",
+    "arepair_message_stream",
+    "arepair_response_stream",
+    "fold_message_events",
+    "needs_messages_repair",
     "needs_repair",
+    "needs_response_repair",
     "repair_chat_completion",
     "repair_chat_stream",
+    "repair_message",
+    "repair_message_stream",
+    "repair_response",
+    "repair_response_stream",
 ]

@@ -61,5 +61,7 @@ def _table(*apis: RepairedAPI) -> dict[str, RepairedAPI]:
 def repaired_apis() -> dict[str, RepairedAPI]:
     """The APIs the proxy repairs, by route."""
     from .chat_api import CHAT
+    from .messages_api import MESSAGES
+    from .responses_api import RESPONSES
 
-    return _table(CHAT)
+    return _table(CHAT, RESPONSES, MESSAGES)

@@ -2,11 +2,13 @@
 
 The proxy's routes are its own: ``/v1/...`` goes to the upstream's base URL, other routes to the upstream server's
 root when the base says where that is (:mod:`.address`). A ``POST`` to the route of an API the proxy repairs
-(:mod:`.apis`) whose JSON body asks for it (for Chat Completions, one that declares tools, or any with the reasoning
-switch: :func:`longcat_plugins.client.needs_repair`) is repaired, streamed or not, by the client library; everything
+(:mod:`.apis`: Chat Completions, the Responses API, Anthropic's Messages) whose JSON body asks for it (one that
+declares tools, or with the reasoning switch, for Chat Completions and Messages, any:
+:func:`longcat_plugins.client.needs_repair`) is repaired, streamed or not, by the client library; everything
 else (every other route and method, a body that is not JSON, a non-2xx answer, a body in an encoding the proxy does
-not read) passes through as it is, bodies streamed both ways. The errors the proxy makes itself are in the OpenAI
-API's shape; every request has one access-log line (:mod:`.exchange`). The log never holds a header or a body.
+not read) passes through as it is, bodies streamed both ways. The errors the proxy makes itself are in the API's
+shape (the OpenAI API's by default); every request has one access-log line (:mod:`.exchange`). The log never holds
+a header or a body.
 """
 
 from __future__ import annotations
