@@ -6,22 +6,25 @@ the reasoning (``reasoning_content``, or ``reasoning``, the newer field name of 
 with the core's :class:`~longcat_plugins.core.StreamParser` and return the Chat Completions response, or its stream,
 with the calls as ``tool_calls``::
 
-    needs_repair(request) -> bool
-    repair_chat_completion(response, request) -> response          # a dict, or an openai ChatCompletion
-    ChatStreamRepair(request).feed(chunk) -> [chunk, ...]; .finish() -> [chunk, ...]
-    repair_chat_stream(chunks, request) -> Iterator[chunk]
-    arepair_chat_stream(chunks, request) -> AsyncIterator[chunk]
+    needs_repair(request, options=None) -> bool
+    repair_chat_completion(response, request, *, options=None) -> response    # a dict, or an openai ChatCompletion
+    ChatStreamRepair(request, *, options=None).feed(chunk) -> [chunk, ...]; .finish() -> [chunk, ...]
+    repair_chat_stream(chunks, request, *, options=None) -> Iterator[chunk]
+    arepair_chat_stream(chunks, request, *, options=None) -> AsyncIterator[chunk]
 
-``request`` is the request body as sent. Rules:
+``request`` is the request body as sent; ``options`` a :class:`~longcat_plugins.client.options.RepairOptions`
+(default: none set). Rules:
 
 * Only a request that declares function tools, with a ``tool_choice`` other than ``"none"``, is repaired
-  (:func:`needs_repair`); anything else comes back as given (the same objects).
+  (:func:`needs_repair`), unless the reasoning switch is on (below); anything else comes back as given (the same
+  objects).
 * Each channel (content; the reasoning) is read by its own parser, built with the request's function tools and
   ``ParserOptions(reasoning=False)``: its text is plain text and calls; the upstream already split reasoning from
-  content, and a ``<think>`` inside content stays there as sent. A block naming none of the request's tools stays
-  text, verbatim. Text stays in the channel it came in. When a stop of the request (``stop``, ``stop_token_ids``)
-  may cut the output inside a call, a call left open at the end is text, as the engine adapters have it
-  (:func:`longcat_plugins.core.stops.stops_may_cut_calls`); otherwise a cut call is closed with valid JSON.
+  content, and a ``<think>`` inside content stays there as sent, unless the reasoning switch is on (below). A block
+  naming none of the request's tools stays text, verbatim. Text stays in the channel it came in. When a stop of
+  the request (``stop``, ``stop_token_ids``) may cut the output inside a call, a call left open at the end is text,
+  as the engine adapters have it (:func:`longcat_plugins.core.stops.stops_may_cut_calls`); otherwise a cut call is
+  closed with valid JSON.
   When a delta (or a message) carries both ``reasoning_content`` and ``reasoning``, they are one channel: the text
   of ``reasoning_content`` is read, and both fields get its reading.
 * Calls of both channels of a choice are numbered 0, 1, 2... in the order they start; ids are the core's
@@ -38,6 +41,18 @@ with the calls as ``tool_calls``::
   chunk, and at the latest with the chunk that carries the choice's ``finish_reason``. :meth:`ChatStreamRepair.finish`
   (the stream ended without a finish reason) flushes every open choice into one last chunk built on the envelope of
   the last chunk seen. Usage-only chunks (``choices: []``) pass through.
+* The reasoning switch (``RepairOptions(reasoning=True)``), for a server that splits no reasoning: every request's
+  answer is repaired, with or without tools (without, call markup stays text). ``<think>...</think>`` and
+  ``<longcat_think>...</longcat_think>`` in the content are reasoning, as the core reads them
+  (:func:`~longcat_plugins.client.request.answer_parser_options`). Without the prompt, whether the content starts
+  inside reasoning (a template that pre-fills the opening tag) is unknown: its first think tag decides (a closer
+  with no opener makes the text before it reasoning), and the content is held until that tag or the end of the
+  answer; a request that switches thinking off (``chat_template_kwargs``' ``enable_thinking`` or ``thinking``:
+  false) starts outside reasoning, and so does content after reasoning the upstream sent in its own field (that
+  reasoning stays as sent; a think block in such content is reasoning too, appended to it). The reasoning goes to
+  the reasoning field the upstream used in the choice, else to ``reasoning`` (the field vLLM 0.33 and 0.34 serve;
+  writing both ``reasoning`` and ``reasoning_content`` would show it twice in clients that read both, such as
+  openai-agents). Off, the content stays as sent.
 * openai objects (``ChatCompletion``, ``ChatCompletionChunk``) come back as the same type; ``openai`` is never
   imported here. A malformed response or chunk is returned as given; nothing here raises on a server's output.
 

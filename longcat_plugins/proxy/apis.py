@@ -42,8 +42,8 @@ class RepairedAPI:
     """One API the proxy repairs (``POST`` to ``path``)."""
 
     path: str
-    #: whether the answers to a request (its JSON body) are repaired
-    needs_repair: Callable[[Mapping[str, Any]], bool]
+    #: whether the answers to a request (its JSON body) are repaired, with the proxy's repair options
+    needs_repair: Callable[[Mapping[str, Any], RepairOptions], bool]
     #: a whole answer (a JSON object, a copy the function may change) repaired for the request
     repair_whole: Callable[[dict[str, Any], Mapping[str, Any], RepairOptions], dict[str, Any]]
     #: the repair of a streamed answer to the request

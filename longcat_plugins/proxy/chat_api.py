@@ -27,7 +27,7 @@ class ChatEvents:
     """A chat-completion stream: ``data:`` chunks until ``data: [DONE]``."""
 
     def __init__(self, request: Mapping[str, Any], options: RepairOptions) -> None:
-        self.repair = ChatStreamRepair(request)
+        self.repair = ChatStreamRepair(request, options=options)
         self.released = False
 
     def event(self, event: Event) -> Step:
@@ -53,7 +53,7 @@ class ChatEvents:
 
 
 def _repair_whole(answer: dict[str, Any], request: Mapping[str, Any], options: RepairOptions) -> dict[str, Any]:
-    return repair_chat_completion(answer, request)
+    return repair_chat_completion(answer, request, options=options)
 
 
 CHAT = RepairedAPI(

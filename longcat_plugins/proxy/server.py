@@ -2,7 +2,8 @@
 
 The proxy's routes are its own: ``/v1/...`` goes to the upstream's base URL, other routes to the upstream server's
 root when the base says where that is (:mod:`.address`). A ``POST`` to the route of an API the proxy repairs
-(:mod:`.apis`: Chat Completions, Anthropic's Messages) whose JSON body asks for it (one that declares tools:
+(:mod:`.apis`: Chat Completions, the Responses API, Anthropic's Messages) whose JSON body asks for it (one that
+declares tools, or with the reasoning switch, for Chat Completions and Messages, any:
 :func:`longcat_plugins.client.needs_repair`) is repaired, streamed or not, by the client library; everything
 else (every other route and method, a body that is not JSON, a non-2xx answer, a body in an encoding the proxy does
 not read) passes through as it is, bodies streamed both ways. The errors the proxy makes itself are in the API's
@@ -199,7 +200,7 @@ class Proxy:
             exchange.api = api
             body = await _read_bounded(request.content, self.config.max_event_bytes)
             asked = _json_object(body.data) if body.complete else None
-            if asked is not None and api.needs_repair(asked):
+            if asked is not None and api.needs_repair(asked, self.config.options):
                 return await self._repair(exchange, api, url, body.data, asked)
             data: Any = body.data if body.complete else _chain(body.data, request.content)
         else:

@@ -7,7 +7,7 @@ thinking, text, the ``tool_use`` blocks' names and inputs, the stop reason, the 
 
 The recording starts inside reasoning (its template pre-fills ``<think>``) and closes it with ``</think>``, then
 writes a sentence and two calls. The oracle knows the prompt; the proxy does not: with the repair's reasoning option
-(:mod:`reasoning_proxy`) the closer decides, and the answer equals the oracle's. Without the option the reasoning stays
+(``--reasoning``) the closer decides, and the answer equals the oracle's. Without the option the reasoning stays
 text, as the upstream sent it: the calls and the stop reason still equal the oracle's."""
 
 from __future__ import annotations
@@ -42,7 +42,6 @@ TOOLS: list[dict[str, Any]] = [
         },
     }
 ]
-REASONING_PROXY = (str(Path(__file__).resolve().parent / "reasoning_proxy.py"),)
 WAYS = ["create", "stream", "raw_events"]
 
 pytest.importorskip("anthropic")
@@ -72,7 +71,7 @@ def servers() -> Iterator[dict[str, str]]:
             stack.push(context)
         oracle, bare = (s.url for s in started)
         plain: Proxy = stack.enter_context(proxy(bare))
-        thinking: Proxy = stack.enter_context(proxy(bare, command=REASONING_PROXY))
+        thinking: Proxy = stack.enter_context(proxy(bare, "--reasoning"))
         yield {"oracle": oracle.removesuffix("/v1"), "bare": bare.removesuffix("/v1"), "proxy": plain.root,
                "reasoning": thinking.root, "proxy_log": str(plain.log)}  # fmt: skip
 

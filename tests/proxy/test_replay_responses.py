@@ -20,8 +20,6 @@ from proxy_support import Proxy, proxy
 from test_replay import KEY, replay
 
 RECORDING = Path(__file__).resolve().parent / "recordings" / "weather_xml_thinking.jsonl"
-#: the proxy with the reasoning option on
-REASONING_PROXY = (str(Path(__file__).resolve().parent / "reasoning_proxy.py"),)
 MODEL = "Qwen3-Coder"
 QUESTION = "Weather in Paris and Tokyo?"
 TOOLS: list[dict[str, Any]] = [
@@ -52,7 +50,7 @@ def bare() -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def px(bare: str) -> Iterator[Proxy]:
-    with proxy(bare, command=REASONING_PROXY) as running_proxy:
+    with proxy(bare, "--reasoning") as running_proxy:
         yield running_proxy
 
 
