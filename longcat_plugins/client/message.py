@@ -3,17 +3,28 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, Final, TypeVar
 
 from longcat_plugins.core import Content, ParserOptions, Reasoning, StreamParser
 
 from .objects import as_dict, like
-from .request import function_tools, needs_repair, parser_options
+from .options import RepairOptions
+from .request import (
+    chat_parser_options,
+    chat_stops_may_cut_calls,
+    function_tools,
+    needs_repair,
+    reads_calls,
+    reasoning_parser_options,
+)
 
 T = TypeVar("T")
 
 #: the reasoning fields, in the order their text is read: the first present with text is the channel's text
 REASONING_FIELDS: Final = ("reasoning_content", "reasoning")
+#: where reasoning read from the content goes when the upstream sent none: the field vLLM serves (0.33, 0.34)
+DEFAULT_REASONING_FIELDS: Final = ("reasoning",)
 CONTENT: Final = "content"
 
 
@@ -28,47 +39,64 @@ def has_upstream_calls(holder: Mapping[str, Any]) -> bool:
     return bool(calls)
 
 
-def _read_whole(text: str, tools: list[Mapping[str, Any]], options: ParserOptions) -> tuple[str, list[Any]]:
+@dataclass
+class _Reading:
+    """What the core made of one channel's text: its text, the reasoning found in it, its calls."""
+
+    text: str
+    reasoning: str
+    calls: list[Any]
+
+
+def _read_whole(text: str, tools: list[Mapping[str, Any]], options: ParserOptions) -> _Reading:
     parser = StreamParser(tools, options)
     events = parser.feed(text) + parser.finish()
-    shown = "".join(e.text for e in events if isinstance(e, (Content, Reasoning)))
-    return shown, parser.calls
+    shown = "".join(e.text for e in events if isinstance(e, Content))
+    reasoning = "".join(e.text for e in events if isinstance(e, Reasoning))
+    return _Reading(shown, reasoning, parser.calls)
 
 
-def _repair_message(message: dict[str, Any], request: Mapping[str, Any]) -> tuple[dict[str, Any], bool] | None:
+def _repair_message(
+    message: dict[str, Any], request: Mapping[str, Any], options: RepairOptions
+) -> tuple[dict[str, Any], bool] | None:
     """The repaired message and whether it has calls; None when nothing changes."""
     tools = function_tools(request)
-    options = parser_options(request)
+    calls_read = reads_calls(request)
+    cut = chat_stops_may_cut_calls(request)
     new = dict(message)
     calls: list[dict[str, Any]] = []
-    changed = False
     reasoning_text = next(
         (message[f] for f in REASONING_FIELDS if isinstance(message.get(f), str) and message[f]), None
     )
-    channels: list[tuple[tuple[str, ...], str]] = []
+    reasoning_fields = tuple(f for f in REASONING_FIELDS if isinstance(message.get(f), str))
+    reasoning: list[str] = []
     if reasoning_text is not None:
-        channels.append((tuple(f for f in REASONING_FIELDS if isinstance(message.get(f), str)), reasoning_text))
-    if isinstance(message.get(CONTENT), str) and message[CONTENT]:
-        channels.append(((CONTENT,), message[CONTENT]))
-    for fields, text in channels:
-        shown, found = _read_whole(text, tools, options)
-        for call in found:
-            calls.append(call_item(None, call.id, call.name, call.arguments))
-        for name in fields:
-            value = shown or None
-            if new.get(name) != value:
-                new[name] = value
-                changed = True
+        read = _read_whole(reasoning_text, tools, reasoning_parser_options(calls=calls_read, cut_calls_as_text=cut))
+        calls.extend(call_item(None, c.id, c.name, c.arguments) for c in read.calls)
+        reasoning.append(read.text)
+    content = message.get(CONTENT)
+    if isinstance(content, str) and content:
+        content_options = chat_parser_options(request, options, reasoning_split=reasoning_text is not None)
+        read = _read_whole(content, tools, content_options)
+        calls.extend(call_item(None, c.id, c.name, c.arguments) for c in read.calls)
+        reasoning.append(read.reasoning)
+        new[CONTENT] = read.text or None
+    joined = "".join(reasoning)
+    if reasoning_text is not None or joined:
+        for name in reasoning_fields or DEFAULT_REASONING_FIELDS:
+            new[name] = joined or None
     if calls:
         new["tool_calls"] = calls
-        changed = True
+    changed = new != message
     return (new, bool(calls)) if changed else None
 
 
-def repair_chat_completion(response: T, request: Mapping[str, Any]) -> T:
+def repair_chat_completion(response: T, request: Mapping[str, Any], *, options: RepairOptions | None = None) -> T:
     """``response`` (a Chat Completions response: a dict, or an openai ``ChatCompletion``) with the calls written in
-    its choices' text as ``tool_calls``; the same object when there is nothing to repair."""
-    if not needs_repair(request):
+    its choices' text as ``tool_calls`` (and, with ``options.reasoning``, the reasoning written in its content in the
+    reasoning field); the same object when there is nothing to repair."""
+    options = options or RepairOptions()
+    if not needs_repair(request, options):
         return response
     try:
         data = as_dict(response)
@@ -82,7 +110,9 @@ def repair_chat_completion(response: T, request: Mapping[str, Any]) -> T:
         new_choices: list[Any] = []
         changed = False
         for choice in choices:
-            repaired = None if has_upstream_calls(choice["message"]) else _repair_message(choice["message"], request)
+            repaired = (
+                None if has_upstream_calls(choice["message"]) else _repair_message(choice["message"], request, options)
+            )
             if repaired is None:
                 new_choices.append(choice)
                 continue

@@ -18,9 +18,17 @@ from longcat_plugins.core import (
     ToolCallStart,
 )
 
-from .message import CONTENT, REASONING_FIELDS, call_item, has_upstream_calls
+from .message import CONTENT, DEFAULT_REASONING_FIELDS, REASONING_FIELDS, call_item, has_upstream_calls
 from .objects import as_dict, like
-from .request import function_tools, needs_repair, parser_options
+from .options import RepairOptions
+from .request import (
+    chat_parser_options,
+    chat_stops_may_cut_calls,
+    function_tools,
+    needs_repair,
+    reads_calls,
+    reasoning_parser_options,
+)
 
 T = TypeVar("T")
 
@@ -47,8 +55,10 @@ class _Channel:
 @dataclass
 class _Choice:
     channels: dict[str, _Channel] = field(default_factory=dict)
-    #: the reasoning fields the upstream used (where reasoning text flushed at the end goes)
-    reasoning_fields: tuple[str, ...] = ("reasoning_content",)
+    #: the reasoning fields the upstream used (where reasoning text goes that the upstream did not send)
+    reasoning_fields: tuple[str, ...] = DEFAULT_REASONING_FIELDS
+    #: the upstream sent reasoning text in its own field: its content starts outside reasoning
+    reasoning_split: bool = False
     calls: int = 0
     finished: bool = False
     #: the upstream sent calls of its own in this choice: from then on it passes through as given
@@ -77,10 +87,17 @@ class _Out:
 class ChatStreamRepair:
     """Repairs a Chat Completions stream, chunk by chunk (see the module docstring)."""
 
-    def __init__(self, request: Mapping[str, Any]) -> None:
-        self._active = needs_repair(request)
+    def __init__(self, request: Mapping[str, Any], *, options: RepairOptions | None = None) -> None:
+        options = options or RepairOptions()
+        self._active = needs_repair(request, options)
         self._tools = function_tools(request) if self._active else []
-        self._options = parser_options(request) if self._active else ParserOptions(reasoning=False)
+        self._options: dict[tuple[str, bool], ParserOptions] = {}
+        if self._active:
+            calls, cut = reads_calls(request), chat_stops_may_cut_calls(request)
+            reasoning = reasoning_parser_options(calls=calls, cut_calls_as_text=cut)
+            for split in (False, True):
+                self._options[_REASONING, split] = reasoning
+                self._options[CONTENT, split] = chat_parser_options(request, options, reasoning_split=split)
         self._choices: dict[Any, _Choice] = {}
         self._last: dict[str, Any] | None = None
         self._last_original: Any = None
@@ -154,7 +171,8 @@ class ChatStreamRepair:
     def _channel(self, state: _Choice, channel: str) -> _Channel:
         found = state.channels.get(channel)
         if found is None:
-            found = state.channels[channel] = _Channel(StreamParser(self._tools, self._options))
+            options = self._options[channel, state.reasoning_split]
+            found = state.channels[channel] = _Channel(StreamParser(self._tools, options))
         return found
 
     def _choice(self, choice: dict[str, Any]) -> dict[str, Any] | None:
@@ -170,6 +188,7 @@ class ChatStreamRepair:
             state.reasoning_fields = reasoning_fields
         read = False
         if reasoning_text:
+            state.reasoning_split = True
             self._feed(state, _REASONING, reasoning_text, out)
             read = True
         content = delta.get(CONTENT)
@@ -229,9 +248,12 @@ class ChatStreamRepair:
     def _events(self, state: _Choice, channel: str, events: list[Event], out: _Out) -> None:
         ch = state.channels[channel]
         for event in events:
-            if isinstance(event, (Content, Reasoning)):
+            if isinstance(event, Content):
                 out.add_text(channel, event.text)
                 ch.shown.append(event.text)
+            elif isinstance(event, Reasoning):  # (read from the content, with the reasoning switch)
+                out.add_text(_REASONING, event.text)
+                ch.mixed = True
             elif isinstance(event, ToolCallStart):
                 number = ch.numbers[event.index] = state.calls
                 state.calls += 1
@@ -281,20 +303,24 @@ def _carries(delta: Mapping[str, Any]) -> bool:
     return any(value not in (None, "", [], {}) for value in delta.values())
 
 
-def repair_chat_stream(chunks: Iterable[T], request: Mapping[str, Any]) -> Iterator[T]:
+def repair_chat_stream(
+    chunks: Iterable[T], request: Mapping[str, Any], *, options: RepairOptions | None = None
+) -> Iterator[T]:
     """The repaired stream of ``chunks`` (dicts, or openai ``ChatCompletionChunk`` objects)."""
-    if not needs_repair(request):
+    if not needs_repair(request, options):
         yield from chunks
         return
-    repair = ChatStreamRepair(request)
+    repair = ChatStreamRepair(request, options=options)
     for chunk in chunks:
         yield from repair.feed(chunk)
     yield from repair.finish()
 
 
-async def arepair_chat_stream(chunks: AsyncIterable[T], request: Mapping[str, Any]) -> AsyncIterator[T]:
+async def arepair_chat_stream(
+    chunks: AsyncIterable[T], request: Mapping[str, Any], *, options: RepairOptions | None = None
+) -> AsyncIterator[T]:
     """:func:`repair_chat_stream` for an asynchronous stream."""
-    repair = ChatStreamRepair(request)
+    repair = ChatStreamRepair(request, options=options)
     async for chunk in chunks:
         for out in repair.feed(chunk):
             yield out

@@ -2,7 +2,9 @@
 
 For a server you do not run (a hosted API, a gateway, llama.cpp or Ollama, a server whose tool parser does not read
 the model's dialect): the model's call markup arrives there as text in ``content``; the proxy hands each chat
-completion that declares tools to the client library's repair, and everything else through as it is.
+completion that declares tools to the client library's repair, and everything else through as it is. With
+``--reasoning`` (the upstream splits no reasoning either), every chat completion is repaired, its think blocks moved
+from ``content`` to the reasoning field.
 """
 
 from __future__ import annotations
@@ -55,6 +57,16 @@ def add_parser(subparsers: Any) -> None:
         metavar="SECONDS",
         help="seconds to connect to the upstream, and the longest silence of its answer (default 600; 0: no limit)",
     )
+    p.add_argument(
+        "--reasoning",
+        action="store_true",
+        help="the upstream splits no reasoning from the answer (no reasoning parser): move <think>...</think> (and "
+        "<longcat_think>) blocks from the content to the reasoning field (the one the upstream uses, else "
+        "'reasoning', as vLLM serves it), for every chat completion, with or without tools. Without the prompt, "
+        "the first think tag says whether the answer starts inside reasoning (a closer with no opener: the text "
+        "before it is reasoning), so the content is held until that tag or the end, unless the request switches "
+        "thinking off (chat_template_kwargs enable_thinking: false). Off by default: content stays as sent",
+    )
     p.set_defaults(run=run)
 
 
@@ -76,9 +88,10 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--timeout must not be negative")
     if importlib.util.find_spec("aiohttp") is None:
         raise UsageError(f"the proxy needs aiohttp, which is not installed in this environment: {INSTALL_HINT}")
+    from longcat_plugins.client.options import RepairOptions
     from longcat_plugins.proxy.server import ProxyConfig, serve
 
-    config = ProxyConfig(upstream, max_event_bytes, timeout or None)
+    config = ProxyConfig(upstream, max_event_bytes, timeout or None, RepairOptions(reasoning=args.reasoning))
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s", force=True)
 
     def ready(url: str) -> None:

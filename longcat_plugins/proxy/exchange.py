@@ -12,9 +12,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
+
+if TYPE_CHECKING:
+    from .apis import RepairedAPI
 
 logger = logging.getLogger("longcat_plugins.proxy")
 access_logger = logging.getLogger("longcat_plugins.proxy.access")
@@ -38,9 +42,13 @@ def error_kind(status: int) -> str:
     return _KINDS.get(status, "invalid_request_error" if status < 500 else "server_error")
 
 
-def error_response(status: int, message: str) -> web.Response:
-    """An error the proxy answers itself: JSON, in the OpenAI API's shape, its status as the code."""
-    return web.json_response(error_body(message, error_kind(status), status), status=status)
+ErrorShape = Callable[[str, str, "int | str | None"], dict[str, Any]]
+
+
+def error_response(status: int, message: str, shape: ErrorShape | None = None) -> web.Response:
+    """An error the proxy answers itself: JSON, in the API's shape (by default the OpenAI API's), its status as the
+    code."""
+    return web.json_response((shape or error_body)(message, error_kind(status), status), status=status)
 
 
 def log_access(method: str, path: str, status: int | str, size: int, seconds: float, ending: str = "") -> None:
@@ -63,6 +71,8 @@ class Exchange:
         self.ending = ""
         #: nothing more can be sent: the answer's end was written, or the connection cut
         self.finished = False
+        #: the API the request is to, when the proxy repairs that API (its errors are in that API's shape)
+        self.api: RepairedAPI | None = None
 
     def client_lost(self) -> bool:
         """Whether the client's connection is gone (or going)."""

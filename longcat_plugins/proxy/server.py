@@ -1,11 +1,14 @@
 """The proxy's HTTP layer: an aiohttp server in front of one OpenAI-compatible upstream, and an aiohttp client to it.
 
 The proxy's routes are its own: ``/v1/...`` goes to the upstream's base URL, other routes to the upstream server's
-root when the base says where that is (:mod:`.address`). ``POST /v1/chat/completions`` whose JSON body declares
-tools (:func:`longcat_plugins.client.needs_repair`) is repaired, streamed or not, by the client library; everything
+root when the base says where that is (:mod:`.address`). A ``POST`` to the route of an API the proxy repairs
+(:mod:`.apis`: Chat Completions, the Responses API, Anthropic's Messages) whose JSON body asks for it (one that
+declares tools, or with the reasoning switch, for Chat Completions and Messages, any:
+:func:`longcat_plugins.client.needs_repair`) is repaired, streamed or not, by the client library; everything
 else (every other route and method, a body that is not JSON, a non-2xx answer, a body in an encoding the proxy does
-not read) passes through as it is, bodies streamed both ways. The errors the proxy makes itself are in the OpenAI
-API's shape; every request has one access-log line (:mod:`.exchange`). The log never holds a header or a body.
+not read) passes through as it is, bodies streamed both ways. The errors the proxy makes itself are in the API's
+shape (the OpenAI API's by default); every request has one access-log line (:mod:`.exchange`). The log never holds
+a header or a body.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ import copy
 import json
 import signal
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import aiohttp
@@ -24,10 +27,12 @@ from aiohttp.abc import AbstractAccessLogger
 from aiohttp.http_exceptions import HttpProcessingError
 from multidict import CIMultiDict, CIMultiDictProxy
 
-from longcat_plugins.client import ChatStreamRepair, needs_repair, repair_chat_completion
+from longcat_plugins.client.options import RepairOptions
 
 from . import DEFAULT_MAX_EVENT_BYTES, DEFAULT_TIMEOUT
 from .address import API_PREFIX, UpstreamAddress
+from .apis import EventRepair, RepairedAPI, repaired_apis
+from .chat_api import CHAT
 from .exchange import (
     CANCELLED,
     CLIENT_CLOSED,
@@ -36,15 +41,12 @@ from .exchange import (
     ClientGone,
     Exchange,
     access_logger,
-    error_body,
     error_response,
     log_access,
     logger,
 )
 from .sse import Event, EventTooLarge, SSEReader
 
-#: the routes whose answers are repaired (POST)
-CHAT_PATHS = frozenset({f"{API_PREFIX}/chat/completions"})
 #: headers of one connection, not of the message (RFC 9110 section 7.6.1), and those the client library sets itself
 HOP_BY_HOP = frozenset(
     {
@@ -74,6 +76,7 @@ class ProxyConfig:
     max_event_bytes: int = DEFAULT_MAX_EVENT_BYTES
     #: seconds to connect, and seconds the upstream may stay silent (None: no limit)
     timeout: float | None = DEFAULT_TIMEOUT
+    options: RepairOptions = field(default_factory=RepairOptions)
 
 
 def forwarded_headers(
@@ -124,7 +127,7 @@ async def _chain(head: bytes, rest: aiohttp.StreamReader) -> AsyncIterator[bytes
         yield chunk
 
 
-def _chat_request(body: bytes) -> dict[str, Any] | None:
+def _json_object(body: bytes) -> dict[str, Any] | None:
     try:
         value = json.loads(body)
     except (ValueError, RecursionError):
@@ -134,10 +137,6 @@ def _chat_request(body: bytes) -> dict[str, Any] | None:
 
 def _json_bytes(value: Any) -> bytes:
     return json.dumps(value, ensure_ascii=False).encode("utf-8")
-
-
-def _sse(value: Any) -> bytes:
-    return b"data: " + _json_bytes(value) + b"\n\n"
 
 
 def _media_type(response: aiohttp.ClientResponse) -> str:
@@ -165,6 +164,7 @@ class Proxy:
         self.session = session
         #: the upstream as messages name it
         self.upstream = config.upstream.base
+        self.apis = repaired_apis()
 
     async def handle(self, request: web.BaseRequest) -> web.StreamResponse:
         """Answer ``request``; however that ends, its access-log line."""
@@ -195,11 +195,13 @@ class Proxy:
                 f"{request.path} is not served: the proxy serves the OpenAI API at {API_PREFIX}/... (the upstream's "
                 f"base URL {self.upstream} does not end in {API_PREFIX}: it has no other routes)",
             )
-        if request.method == "POST" and request.path in CHAT_PATHS:
+        api = self.apis.get(request.path) if request.method == "POST" else None
+        if api is not None:
+            exchange.api = api
             body = await _read_bounded(request.content, self.config.max_event_bytes)
-            chat = _chat_request(body.data) if body.complete else None
-            if chat is not None and needs_repair(chat):
-                return await self._repair(exchange, url, body.data, chat)
+            asked = _json_object(body.data) if body.complete else None
+            if asked is not None and api.needs_repair(asked, self.config.options):
+                return await self._repair(exchange, api, url, body.data, asked)
             data: Any = body.data if body.complete else _chain(body.data, request.content)
         else:
             data = request.content.iter_chunked(READ_CHUNK) if request.body_exists else None
@@ -209,28 +211,30 @@ class Proxy:
                 request.method, url, headers=headers, data=data, allow_redirects=False
             )
         except (aiohttp.ClientError, asyncio.TimeoutError, OSError) as e:
-            return self._unreachable(e)
+            return self._unreachable(e, api)
         try:
             return await self._relay(exchange, upstream)
         finally:
             _done(upstream)
 
-    async def _repair(self, exchange: Exchange, url: str, body: bytes, chat: dict[str, Any]) -> web.StreamResponse:
+    async def _repair(
+        self, exchange: Exchange, api: RepairedAPI, url: str, body: bytes, asked: dict[str, Any]
+    ) -> web.StreamResponse:
         # the answer is read here: no compression (a compressed one passes through unread)
         headers = forwarded_headers(exchange.request.headers, frozenset({"content-length", "accept-encoding"}))
         headers["Accept-Encoding"] = "identity"
         try:
             upstream = await self.session.request("POST", url, headers=headers, data=body, allow_redirects=False)
         except (aiohttp.ClientError, asyncio.TimeoutError, OSError) as e:
-            return self._unreachable(e)
+            return self._unreachable(e, api)
         try:
             if not 200 <= upstream.status < 300 or not _identity(upstream):
                 return await self._relay(exchange, upstream)
             media = _media_type(upstream)
             if media == "text/event-stream":
-                return await self._repair_stream(exchange, upstream, chat)
+                return await self._repair_stream(exchange, upstream, api.stream(asked, self.config.options), api)
             if media == "application/json" or media.endswith("+json"):
-                return await self._repair_whole(exchange, upstream, chat)
+                return await self._repair_whole(exchange, upstream, api, asked)
             return await self._relay(exchange, upstream)
         finally:
             _done(upstream)
@@ -241,20 +245,21 @@ class Proxy:
         exchange.ending = INTERNAL_ERROR
         response = exchange.response
         try:
+            api = exchange.api or CHAT
             if response is None:
-                await exchange.finish(error_response(500, FAULT))
+                await exchange.finish(error_response(500, FAULT, api.error_body))
             elif not exchange.finished and response.content_type == "text/event-stream":
-                await exchange.send(_sse(error_body(FAULT, "server_error", 500)))
+                await exchange.send(api.error_event(api.error_body(FAULT, "server_error", 500)))
                 await exchange.finish(response)
             elif not exchange.finished:
                 exchange.cut(INTERNAL_ERROR)
         except ClientGone:
             exchange.ending = CLIENT_CLOSED
 
-    def _unreachable(self, error: BaseException) -> web.Response:
+    def _unreachable(self, error: BaseException, api: RepairedAPI | None) -> web.Response:
         message = f"the upstream server {self.upstream} could not be reached: {_cause(error)}"
         logger.warning("%s", message)
-        return error_response(502, message)
+        return error_response(502, message, api.error_body if api else None)
 
     def _response_headers(self, upstream: aiohttp.ClientResponse, *, rewritten: bool) -> CIMultiDict[str]:
         drop = frozenset({"content-length", "content-encoding"}) if rewritten else frozenset()
@@ -277,14 +282,14 @@ class Proxy:
         return response
 
     async def _repair_whole(
-        self, exchange: Exchange, upstream: aiohttp.ClientResponse, chat: dict[str, Any]
+        self, exchange: Exchange, upstream: aiohttp.ClientResponse, api: RepairedAPI, asked: dict[str, Any]
     ) -> web.StreamResponse:
         try:
             body = await _read_bounded(upstream.content, self.config.max_event_bytes)
         except (aiohttp.ClientError, asyncio.TimeoutError) as e:
             message = f"the upstream server {self.upstream} broke off its answer: {_cause(e)}"
             logger.warning("%s", message)
-            return error_response(502, message)
+            return error_response(502, message, api.error_body)
         if not body.complete:
             logger.warning(
                 "the answer of %s is larger than %d bytes: passed through unrepaired",
@@ -292,12 +297,12 @@ class Proxy:
                 self.config.max_event_bytes,
             )
             return await self._relay(exchange, upstream, body.data)
-        answer = _chat_request(body.data)
+        answer = _json_object(body.data)
         out = body.data
         if answer is None:
             logger.warning("the answer of %s is not a JSON object: passed through unrepaired", self.upstream)
         else:
-            repaired = repair_chat_completion(copy.deepcopy(answer), chat)
+            repaired = api.repair_whole(copy.deepcopy(answer), asked, self.config.options)
             if repaired != answer:
                 out = _json_bytes(repaired)
         return web.Response(
@@ -308,12 +313,12 @@ class Proxy:
         )
 
     async def _repair_stream(
-        self, exchange: Exchange, upstream: aiohttp.ClientResponse, chat: dict[str, Any]
+        self, exchange: Exchange, upstream: aiohttp.ClientResponse, repair: EventRepair, api: RepairedAPI
     ) -> web.StreamResponse:
         response = web.StreamResponse(status=upstream.status, reason=upstream.reason)
         response.headers.extend(self._response_headers(upstream, rewritten=True))
         await exchange.start(response)
-        stream = _RepairedStream(ChatStreamRepair(chat), SSEReader(self.config.max_event_bytes), self.upstream)
+        stream = _RepairedStream(repair, api, SSEReader(self.config.max_event_bytes), self.upstream)
         try:
             async for chunk in upstream.content.iter_any():
                 await exchange.send(stream.feed(chunk))
@@ -331,13 +336,14 @@ class _RepairedStream:
     """One streamed answer: the upstream's bytes in, the bytes to send out (repaired events, or after a problem
     the upstream's bytes as they are)."""
 
-    def __init__(self, repair: ChatStreamRepair, reader: SSEReader, upstream: str) -> None:
+    def __init__(self, repair: EventRepair, api: RepairedAPI, reader: SSEReader, upstream: str) -> None:
         self.repair = repair
+        self.api = api
         self.reader = reader
         self.upstream = upstream
-        self.verbatim = False  # after a problem, or after [DONE]: the rest as it comes
+        self.verbatim = False  # after a problem, or after the stream's end marker: the rest as it comes
         self.stopped = False  # an event over the cap: nothing more is sent
-        self.released = False  # finish() was called
+        self.released = False  # the repair's release() was called
 
     def feed(self, chunk: bytes) -> bytes:
         if self.stopped:
@@ -354,7 +360,8 @@ class _RepairedStream:
         elif isinstance(error, EventTooLarge):
             out += self._release()
             self._warn(f"{error}: an error event ends the stream")
-            out += _sse(error_body(f"longcat-plugins proxy: {error}", "upstream_error", "event_too_large"))
+            body = self.api.error_body(f"longcat-plugins proxy: {error}", "upstream_error", "event_too_large")
+            out += self.api.error_event(body)
             self.stopped = True
         elif error is not None:
             out += self._give_up(str(error)) + self.reader.pending()
@@ -380,30 +387,20 @@ class _RepairedStream:
         return out
 
     def _event(self, event: Event) -> bytes:
-        if event.data is None or "event" in event.fields:
-            return event.raw
-        if event.data == "[DONE]":
-            out = self._release() + event.raw
+        step = self.repair.event(event)
+        if step.problem is not None:
+            return self._give_up(step.problem) + event.raw
+        if step.verbatim:
             self.verbatim = True
-            return out
-        try:
-            chunk = json.loads(event.data)
-        except (ValueError, RecursionError):
-            chunk = None
-        if not isinstance(chunk, dict):
-            return self._give_up("a data line is not a JSON object") + event.raw
-        if "choices" not in chunk:  # an error (or anything but a chat chunk): the stream is the upstream's from here
-            out = self._release() + event.raw
-            self.verbatim = True
-            return out
-        return b"".join(_sse(c) for c in self.repair.feed(chunk))
+            self.released = True
+        return step.out
 
     def _release(self) -> bytes:
-        """What the repair holds of the choices still open (no finish reason yet), once."""
+        """What the repair holds back, once."""
         if self.released:
             return b""
         self.released = True
-        return b"".join(_sse(c) for c in self.repair.finish())
+        return self.repair.release()
 
     def _give_up(self, reason: str) -> bytes:
         self._warn(f"{reason}: the rest of the stream is passed through as received")

@@ -30,11 +30,13 @@ class EventTooLarge(SSEError):
 @dataclass
 class Event:
     """One event: ``raw`` holds its bytes as received (blank line included), ``data`` its joined data lines (None
-    for an event without a data field, e.g. a comment), ``fields`` the names of its other fields."""
+    for an event without a data field, e.g. a comment), ``fields`` the names of its other fields, ``name`` the value
+    of its ``event:`` field (None without one; the Responses and Messages APIs name every event)."""
 
     raw: bytes
     data: str | None = None
     fields: set[str] = field(default_factory=set)
+    name: str | None = None
 
 
 class SSEReader:
@@ -49,6 +51,7 @@ class SSEReader:
         self._scanned = 0  # where in _buffer the next line starts
         self._data: list[str] = []
         self._fields: set[str] = set()
+        self._name: str | None = None
         self.error: SSEError | None = None
 
     def pending(self) -> bytes:
@@ -113,11 +116,20 @@ class SSEReader:
         value = value.removeprefix(" ")
         if name == "data":
             self._data.append(value)
-        else:
-            self._fields.add(name)
+            return
+        self._fields.add(name)
+        if name == "event":
+            self._name = value
 
     def _take(self, raw: bytes) -> Event:
-        event = Event(raw, "\n".join(self._data) if self._data else None, self._fields)
+        event = Event(raw, "\n".join(self._data) if self._data else None, self._fields, self._name)
         self._data = []
         self._fields = set()
+        self._name = None
         return event
+
+
+def encode_event(data: bytes, name: str | None = None) -> bytes:
+    """One event with ``data`` (one line: JSON text) and, when given, its ``event:`` name."""
+    head = b"event: " + name.encode("utf-8") + b"\n" if name is not None else b""
+    return head + b"data: " + data + b"\n\n"

@@ -95,7 +95,7 @@ def fold(chunks: Iterable[dict[str, Any]], index: int = 0) -> dict[str, Any]:
                 continue
             delta = choice["delta"]
             content.append(delta.get("content") or "")
-            reasoning.append(delta.get("reasoning_content") or "")
+            reasoning.append(delta.get("reasoning_content") or delta.get("reasoning") or "")
             for item in delta.get("tool_calls") or []:
                 if "id" in item:
                     assert item["index"] not in calls and item["type"] == "function"

@@ -20,6 +20,10 @@ def fail(*args: Any, **kwargs: Any) -> NoReturn:
 
 client.repair_chat_completion = fail
 client.ChatStreamRepair.feed = fail  # type: ignore[method-assign]
+client.repair_response = fail
+client.ResponseStreamRepair.feed = fail  # type: ignore[method-assign]
+client.repair_message = fail
+client.MessageStreamRepair.feed = fail  # type: ignore[method-assign]
 
 if __name__ == "__main__":
     from longcat_plugins.cli import main

@@ -71,9 +71,13 @@ def _reasoning(message: Any) -> str:
     return str(extra.get("reasoning") or extra.get("reasoning_content") or "")
 
 
-def openai_turn(url: str, stream: bool) -> dict[str, Any]:
+def openai_turn(
+    url: str, stream: bool, *, model: str = MODEL, extra_body: Any = NO_THINKING, tools: bool = True
+) -> dict[str, Any]:
     """What the openai client makes of one answer: content, reasoning, calls (name, parsed arguments), finish."""
-    request: dict[str, Any] = {"model": MODEL, "messages": QUESTION, "tools": TOOLS, "extra_body": NO_THINKING}
+    request: dict[str, Any] = {"model": model, "messages": QUESTION, "extra_body": extra_body}
+    if tools:
+        request["tools"] = TOOLS
     client = _openai(url)
     if not stream:
         choice = client.chat.completions.create(**request).choices[0]
