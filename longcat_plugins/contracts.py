@@ -130,6 +130,19 @@ VLLM_STRUCTURAL: Final = (
         upstream=f"{_NEXT_PARSER}.abstract_parser",
     ),
     VLLM_CLIENT_REQUEST,
+    Contract(
+        "vllm.sampling_params:StructuredOutputsParams",
+        "the grammar of a tool_choice='none' request with tools (a structural tag that keeps call tags out), set by "
+        "the tool parser's adjust_request, which vLLM calls for such a request when the server has a reasoning "
+        "parser; _grammar_from_parser then has it applied from the first token",
+        checked_on=_V,
+    ),
+    Contract(
+        "vllm.entrypoints.openai.chat_completion.protocol:ChatCompletionRequest.extract_structured_outputs",
+        "the grammar a request carries (response_format, structured_outputs), which a tool_choice='none' request "
+        "keeps (Responses requests have the same method)",
+        checked_on=_V,
+    ),
 )
 VLLM_REASONING: Final = (
     Contract(

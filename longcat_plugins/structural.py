@@ -47,12 +47,15 @@ from xgrammar.structural_tag import (
 )
 
 from longcat_plugins.core import tags as T
+from longcat_plugins.core.call_openers import CALL_OPENERS
 from longcat_plugins.core.dialects import BLOCK_OPENS, CALL_OPENS, END_OF_SEQUENCE, Dialect, pair_value_ends
 from longcat_plugins.core.readers.xml_call import markup_tables
 from longcat_plugins.core.schema import SchemaNode, is_string_schema, schema_types
 from longcat_plugins.core.schema.refs import as_node
 
-__all__ = ["call_body", "call_tag", "call_tags", "function_schema", "reasoning_then", "triggered_calls"]
+__all__ = [
+    "call_body", "call_tag", "call_tags", "function_schema", "no_calls", "reasoning_then", "triggered_calls",
+]  # fmt: skip
 
 logger = logging.getLogger("longcat_plugins")
 
@@ -246,3 +249,11 @@ def reasoning_then(calls: Any) -> Any:
     opener = OrFormat(elements=[ConstStringFormat(value=tag) for tag in T.THINK_OPENS])
     ended_by_a_call = SequenceFormat(elements=[OptionalFormat(content=opener), body])
     return SequenceFormat(elements=[OptionalFormat(content=OrFormat(elements=[closed, ended_by_a_call])), calls])
+
+
+def no_calls() -> Any:
+    """An output that holds no call (``tool_choice="none"``): any text without a tag that opens one
+    (:data:`~longcat_plugins.core.call_openers.CALL_OPENERS`), from the first token on, reasoning included (an opening
+    block tag inside reasoning ends it, and the call would be content). A tag is kept out whole, whether the model
+    writes it as one token or several; a part of one (``<``, ``<tool``) is text."""
+    return AnyTextFormat(excludes=list(CALL_OPENERS))

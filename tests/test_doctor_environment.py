@@ -18,6 +18,7 @@ from longcat_plugins.doctor.env_checks import (
     VARIABLES,
     emit_unknown_calls_check,
     http_app_check,
+    none_grammar_check,
     rust_frontend_check,
 )
 from longcat_plugins.doctor.model import SGLANG, VLLM, EngineSpec
@@ -59,6 +60,8 @@ def test_the_guide_lists_every_variable_once() -> None:
         ("LONGCAT_TOOL_DIALECT", "yaml", SGLANG, Status.FAIL),
         ("LONGCAT_EMIT_UNKNOWN_CALLS", "maybe", VLLM, Status.FAIL),
         ("LONGCAT_EMIT_UNKNOWN_CALLS", "maybe", SGLANG, Status.FAIL),
+        ("LONGCAT_TOOL_CHOICE_NONE_GRAMMAR", "maybe", VLLM, Status.FAIL),
+        ("LONGCAT_TOOL_CHOICE_NONE_GRAMMAR", "maybe", SGLANG, Status.FAIL),
         ("SGLANG_HTTP_SERVER_APP_PATH", "no_colon", SGLANG, Status.FAIL),
         ("SGLANG_HTTP_SERVER_APP_PATH", "no_such_module_here:app", SGLANG, Status.FAIL),
         ("SGLANG_HTTP_SERVER_APP_PATH", "json:dumps", SGLANG, Status.WARN),
@@ -102,6 +105,16 @@ def test_emit_unknown_calls_failure_says_what_the_engine_does(monkeypatch: pytes
     monkeypatch.setenv("LONGCAT_EMIT_UNKNOWN_CALLS", "maybe")
     assert emit_unknown_calls_check(VLLM).detail.endswith("vLLM will refuse to start")
     assert emit_unknown_calls_check(SGLANG).detail.endswith("every SGLang request with tools will fail")
+
+
+@pytest.mark.parametrize(("value", "says"), [(None, "keeps call tags out"), ("0", "verbatim"), ("on", "keeps")])
+def test_none_grammar_values(monkeypatch: pytest.MonkeyPatch, value: str | None, says: str) -> None:
+    if value is None:
+        monkeypatch.delenv("LONGCAT_TOOL_CHOICE_NONE_GRAMMAR", raising=False)
+    else:
+        monkeypatch.setenv("LONGCAT_TOOL_CHOICE_NONE_GRAMMAR", value)
+    check = none_grammar_check(SGLANG)
+    assert check.status is Status.OK and says in check.detail
 
 
 def test_our_http_app_is_fine(monkeypatch: pytest.MonkeyPatch) -> None:

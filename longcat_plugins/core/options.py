@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Final
 
 EMIT_UNKNOWN_CALLS_ENV: Final = "LONGCAT_EMIT_UNKNOWN_CALLS"
+NONE_GRAMMAR_ENV: Final = "LONGCAT_TOOL_CHOICE_NONE_GRAMMAR"
 _TRUE: Final = ("1", "true", "yes", "on")
 _FALSE: Final = ("", "0", "false", "no", "off")
 
@@ -44,9 +45,22 @@ class ParserOptions:
 def emit_unknown_calls_from_env() -> bool:
     """``LONGCAT_EMIT_UNKNOWN_CALLS`` (how the engine adapters set :attr:`ParserOptions.emit_unknown_calls`); a value
     that is neither true nor false is an error."""
-    value = os.environ.get(EMIT_UNKNOWN_CALLS_ENV, "").strip().lower()
+    return _flag(EMIT_UNKNOWN_CALLS_ENV, default=False)
+
+
+def none_grammar_from_env() -> bool:
+    """``LONGCAT_TOOL_CHOICE_NONE_GRAMMAR`` (on unless set false): whether the engine adapters constrain a request
+    that declares tools under ``tool_choice="none"`` to an output with no call tag
+    (:func:`longcat_plugins.structural.no_calls`); a value that is neither true nor false is an error."""
+    return _flag(NONE_GRAMMAR_ENV, default=True)
+
+
+def _flag(name: str, default: bool) -> bool:
+    value = os.environ.get(name, "").strip().lower()
+    if not value:
+        return default
     if value in _TRUE:
         return True
     if value in _FALSE:
         return False
-    raise ValueError(f"{EMIT_UNKNOWN_CALLS_ENV}={value!r}: expected one of {', '.join(_TRUE + _FALSE[1:])}")
+    raise ValueError(f"{name}={value!r}: expected one of {', '.join(_TRUE + _FALSE[1:])}")

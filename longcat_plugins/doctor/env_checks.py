@@ -11,7 +11,12 @@ import os
 from typing import Final
 
 from longcat_plugins.core.dialects import EXTRA_ENV_VAR, extra_dialects_from_env
-from longcat_plugins.core.options import EMIT_UNKNOWN_CALLS_ENV, emit_unknown_calls_from_env
+from longcat_plugins.core.options import (
+    EMIT_UNKNOWN_CALLS_ENV,
+    NONE_GRAMMAR_ENV,
+    emit_unknown_calls_from_env,
+    none_grammar_from_env,
+)
 
 from .metadata_checks import allow_list_check, dialect_check
 from .model import SGLANG, Check, EngineSpec, Status
@@ -33,6 +38,7 @@ VARIABLES: Final = (
     "SGLANG_PLUGINS",
     "LONGCAT_TOOL_DIALECT",
     EMIT_UNKNOWN_CALLS_ENV,
+    NONE_GRAMMAR_ENV,
     EXTRA_ENV_VAR,
     HTTP_APP_ENV,
 )
@@ -45,6 +51,7 @@ def env_checks(engine: EngineSpec, response_template: str | None = None) -> list
         allow_list_check(engine),
         dialect_check(engine),
         emit_unknown_calls_check(engine),
+        none_grammar_check(engine),
         extra_dialects_check(engine),
     ]
     if engine is SGLANG:
@@ -133,6 +140,22 @@ def emit_unknown_calls_check(engine: EngineSpec) -> Check:
     else:
         detail = f"{EMIT_UNKNOWN_CALLS_ENV}={raw}: a call naming no tool of the request is content"
     return Check(engine.key, "unknown calls", Status.OK, detail)
+
+
+def none_grammar_check(engine: EngineSpec) -> Check:
+    """``LONGCAT_TOOL_CHOICE_NONE_GRAMMAR`` holds a true or a false value (the adapters refuse anything else)."""
+    raw = os.environ.get(NONE_GRAMMAR_ENV)
+    name = "tool_choice none"
+    try:
+        on = none_grammar_from_env()
+    except ValueError as exc:
+        refusal = "vLLM will refuse to start" if engine.key == "vllm" else "SGLang will fail tool_choice=none requests"
+        fix = f"export {NONE_GRAMMAR_ENV}=1 (or 0), or unset it"
+        return Check(engine.key, name, Status.FAIL, f"{exc}: {refusal}", fix)
+    said = f"{NONE_GRAMMAR_ENV} not set" if raw is None or not raw.strip() else f"{NONE_GRAMMAR_ENV}={raw}"
+    if on:
+        return Check(engine.key, name, Status.OK, f"{said}: a grammar keeps call tags out under tool_choice=none")
+    return Check(engine.key, name, Status.OK, f"{said}: no grammar under tool_choice=none (the model's text verbatim)")
 
 
 def extra_dialects_check(engine: EngineSpec) -> Check:

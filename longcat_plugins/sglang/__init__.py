@@ -102,11 +102,16 @@ def _check_dialect_setting() -> None:
     """Say at start-up what would otherwise only show as a failure of each request with tools (SGLang builds the
     detector per request, and a plugin that raises here would just be skipped)."""
     from longcat_plugins.core.dialects import dialect_override
+    from longcat_plugins.core.options import none_grammar_from_env
 
     try:
         dialect_override()
     except ValueError as e:
         logger.error("%s; every request with tools will fail until it is fixed", e)
+    try:
+        none_grammar_from_env()
+    except ValueError as e:
+        logger.error("%s; every tool_choice=none request with tools will fail until it is fixed", e)
 
 
 def _guarded(callback: Callable[[ModuleType], None]) -> Callable[[ModuleType], None]:
@@ -325,14 +330,16 @@ def _warn_untested(registered: type) -> None:
 _on_tool_registry = _guarded(_register_tool_parser)
 _on_reasoning_registry = _guarded(_register_reasoning_parser)
 def _cover_reasoning_of_forced_calls(module: Any) -> None:
-    """A forced call's grammar covers the reasoning before it (see :mod:`.forced_reasoning`)."""
+    """A forced call's grammar covers the reasoning before it (see :mod:`.forced_reasoning`); a request under
+    ``tool_choice="none"`` gets a grammar that keeps calls out (:mod:`.no_calls`)."""
     from longcat_plugins.doctor.drift import missing
 
     problems = missing(FORCED_REASONING)
     if problems:
         logger.warning(
             "SGLang applies a forced call's grammar only from the end of reasoning here (a thinking model may end "
-            "its turn inside the reasoning, with no call): %s",
+            "its turn inside the reasoning, with no call), and no grammar keeps calls out under tool_choice=none: "
+            "%s",
             "; ".join(problems),
         )
         return

@@ -42,15 +42,29 @@ def cover_reasoning(adapted_request: Any, request: Any) -> bool:
 
 
 def wrap_conversion(is_ours: Callable[[Any], bool]) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """A wrapper for ``OpenAIServingChat._convert_to_internal_request`` (Chat Completions and Messages requests)."""
+    """A wrapper for ``OpenAIServingChat._convert_to_internal_request`` (Chat Completions and Messages requests): a
+    forced call's grammar covers the reasoning, and a request under ``tool_choice="none"`` gets a grammar that keeps
+    calls out (:mod:`.no_calls`)."""
+    from .no_calls import keep_calls_out
 
     def wrap(original: Callable[..., Any]) -> Callable[..., Any]:
         def convert(self: Any, request: Any, *args: Any, **kwargs: Any) -> Any:
             converted = original(self, request, *args, **kwargs)
             if is_ours(self) and isinstance(converted, tuple) and converted:
                 cover_reasoning(converted[0], request)
+                keep_calls_out(converted[0], request, _grammar_backend(self))
             return converted
 
         return convert
 
     return wrap
+
+
+def _grammar_backend(serving: Any) -> str | None:
+    """The server's ``--grammar-backend`` (None: not set, or not known here)."""
+    manager = getattr(serving, "tokenizer_manager", None)
+    try:
+        value = manager.config_value("grammar_backend") if manager is not None else None
+    except Exception:
+        value = getattr(getattr(manager, "server_args", None), "grammar_backend", None)
+    return value if isinstance(value, str) else None

@@ -31,7 +31,7 @@ from longcat_plugins.core import Event, ParsedMessage, ParsedToolCall, ParserOpt
 from longcat_plugins.core.blank_content import BlankContentHold
 from longcat_plugins.core.dialects import require_extra_dialects
 from longcat_plugins.core.item_order import CallItemOrder
-from longcat_plugins.core.options import emit_unknown_calls_from_env
+from longcat_plugins.core.options import emit_unknown_calls_from_env, none_grammar_from_env
 from longcat_plugins.core.stops import stops_may_cut_calls
 from longcat_plugins.core.tool_choice import forces_a_call
 
@@ -99,6 +99,29 @@ def tool_dicts(tools: Sequence[Any] | None) -> list[dict[str, Any]] | None:
     return out or None
 
 
+def keep_calls_out(request: ChatCompletionRequest | ResponsesRequest) -> None:
+    """``tool_choice="none"`` with tools declared: the output holds no call tag of any dialect the parser reads
+    (:func:`longcat_plugins.structural.no_calls`), from the first token on. vLLM asks this parser to adjust such a
+    request only when the server has a reasoning parser as well.
+
+    From the first token, not from the end of reasoning: a call tag is a token that ends reasoning for vLLM's gate,
+    which would then hand it to the grammar to refuse (ending the request), and a tag written in several tokens
+    inside reasoning ends it for the parser without the gate seeing it. A grammar the request carries already
+    (``response_format``, ``structured_outputs``) is the client's: it is kept, alone."""
+    if request.extract_structured_outputs() is not None:
+        return
+    from vllm.sampling_params import StructuredOutputsParams
+    from xgrammar import StructuralTag
+
+    from longcat_plugins.structural import no_calls
+
+    tag = StructuralTag(format=no_calls()).model_dump_json()
+    request.structured_outputs = StructuredOutputsParams(structural_tag=tag)
+    if isinstance(request, ResponsesRequest):
+        request.text = None  # (a plain-text format, which vLLM refuses beside structured outputs; as vLLM's own tags)
+    request._grammar_from_parser = True
+
+
 class LongcatToolParser(ToolParser):
     """``--tool-call-parser longcat``: every LongCat and Qwen3 dialect, streamed incrementally."""
 
@@ -124,6 +147,7 @@ class LongcatToolParser(ToolParser):
         self._whole_reading: ParsedMessage | None = None
         self._grammar_covers_reasoning = False
         self._handed: list[Event] | None = None  # the events of the delta where the reasoning parser handed over
+        self._none_grammar = none_grammar_from_env()  # (read here: vLLM builds a parser at start-up)
         tool_parser_built(self)
 
     # vLLM's older serving layer read these at the end of a stream to send "arguments parsed but not streamed yet";
@@ -165,6 +189,8 @@ class LongcatToolParser(ToolParser):
         if self._grammar_covers_reasoning:
             # the grammar applies from the first token (vLLM's gate no longer waits for the end of reasoning)
             request._grammar_from_parser = True
+        if self._none_grammar and request.tools and request.tool_choice == "none":
+            keep_calls_out(request)
         return request
 
     def get_structural_tag(

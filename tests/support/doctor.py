@@ -19,6 +19,7 @@ ENGINE_CHECKS = {
     "allow-list",
     "tool dialect",
     "unknown calls",
+    "tool_choice none",
     "extra dialects",
     "plugin loading",
     "tool parser",

@@ -12,6 +12,7 @@ structure, never on text:
   cannot end inside it (every finished forced answer carries its call);
 * streamed, the same request (same seed) serves what it serves whole;
 * one batch holds requests with different grammars; ``n=2`` gives two valid choices.
+* under ``tool_choice="none"``, with the call tags favoured, no call tag is served and the request succeeds.
 
 The models (``benchmarks/cpu_server.py``: a Qwen3 config with random weights, our tokenizer and template):
 ``qwen3`` (``qwen3-tools-first``, Hermes JSON, with ``--api-server-count 2``: the plugin in both API-server processes
@@ -624,6 +625,33 @@ def test_a_forced_answer_always_carries_its_call(models: Models, name: str) -> N
     bias = {**steering(models, name, think=False)["logit_bias"], str(end_of_turn): 8 + scale, str(think_end): 4 + scale}
     extra = {"logit_bias": bias, "chat_template_kwargs": {"enable_thinking": True}}
     check_forced_batch(server, name, extra, "forced answers")
+
+
+@pytest.mark.parametrize("name", active("qwen3", "xml", "longcat-kv", "qwen3-vocab"))
+def test_under_tool_choice_none_no_call_tag_is_served(models: Models, name: str) -> None:
+    """``tool_choice="none"`` with tools, every call tag that is one token of the vocabulary favoured (a bias of 100
+    on each, the model's first choice at every step without a grammar), thinking on and off: the grammar keeps the
+    tags out, so each request succeeds and no call tag is served, in the content or the reasoning; streamed, the
+    same request (same seed) serves the same."""
+    from longcat_plugins.core.call_openers import CALL_OPENERS
+
+    server = models.ready(name)
+    openers = [i for tag in CALL_OPENERS if (i := models.token_id(name, tag)) is not None]
+    assert openers, "no call tag is one token of this vocabulary"
+    bias = {**steering(models, name, think=False)["logit_bias"], **{str(i): 100 for i in openers}}
+    requests = [
+        body(i, "none", False, seed=i, logit_bias=bias, max_tokens=48, chat_template_kwargs={"enable_thinking": on})
+        for on in (True, False)
+        for i in range(2)
+    ]
+    for request in requests:  # (one at a time: concurrent requests with seeds can crash the CPU build's engine core)
+        (answer,) = post_all(server, [request])
+        choice = answer["choices"][0]
+        message = choice["message"]
+        served = (message.get("reasoning") or "") + (message.get("content") or "")
+        assert choice["finish_reason"] in ("stop", "length") and not message.get("tool_calls"), choice
+        assert not [tag for tag in CALL_OPENERS if tag in served], served
+        assert stream(server, request) == whole(choice)
 
 
 def test_the_doctor_reports_the_cpu_build() -> None:

@@ -86,7 +86,10 @@ def test_doctor_fails_when_the_allow_list_excludes_longcat() -> None:
 def test_doctor_quick_does_not_import_vllm() -> None:
     code, report, stderr = _doctor("--quick")
     assert code == 0
-    rows = {"version", "entry point", "allow-list", "tool dialect", "unknown calls", "extra dialects", "frontend"}
+    rows = {
+        "version", "entry point", "allow-list", "tool dialect", "unknown calls", "tool_choice none", "extra dialects",
+        "frontend",
+    }  # fmt: skip
     assert set(_vllm_rows(report)) == rows
     assert "importing" not in stderr
 
