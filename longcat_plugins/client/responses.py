@@ -53,7 +53,8 @@ def repair_response(response: T, request: Mapping[str, Any], options: RepairOpti
     """``response`` (a Responses API response: a dict, or an openai ``Response``) with the calls written in the text
     of its message (and reasoning) items as ``function_call`` items; the same object when there is nothing to
     repair."""
-    if not needs_response_repair(request):
+    options = options or RepairOptions()
+    if not needs_response_repair(request, options):
         return response
     try:
         data = as_dict(response)
@@ -62,7 +63,7 @@ def repair_response(response: T, request: Mapping[str, Any], options: RepairOpti
             return response
         if any(item.get("type") == FUNCTION_CALL for item in output):
             return response  # the upstream's own calls win
-        new_output = _repair_output(output, request, options or RepairOptions())
+        new_output = _repair_output(output, request, options)
         if new_output is None:
             return response
         return like(response, {**data, "output": new_output})  # type: ignore[no-any-return]
@@ -102,9 +103,9 @@ class ResponseStreamRepair:
     """Repairs a Responses API stream, event by event (dicts, or openai event objects): see the package docstring."""
 
     def __init__(self, request: Mapping[str, Any], options: RepairOptions | None = None) -> None:
-        self._active = needs_response_repair(request)
-        self._request = request
         self._options = options or RepairOptions()
+        self._active = needs_response_repair(request, self._options)
+        self._request = request
         self._tools = response_function_tools(request) if self._active else []
         self._sequence: int | None = None
         self._next_index = 0
@@ -263,7 +264,7 @@ def repair_response_stream(
     events: Iterable[T], request: Mapping[str, Any], options: RepairOptions | None = None
 ) -> Iterator[T]:
     """The repaired stream of ``events`` (dicts, or openai Responses stream event objects)."""
-    if not needs_response_repair(request):
+    if not needs_response_repair(request, options):
         yield from events
         return
     repair = ResponseStreamRepair(request, options)

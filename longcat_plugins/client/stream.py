@@ -23,9 +23,9 @@ from .objects import as_dict, like
 from .options import RepairOptions
 from .request import (
     chat_parser_options,
-    chat_stops_may_cut_calls,
     function_tools,
     needs_repair,
+    openai_stops_may_cut_calls,
     reads_calls,
     reasoning_parser_options,
 )
@@ -93,7 +93,7 @@ class ChatStreamRepair:
         self._tools = function_tools(request) if self._active else []
         self._options: dict[tuple[str, bool], ParserOptions] = {}
         if self._active:
-            calls, cut = reads_calls(request), chat_stops_may_cut_calls(request)
+            calls, cut = reads_calls(request), openai_stops_may_cut_calls(request)
             reasoning = reasoning_parser_options(calls=calls, cut_calls_as_text=cut)
             for split in (False, True):
                 self._options[_REASONING, split] = reasoning

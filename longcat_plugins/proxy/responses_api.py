@@ -85,7 +85,7 @@ def error_event(body: dict[str, Any]) -> bytes:
 
 RESPONSES = RepairedAPI(
     path=f"{API_PREFIX}/responses",
-    needs_repair=lambda request, options: needs_response_repair(request),
+    needs_repair=needs_response_repair,
     repair_whole=_repair_whole,
     stream=ResponsesEvents,
     error_body=error_body,
