@@ -19,6 +19,7 @@ from longcat_plugins.core import (
     ToolCallStart,
 )
 
+from .drive import adrive, drive
 from .messages_request import messages_tools, needs_messages_repair, text_parser_options
 from .objects import as_dict
 from .options import RepairOptions
@@ -344,19 +345,12 @@ def repair_message_stream(
     events: Iterable[T], request: Mapping[str, Any], options: RepairOptions | None = None
 ) -> Iterator[T]:
     """The repaired stream of ``events`` (dicts, or anthropic ``RawMessageStreamEvent`` objects)."""
-    repair = MessageStreamRepair(request, options)
-    for event in events:
-        yield from repair.feed(event)
-    yield from repair.finish()
+    yield from drive(MessageStreamRepair(request, options), events)
 
 
 async def arepair_message_stream(
     events: AsyncIterable[T], request: Mapping[str, Any], options: RepairOptions | None = None
 ) -> AsyncIterator[T]:
     """:func:`repair_message_stream` for an asynchronous stream."""
-    repair = MessageStreamRepair(request, options)
-    async for event in events:
-        for out in repair.feed(event):
-            yield out
-    for out in repair.finish():
+    async for out in adrive(MessageStreamRepair(request, options), events):
         yield out

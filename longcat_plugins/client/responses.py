@@ -7,6 +7,7 @@ import sys
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator, Mapping
 from typing import Any, Final, TypeVar
 
+from .drive import adrive, drive
 from .objects import as_dict, like
 from .options import RepairOptions
 from .response_items import FUNCTION_CALL, MESSAGE, REASONING, TEXT_PART, ItemReader, NoSink
@@ -267,19 +268,12 @@ def repair_response_stream(
     if not needs_response_repair(request, options):
         yield from events
         return
-    repair = ResponseStreamRepair(request, options)
-    for event in events:
-        yield from repair.feed(event)
-    yield from repair.finish()
+    yield from drive(ResponseStreamRepair(request, options), events)
 
 
 async def arepair_response_stream(
     events: AsyncIterable[T], request: Mapping[str, Any], options: RepairOptions | None = None
 ) -> AsyncIterator[T]:
     """:func:`repair_response_stream` for an asynchronous stream."""
-    repair = ResponseStreamRepair(request, options)
-    async for event in events:
-        for out in repair.feed(event):
-            yield out
-    for out in repair.finish():
+    async for out in adrive(ResponseStreamRepair(request, options), events):
         yield out
