@@ -8,10 +8,11 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from longcat_plugins.core import ParserOptions
+from longcat_plugins.core.prompt import template_thinking_switch
 from longcat_plugins.core.stops import stops_may_cut_calls
 
 from .options import RepairOptions
-from .request import answer_parser_options, repairs_answers, template_thinking_switch
+from .request import answer_parser_options, repairs_answers
 
 #: the prefix of the ids of the calls the repair reads (Anthropic's own are ``toolu_...``)
 TOOL_USE_ID_PREFIX: Final = "toolu_"

@@ -2,24 +2,23 @@
 
 The rules every API's repair (Chat Completions, Responses, Messages) shares are here: whether an answer is repaired
 (:func:`repairs_answers`), the core's options for the text of an answer (:func:`answer_parser_options`) and for the
-reasoning an upstream split off (:func:`reasoning_parser_options`), the thinking switch of the chat-template
-variables (:func:`template_thinking_switch`), the stops of an OpenAI-style request (:func:`openai_stops_may_cut_calls`).
-Each API's request module only reads its own spelling of those facts; the functions named ``chat_...`` read them from
-a Chat Completions request.
+reasoning an upstream split off (:func:`reasoning_parser_options`), the stops of an OpenAI-style request
+(:func:`openai_stops_may_cut_calls`); the thinking switch of the chat-template variables is the core's
+(:func:`~longcat_plugins.core.prompt.template_thinking_switch`, which the engine adapters read too). Each API's request
+module only reads its own spelling of those facts; the functions named ``chat_...`` read them from a Chat Completions
+request.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, Final
+from typing import Any
 
 from longcat_plugins.core import ParserOptions
+from longcat_plugins.core.prompt import template_thinking_switch
 from longcat_plugins.core.stops import stops_may_cut_calls
 
 from .options import RepairOptions
-
-#: the chat-template variables that switch a model's thinking on or off (``chat_template_kwargs``), in the order read
-THINKING_SWITCHES: Final = ("enable_thinking", "thinking")
 
 
 def function_tools(request: Mapping[str, Any]) -> list[Mapping[str, Any]]:
@@ -55,18 +54,6 @@ def needs_repair(request: Mapping[str, Any], options: RepairOptions | None = Non
     if not isinstance(request, Mapping):
         return False
     return repairs_answers(reads_calls(request), options)
-
-
-def template_thinking_switch(chat_template_kwargs: Any) -> bool | None:
-    """The request's thinking switch (``enable_thinking``, or ``thinking``, in its chat-template variables) when it is
-    a boolean; None when the request does not set one."""
-    if not isinstance(chat_template_kwargs, Mapping):
-        return None
-    for key in THINKING_SWITCHES:
-        value = chat_template_kwargs.get(key)
-        if isinstance(value, bool):
-            return value
-    return None
 
 
 def answer_parser_options(

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from longcat_plugins.core import ParserOptions
+from longcat_plugins.core.prompt import template_thinking_switch
 
 from .options import RepairOptions
 from .request import (
@@ -14,7 +15,6 @@ from .request import (
     openai_stops_may_cut_calls,
     reasoning_parser_options,
     repairs_answers,
-    template_thinking_switch,
 )
 
 
