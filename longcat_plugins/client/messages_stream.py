@@ -21,7 +21,7 @@ from longcat_plugins.core import (
 
 from .drive import adrive, drive
 from .messages_request import messages_tools, needs_messages_repair, text_parser_options
-from .objects import as_dict
+from .objects import as_class, as_dict
 from .options import RepairOptions
 
 T = TypeVar("T")
@@ -330,15 +330,7 @@ def _event_like(original: Any, data: dict[str, Any]) -> Any:
     package = type(original).__module__.split(".", 1)[0]
     types = sys.modules.get(f"{package}.types")
     cls = getattr(types, EVENT_CLASSES.get(str(data.get("type")), ""), None) if types is not None else None
-    if cls is None:
-        cls = type(original)
-    try:
-        return cls.model_validate(data)
-    except Exception:
-        try:
-            return cls.model_construct(**data)
-        except Exception:
-            return original
+    return as_class(type(original) if cls is None else cls, data, original)
 
 
 def repair_message_stream(
