@@ -56,15 +56,24 @@ with the calls as ``tool_calls``::
 * openai objects (``ChatCompletion``, ``ChatCompletionChunk``) come back as the same type; ``openai`` is never
   imported here. A malformed response or chunk is returned as given; nothing here raises on a server's output.
 
+The three APIs share one rule, each reading it from its own spelling of the request
+(:mod:`longcat_plugins.client.request`): an answer is repaired when calls are read from it (function tools declared,
+calling them not forbidden) or with the reasoning switch (every answer); the core's options for an answer's text come
+from one function (:func:`~longcat_plugins.client.request.answer_parser_options`: calls read or not, a stop that may
+cut a call, the thinking switch, reasoning the upstream split off already); ``chat_template_kwargs``' thinking switch
+is read by all three the same way.
+
 The Responses API (``/v1/responses``, :mod:`.responses`) under the same rules, its items and events in the shapes
 vLLM's own ``/v1/responses`` gives them::
 
-    needs_response_repair(request) -> bool         # flat function tools, tool_choice not "none"
+    needs_response_repair(request, options=None) -> bool      # flat function tools, tool_choice not "none"
     repair_response(response, request, options) -> response     # a dict, or an openai Response
     ResponseStreamRepair(request, options).feed(event) -> [event, ...]; .finish() -> [event, ...]
     repair_response_stream(events, request, options) -> Iterator[event]
     arepair_response_stream(events, request, options) -> AsyncIterator[event]
 
+* Tools are flat (``{"type": "function", "name", "parameters"}``; built-in tools are left out); a request with none,
+  or with ``tool_choice`` ``"none"``, has no calls read, and is repaired only with the reasoning switch, as above.
 * The text of each ``message`` item (its ``output_text`` parts, read as one text) and of each ``reasoning`` item
   (its ``reasoning_text``) is read by a parser of its own. A call in it ends the item there: the text before it
   stays in the item (which keeps its id), the call becomes a ``function_call`` item (``id`` ``fc_...``,
@@ -73,8 +82,8 @@ vLLM's own ``/v1/responses`` gives them::
 * ``options.reasoning`` (:class:`RepairOptions`): ``<think>...</think>`` (``<longcat_think>``) in a message's text
   becomes a ``reasoning`` item (one ``reasoning_text`` part, as vLLM writes reasoning); whether a message starts
   inside reasoning is unknown (its first think tag decides: ``ParserOptions.reasoning_start_unknown``) unless the
-  request switches thinking off (``reasoning.effort: "none"``, ``chat_template_kwargs.enable_thinking: false``) or a
-  reasoning item came before it. Off: the text stays where it came.
+  request switches thinking off (``chat_template_kwargs``' ``enable_thinking`` or ``thinking``: false, which win;
+  else ``reasoning.effort: "none"``) or a reasoning item came before it. Off: the text stays where it came.
 * Upstream ``function_call`` items win: a response holding one is returned as given; in a stream, from the first
   one on, items pass through unread (what was repaired before stays).
 * A stream: the events of the items the repair makes (``response.output_item.added``,
@@ -109,8 +118,9 @@ content blocks::
 * ``thinking`` blocks the upstream sends are not read. With ``RepairOptions(reasoning=True)``, ``<think>...</think>``
   (and ``<longcat_think>``) left in a text block becomes a ``thinking`` block (``thinking_delta``, closed with a
   ``signature_delta`` as vLLM closes the thinking it splits off); whether the text starts inside reasoning is decided
-  by its first think tag, unless the request switched thinking off (``thinking: {"type": "disabled"}``,
-  ``chat_template_kwargs.enable_thinking: false``) or a ``thinking`` block came before it. Off: the text stays as sent.
+  by its first think tag, unless the request switched thinking off (``chat_template_kwargs``' ``enable_thinking`` or
+  ``thinking``: false, which win; else ``thinking: {"type": "disabled"}``) or a ``thinking`` block came before it.
+  Off: the text stays as sent.
 * The upstream's own ``tool_use`` blocks win: a message with one is returned as given; in a stream, from its
   ``content_block_start`` on nothing more is read (what the repair held back is released first, as text, verbatim),
   and the upstream's blocks pass with their indexes shifted by the blocks the repair added before.

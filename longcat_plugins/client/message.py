@@ -12,9 +12,9 @@ from .objects import as_dict, like
 from .options import RepairOptions
 from .request import (
     chat_parser_options,
-    chat_stops_may_cut_calls,
     function_tools,
     needs_repair,
+    openai_stops_may_cut_calls,
     reads_calls,
     reasoning_parser_options,
 )
@@ -62,7 +62,7 @@ def _repair_message(
     """The repaired message and whether it has calls; None when nothing changes."""
     tools = function_tools(request)
     calls_read = reads_calls(request)
-    cut = chat_stops_may_cut_calls(request)
+    cut = openai_stops_may_cut_calls(request)
     new = dict(message)
     calls: list[dict[str, Any]] = []
     reasoning_text = next(

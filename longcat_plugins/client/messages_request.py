@@ -8,14 +8,14 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from longcat_plugins.core import ParserOptions
+from longcat_plugins.core.prompt import template_thinking_switch
 from longcat_plugins.core.stops import stops_may_cut_calls
 
 from .options import RepairOptions
+from .request import answer_parser_options, repairs_answers
 
 #: the prefix of the ids of the calls the repair reads (Anthropic's own are ``toolu_...``)
 TOOL_USE_ID_PREFIX: Final = "toolu_"
-#: the chat-template variables that switch a model's thinking on or off, in the order read
-THINKING_SWITCHES: Final = ("enable_thinking", "thinking")
 
 
 def messages_tools(request: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -55,18 +55,16 @@ def needs_messages_repair(request: Mapping[str, Any], options: RepairOptions | N
     reasoning is (``options.reasoning``: every request's answer, with tools or not)."""
     if not isinstance(request, Mapping):
         return False
-    return reads_calls(request) or (options is not None and options.reasoning)
+    return repairs_answers(reads_calls(request), options)
 
 
-def thinking_switch(request: Mapping[str, Any]) -> bool | None:
-    """Whether the request switched the model's thinking on or off: ``thinking: {"type": "disabled"}`` is off
-    (vLLM renders it as a low or no reasoning effort), a boolean ``chat_template_kwargs.enable_thinking`` (or
-    ``thinking``) says it; None when the request says nothing."""
-    kwargs = request.get("chat_template_kwargs")
-    if isinstance(kwargs, Mapping):
-        for key in THINKING_SWITCHES:
-            if isinstance(kwargs.get(key), bool):
-                return bool(kwargs[key])
+def messages_thinking_switch(request: Mapping[str, Any]) -> bool | None:
+    """Whether the request switched the model's thinking on or off: a boolean ``chat_template_kwargs.enable_thinking``
+    (or ``thinking``) says it; else ``thinking: {"type": "disabled"}`` is off (vLLM renders it as a low or no
+    reasoning effort); None when the request says nothing."""
+    switch = template_thinking_switch(request.get("chat_template_kwargs"))
+    if switch is not None:
+        return switch
     thinking = request.get("thinking")
     if isinstance(thinking, Mapping) and thinking.get("type") == "disabled":
         return False
@@ -81,23 +79,14 @@ def tool_use_id(index: int) -> str:
 def text_parser_options(
     request: Mapping[str, Any], options: RepairOptions, *, reasoning_split: bool = False
 ) -> ParserOptions:
-    """The core's options for a text block of an answer to ``request``.
-
-    Without ``options.reasoning`` the text is plain text and calls: a ``<think>`` in it stays as sent. With it,
-    ``<think>``/``<longcat_think>`` blocks are reasoning; whether the text starts inside reasoning (a template that
-    pre-fills the opening tag) is not known without the prompt: the first think tag decides (the text is held until
-    that tag, or the end), unless the request switched thinking off or the upstream sent a ``thinking`` block
-    before the text (``reasoning_split``): the text then starts outside reasoning. A stop sequence may cut the
-    output inside a call: a call left open at the end is then text."""
-    cut = stops_may_cut_calls((request.get("stop_sequences"),))
-    calls = reads_calls(request)
-    if not options.reasoning:
-        return ParserOptions(reasoning=False, tools=calls, cut_calls_as_text=cut, id_factory=tool_use_id)
-    start_known = thinking_switch(request) is False or reasoning_split
-    return ParserOptions(
-        reasoning=True,
-        tools=calls,
-        reasoning_start_unknown=not start_known,
-        cut_calls_as_text=cut,
+    """:func:`~longcat_plugins.client.request.answer_parser_options` for a text block of an answer to ``request``:
+    its stops are ``stop_sequences``, its thinking switch :func:`messages_thinking_switch`, its reasoning split off
+    when the upstream sent a ``thinking`` block before the text (``reasoning_split``), its call ids ``toolu_...``."""
+    return answer_parser_options(
+        options,
+        calls=reads_calls(request),
+        cut_calls_as_text=stops_may_cut_calls((request.get("stop_sequences"),)),
+        thinking=messages_thinking_switch(request),
+        reasoning_split=reasoning_split,
         id_factory=tool_use_id,
     )

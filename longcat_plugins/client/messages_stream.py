@@ -19,8 +19,9 @@ from longcat_plugins.core import (
     ToolCallStart,
 )
 
+from .drive import adrive, drive
 from .messages_request import messages_tools, needs_messages_repair, text_parser_options
-from .objects import as_dict
+from .objects import as_class, as_dict
 from .options import RepairOptions
 
 T = TypeVar("T")
@@ -329,34 +330,19 @@ def _event_like(original: Any, data: dict[str, Any]) -> Any:
     package = type(original).__module__.split(".", 1)[0]
     types = sys.modules.get(f"{package}.types")
     cls = getattr(types, EVENT_CLASSES.get(str(data.get("type")), ""), None) if types is not None else None
-    if cls is None:
-        cls = type(original)
-    try:
-        return cls.model_validate(data)
-    except Exception:
-        try:
-            return cls.model_construct(**data)
-        except Exception:
-            return original
+    return as_class(type(original) if cls is None else cls, data, original)
 
 
 def repair_message_stream(
     events: Iterable[T], request: Mapping[str, Any], options: RepairOptions | None = None
 ) -> Iterator[T]:
     """The repaired stream of ``events`` (dicts, or anthropic ``RawMessageStreamEvent`` objects)."""
-    repair = MessageStreamRepair(request, options)
-    for event in events:
-        yield from repair.feed(event)
-    yield from repair.finish()
+    yield from drive(MessageStreamRepair(request, options), events)
 
 
 async def arepair_message_stream(
     events: AsyncIterable[T], request: Mapping[str, Any], options: RepairOptions | None = None
 ) -> AsyncIterator[T]:
     """:func:`repair_message_stream` for an asynchronous stream."""
-    repair = MessageStreamRepair(request, options)
-    async for event in events:
-        for out in repair.feed(event):
-            yield out
-    for out in repair.finish():
+    async for out in adrive(MessageStreamRepair(request, options), events):
         yield out

@@ -24,11 +24,16 @@ def like(original: Any, data: dict[str, Any]) -> Any:
     """``data`` as the type of ``original`` (a dict stays a dict; an openai object is validated back)."""
     if isinstance(original, dict):
         return data
-    cls = type(original)
+    return as_class(type(original), data, original)
+
+
+def as_class(cls: Any, data: dict[str, Any], fallback: Any) -> Any:
+    """``data`` as an object of ``cls`` (an SDK's pydantic class): validated, else constructed unvalidated, else
+    ``fallback``."""
     try:
         return cls.model_validate(data)
     except Exception:
         try:
             return cls.model_construct(**data)
         except Exception:
-            return original
+            return fallback

@@ -1,22 +1,24 @@
 """What a request asks of the repair: its function tools, whether it is repaired at all, the core's options.
 
-:func:`answer_parser_options` is how every API's repair (Chat Completions here, the proxy's other APIs) derives the
-core's options for the text of an answer from what its request says and the :class:`RepairOptions`; the functions
-named ``chat_...`` read those facts from a Chat Completions request.
+The rules every API's repair (Chat Completions, Responses, Messages) shares are here: whether an answer is repaired
+(:func:`repairs_answers`), the core's options for the text of an answer (:func:`answer_parser_options`) and for the
+reasoning an upstream split off (:func:`reasoning_parser_options`), the stops of an OpenAI-style request
+(:func:`openai_stops_may_cut_calls`); the thinking switch of the chat-template variables is the core's
+(:func:`~longcat_plugins.core.prompt.template_thinking_switch`, which the engine adapters read too). Each API's request
+module only reads its own spelling of those facts; the functions named ``chat_...`` read them from a Chat Completions
+request.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Final
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from longcat_plugins.core import ParserOptions
+from longcat_plugins.core.prompt import template_thinking_switch
 from longcat_plugins.core.stops import stops_may_cut_calls
 
 from .options import RepairOptions
-
-#: the chat-template variables that switch a model's thinking on or off (``chat_template_kwargs``), in the order read
-THINKING_SWITCHES: Final = ("enable_thinking", "thinking")
 
 
 def function_tools(request: Mapping[str, Any]) -> list[Mapping[str, Any]]:
@@ -40,24 +42,18 @@ def reads_calls(request: Mapping[str, Any]) -> bool:
     return bool(function_tools(request)) and request.get("tool_choice") != "none"
 
 
+def repairs_answers(calls_read: bool, options: RepairOptions | None) -> bool:
+    """Whether the answers to a request are repaired, in every API: calls are read from their text (``calls_read``:
+    the request declares tools and does not forbid calling them), or reasoning is (``options.reasoning``: every
+    request's answer, with or without tools; without, call markup stays text)."""
+    return calls_read or (options is not None and options.reasoning)
+
+
 def needs_repair(request: Mapping[str, Any], options: RepairOptions | None = None) -> bool:
-    """Whether the answers to ``request`` are repaired: calls are read from their text (:func:`reads_calls`), or
-    reasoning is (``options.reasoning``: every request's answer, with or without tools)."""
+    """Whether the answers to a Chat Completions ``request`` are repaired (:func:`repairs_answers`)."""
     if not isinstance(request, Mapping):
         return False
-    return reads_calls(request) or (options is not None and options.reasoning)
-
-
-def thinking_switch(chat_template_kwargs: Any) -> bool | None:
-    """The request's thinking switch (``enable_thinking``, or ``thinking``, in its chat-template variables) when it is
-    a boolean; None when the request does not set one."""
-    if not isinstance(chat_template_kwargs, Mapping):
-        return None
-    for key in THINKING_SWITCHES:
-        value = chat_template_kwargs.get(key)
-        if isinstance(value, bool):
-            return value
-    return None
+    return repairs_answers(reads_calls(request), options)
 
 
 def answer_parser_options(
@@ -67,6 +63,7 @@ def answer_parser_options(
     cut_calls_as_text: bool,
     thinking: bool | None,
     reasoning_split: bool,
+    id_factory: Callable[[int], str] | None = None,
 ) -> ParserOptions:
     """The core's options for the text of an answer (Chat Completions' ``content``; the text an API answers with),
     for every API the repair serves.
@@ -74,7 +71,8 @@ def answer_parser_options(
     ``calls``: calls are read (:func:`reads_calls`); without, call markup is text, verbatim. ``cut_calls_as_text``: a
     stop of the request may cut the output inside a call (:func:`longcat_plugins.core.stops.stops_may_cut_calls`).
     ``thinking``: the request's thinking switch (None: it sets none). ``reasoning_split``: the upstream already
-    separated this answer's reasoning (it sent reasoning text in its own field before this text).
+    separated this answer's reasoning (it sent reasoning text in its own field before this text). ``id_factory``: the
+    API's call ids (None: the core's ``call_...``).
 
     Without ``options.reasoning`` the text is plain text and calls: a ``<think>`` in it stays as sent. With it,
     ``<think>``/``<longcat_think>`` blocks are reasoning. Whether the text starts inside reasoning (a template that
@@ -82,23 +80,28 @@ def answer_parser_options(
     before it makes the text before it reasoning; the text is held until that tag, or the end), unless the request
     switched thinking off or the upstream split the reasoning off already: the text then starts outside reasoning."""
     if not options.reasoning:
-        return ParserOptions(reasoning=False, tools=calls, cut_calls_as_text=cut_calls_as_text)
+        return reasoning_parser_options(calls=calls, cut_calls_as_text=cut_calls_as_text, id_factory=id_factory)
     start_known = thinking is False or reasoning_split
     return ParserOptions(
         reasoning=True,
         tools=calls,
         reasoning_start_unknown=not start_known,
         cut_calls_as_text=cut_calls_as_text,
+        id_factory=id_factory,
     )
 
 
-def reasoning_parser_options(*, calls: bool, cut_calls_as_text: bool) -> ParserOptions:
-    """The core's options for the reasoning an upstream split off itself: plain text and calls, as sent."""
-    return ParserOptions(reasoning=False, tools=calls, cut_calls_as_text=cut_calls_as_text)
+def reasoning_parser_options(
+    *, calls: bool, cut_calls_as_text: bool, id_factory: Callable[[int], str] | None = None
+) -> ParserOptions:
+    """The core's options for the reasoning an upstream split off itself (and for an answer's text without the
+    reasoning option): plain text and calls, as sent."""
+    return ParserOptions(reasoning=False, tools=calls, cut_calls_as_text=cut_calls_as_text, id_factory=id_factory)
 
 
-def chat_stops_may_cut_calls(request: Mapping[str, Any]) -> bool:
-    """Whether a stop of a Chat Completions request (``stop``, ``stop_token_ids``) may cut the output inside a call."""
+def openai_stops_may_cut_calls(request: Mapping[str, Any]) -> bool:
+    """Whether a stop of an OpenAI-style request (``stop``, vLLM's ``stop_token_ids``: Chat Completions, Responses)
+    may cut the output inside a call."""
     stop_ids = request.get("stop_token_ids")
     ids = [i for i in stop_ids if isinstance(i, int)] if isinstance(stop_ids, (list, tuple)) else None
     return stops_may_cut_calls((request.get("stop"),), ids)
@@ -112,7 +115,7 @@ def chat_parser_options(
     return answer_parser_options(
         options,
         calls=reads_calls(request),
-        cut_calls_as_text=chat_stops_may_cut_calls(request),
-        thinking=thinking_switch(request.get("chat_template_kwargs")),
+        cut_calls_as_text=openai_stops_may_cut_calls(request),
+        thinking=template_thinking_switch(request.get("chat_template_kwargs")),
         reasoning_split=reasoning_split,
     )

@@ -7,9 +7,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from longcat_plugins.core import ParserOptions
-from longcat_plugins.core.stops import stops_may_cut_calls
+from longcat_plugins.core.prompt import template_thinking_switch
 
 from .options import RepairOptions
+from .request import (
+    answer_parser_options,
+    openai_stops_may_cut_calls,
+    reasoning_parser_options,
+    repairs_answers,
+)
 
 
 def response_function_tools(request: Mapping[str, Any]) -> list[Mapping[str, Any]]:
@@ -25,34 +31,49 @@ def response_function_tools(request: Mapping[str, Any]) -> list[Mapping[str, Any
     ]
 
 
-def needs_response_repair(request: Mapping[str, Any]) -> bool:
-    """Whether calls are to be read from the text of the answers to a Responses request: it declares function tools
-    and its ``tool_choice`` is not ``"none"``."""
+def reads_calls(request: Mapping[str, Any]) -> bool:
+    """Whether calls are read from the text of the answers to a Responses request: it declares function tools and
+    its ``tool_choice`` is not ``"none"``."""
     if not isinstance(request, Mapping):
         return False
     return bool(response_function_tools(request)) and request.get("tool_choice") != "none"
 
 
-def thinking_off(request: Mapping[str, Any]) -> bool:
-    """The request switches thinking off: ``reasoning.effort`` ``"none"``, or vLLM's
-    ``chat_template_kwargs.enable_thinking: false``; the output then does not start inside reasoning."""
-    kwargs = request.get("chat_template_kwargs")
-    if isinstance(kwargs, Mapping) and kwargs.get("enable_thinking") is False:
-        return True
+def needs_response_repair(request: Mapping[str, Any], options: RepairOptions | None = None) -> bool:
+    """Whether the answers to a Responses request are repaired: calls are read from their text (:func:`reads_calls`),
+    or reasoning is (``options.reasoning``: every request's answer, with tools or not)."""
+    if not isinstance(request, Mapping):
+        return False
+    return repairs_answers(reads_calls(request), options)
+
+
+def response_thinking_switch(request: Mapping[str, Any]) -> bool | None:
+    """Whether the request switched the model's thinking on or off: a boolean ``chat_template_kwargs.enable_thinking``
+    (or ``thinking``, vLLM's) says it; else ``reasoning.effort: "none"`` is off; None when the request says nothing.
+    Off, the output does not start inside reasoning."""
+    switch = template_thinking_switch(request.get("chat_template_kwargs"))
+    if switch is not None:
+        return switch
     reasoning = request.get("reasoning")
-    return isinstance(reasoning, Mapping) and reasoning.get("effort") == "none"
+    if isinstance(reasoning, Mapping) and reasoning.get("effort") == "none":
+        return False
+    return None
 
 
 def item_parser_options(
     request: Mapping[str, Any], options: RepairOptions, *, message: bool, reasoning_seen: bool
 ) -> ParserOptions:
-    """The core's options for the text of one output item: a ``message`` (with :attr:`RepairOptions.reasoning`, its
-    think blocks are split off; whether it starts inside reasoning is unknown unless the request switched thinking
-    off or the upstream already gave a reasoning item, ``reasoning_seen``), or a ``reasoning`` item (its text is
-    reasoning as sent: only calls are read)."""
-    stop_ids = request.get("stop_token_ids")
-    ids = [i for i in stop_ids if isinstance(i, int)] if isinstance(stop_ids, (list, tuple)) else None
-    cut = stops_may_cut_calls((request.get("stop"),), ids)
-    split = message and options.reasoning
-    unknown = split and not reasoning_seen and not thinking_off(request)
-    return ParserOptions(reasoning=split, reasoning_start_unknown=unknown, cut_calls_as_text=cut)
+    """The core's options for the text of one output item: a ``message``
+    (:func:`~longcat_plugins.client.request.answer_parser_options`: its reasoning split off already when the upstream
+    gave a reasoning item before it, ``reasoning_seen``), or a ``reasoning`` item (its text is reasoning as sent:
+    only calls are read)."""
+    calls, cut = reads_calls(request), openai_stops_may_cut_calls(request)
+    if not message:
+        return reasoning_parser_options(calls=calls, cut_calls_as_text=cut)
+    return answer_parser_options(
+        options,
+        calls=calls,
+        cut_calls_as_text=cut,
+        thinking=response_thinking_switch(request),
+        reasoning_split=reasoning_seen,
+    )

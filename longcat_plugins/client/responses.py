@@ -7,6 +7,7 @@ import sys
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator, Mapping
 from typing import Any, Final, TypeVar
 
+from .drive import adrive, drive
 from .objects import as_dict, like
 from .options import RepairOptions
 from .response_items import FUNCTION_CALL, MESSAGE, REASONING, TEXT_PART, ItemReader, NoSink
@@ -53,7 +54,8 @@ def repair_response(response: T, request: Mapping[str, Any], options: RepairOpti
     """``response`` (a Responses API response: a dict, or an openai ``Response``) with the calls written in the text
     of its message (and reasoning) items as ``function_call`` items; the same object when there is nothing to
     repair."""
-    if not needs_response_repair(request):
+    options = options or RepairOptions()
+    if not needs_response_repair(request, options):
         return response
     try:
         data = as_dict(response)
@@ -62,7 +64,7 @@ def repair_response(response: T, request: Mapping[str, Any], options: RepairOpti
             return response
         if any(item.get("type") == FUNCTION_CALL for item in output):
             return response  # the upstream's own calls win
-        new_output = _repair_output(output, request, options or RepairOptions())
+        new_output = _repair_output(output, request, options)
         if new_output is None:
             return response
         return like(response, {**data, "output": new_output})  # type: ignore[no-any-return]
@@ -102,9 +104,9 @@ class ResponseStreamRepair:
     """Repairs a Responses API stream, event by event (dicts, or openai event objects): see the package docstring."""
 
     def __init__(self, request: Mapping[str, Any], options: RepairOptions | None = None) -> None:
-        self._active = needs_response_repair(request)
-        self._request = request
         self._options = options or RepairOptions()
+        self._active = needs_response_repair(request, self._options)
+        self._request = request
         self._tools = response_function_tools(request) if self._active else []
         self._sequence: int | None = None
         self._next_index = 0
@@ -263,22 +265,15 @@ def repair_response_stream(
     events: Iterable[T], request: Mapping[str, Any], options: RepairOptions | None = None
 ) -> Iterator[T]:
     """The repaired stream of ``events`` (dicts, or openai Responses stream event objects)."""
-    if not needs_response_repair(request):
+    if not needs_response_repair(request, options):
         yield from events
         return
-    repair = ResponseStreamRepair(request, options)
-    for event in events:
-        yield from repair.feed(event)
-    yield from repair.finish()
+    yield from drive(ResponseStreamRepair(request, options), events)
 
 
 async def arepair_response_stream(
     events: AsyncIterable[T], request: Mapping[str, Any], options: RepairOptions | None = None
 ) -> AsyncIterator[T]:
     """:func:`repair_response_stream` for an asynchronous stream."""
-    repair = ResponseStreamRepair(request, options)
-    async for event in events:
-        for out in repair.feed(event):
-            yield out
-    for out in repair.finish():
+    async for out in adrive(ResponseStreamRepair(request, options), events):
         yield out

@@ -18,14 +18,15 @@ from longcat_plugins.core import (
     ToolCallStart,
 )
 
+from .drive import adrive, drive
 from .message import CONTENT, DEFAULT_REASONING_FIELDS, REASONING_FIELDS, call_item, has_upstream_calls
 from .objects import as_dict, like
 from .options import RepairOptions
 from .request import (
     chat_parser_options,
-    chat_stops_may_cut_calls,
     function_tools,
     needs_repair,
+    openai_stops_may_cut_calls,
     reads_calls,
     reasoning_parser_options,
 )
@@ -93,7 +94,7 @@ class ChatStreamRepair:
         self._tools = function_tools(request) if self._active else []
         self._options: dict[tuple[str, bool], ParserOptions] = {}
         if self._active:
-            calls, cut = reads_calls(request), chat_stops_may_cut_calls(request)
+            calls, cut = reads_calls(request), openai_stops_may_cut_calls(request)
             reasoning = reasoning_parser_options(calls=calls, cut_calls_as_text=cut)
             for split in (False, True):
                 self._options[_REASONING, split] = reasoning
@@ -310,19 +311,12 @@ def repair_chat_stream(
     if not needs_repair(request, options):
         yield from chunks
         return
-    repair = ChatStreamRepair(request, options=options)
-    for chunk in chunks:
-        yield from repair.feed(chunk)
-    yield from repair.finish()
+    yield from drive(ChatStreamRepair(request, options=options), chunks)
 
 
 async def arepair_chat_stream(
     chunks: AsyncIterable[T], request: Mapping[str, Any], *, options: RepairOptions | None = None
 ) -> AsyncIterator[T]:
     """:func:`repair_chat_stream` for an asynchronous stream."""
-    repair = ChatStreamRepair(request, options=options)
-    async for chunk in chunks:
-        for out in repair.feed(chunk):
-            yield out
-    for out in repair.finish():
+    async for out in adrive(ChatStreamRepair(request, options=options), chunks):
         yield out

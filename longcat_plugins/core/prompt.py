@@ -15,7 +15,8 @@ own, or the one served).
 
 from __future__ import annotations
 
-from typing import Final
+from collections.abc import Mapping
+from typing import Any, Final
 
 from . import tags as T
 
@@ -45,6 +46,23 @@ def model_may_open_reasoning(prompt_tail: str) -> bool:
     module's docstring). ``prompt_tail`` is the end of the rendered prompt (any length)."""
     tail = prompt_tail.rstrip()
     return any(tail.endswith(header) for header in SELF_OPENING_TURNS)
+
+
+#: the chat-template variables a request switches a model's thinking on or off with (``chat_template_kwargs``), in
+#: the order read
+THINKING_SWITCHES: Final = ("enable_thinking", "thinking")
+
+
+def template_thinking_switch(chat_template_kwargs: Any) -> bool | None:
+    """The request's thinking switch in its chat-template variables (``enable_thinking``, or ``thinking``) when it is
+    a boolean; None when the request sets none."""
+    if not isinstance(chat_template_kwargs, Mapping):
+        return None
+    for key in THINKING_SWITCHES:
+        value = chat_template_kwargs.get(key)
+        if isinstance(value, bool):
+            return value
+    return None
 
 
 #: words in a chat template's source that say the model it serves may open reasoning itself: a thinking switch. (A

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -10,46 +9,29 @@ from longcat_plugins.client import ChatStreamRepair, needs_repair, repair_chat_c
 from longcat_plugins.client.options import RepairOptions
 
 from .address import API_PREFIX
+from .api_events import Releasing, data_event, json_object
 from .apis import RepairedAPI, Step
 from .exchange import error_body
-from .sse import Event, encode_event
+from .sse import Event
 
 
-def json_bytes(value: Any) -> bytes:
-    return json.dumps(value, ensure_ascii=False).encode("utf-8")
-
-
-def data_event(value: Any) -> bytes:
-    return encode_event(json_bytes(value))
-
-
-class ChatEvents:
+class ChatEvents(Releasing):
     """A chat-completion stream: ``data:`` chunks until ``data: [DONE]``."""
 
     def __init__(self, request: Mapping[str, Any], options: RepairOptions) -> None:
-        self.repair = ChatStreamRepair(request, options=options)
-        self.released = False
+        super().__init__(ChatStreamRepair(request, options=options), data_event)
 
     def event(self, event: Event) -> Step:
         if event.data is None or "event" in event.fields:
             return Step(event.raw)
         if event.data == "[DONE]":
             return Step(self.release() + event.raw, verbatim=True)
-        try:
-            chunk = json.loads(event.data)
-        except (ValueError, RecursionError):
-            chunk = None
-        if not isinstance(chunk, dict):
+        chunk = json_object(event.data)
+        if chunk is None:
             return Step(b"", problem="a data line is not a JSON object")
         if "choices" not in chunk:  # an error (or anything but a chat chunk): the stream is the upstream's from here
             return Step(self.release() + event.raw, verbatim=True)
         return Step(b"".join(data_event(c) for c in self.repair.feed(chunk)))
-
-    def release(self) -> bytes:
-        if self.released:
-            return b""
-        self.released = True
-        return b"".join(data_event(c) for c in self.repair.finish())
 
 
 def _repair_whole(answer: dict[str, Any], request: Mapping[str, Any], options: RepairOptions) -> dict[str, Any]:

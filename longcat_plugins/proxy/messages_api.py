@@ -5,7 +5,6 @@ are written with their ``event:`` names; the proxy's own errors on this route ar
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -13,6 +12,7 @@ from longcat_plugins.client import MessageStreamRepair, needs_messages_repair, r
 from longcat_plugins.client.options import RepairOptions
 
 from .address import API_PREFIX
+from .api_events import Releasing, json_bytes, json_object, named_event
 from .apis import RepairedAPI, Step
 from .sse import Event, encode_event
 
@@ -36,35 +36,21 @@ def error_body(message: str, kind: str, code: int | str | None) -> dict[str, Any
     return {"type": "error", "error": {"type": found or ERROR_TYPES.get(kind, "api_error"), "message": message}}
 
 
-def json_bytes(value: Any) -> bytes:
-    return json.dumps(value, ensure_ascii=False).encode("utf-8")
-
-
-def named_event(value: Mapping[str, Any]) -> bytes:
-    """An event of the Messages stream: its ``type`` as the ``event:`` name."""
-    name = value.get("type")
-    return encode_event(json_bytes(value), name if isinstance(name, str) else None)
-
-
 def error_event(body: dict[str, Any]) -> bytes:
     return encode_event(json_bytes(body), "error")
 
 
-class MessagesEvents:
+class MessagesEvents(Releasing):
     """A Messages stream: named events, from ``message_start`` to ``message_stop``."""
 
     def __init__(self, request: Mapping[str, Any], options: RepairOptions) -> None:
-        self.repair = MessageStreamRepair(request, options)
-        self.released = False
+        super().__init__(MessageStreamRepair(request, options), named_event)
 
     def event(self, event: Event) -> Step:
         if event.data is None:
             return Step(event.raw)
-        try:
-            data = json.loads(event.data)
-        except (ValueError, RecursionError):
-            data = None
-        if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+        data = json_object(event.data)
+        if data is None or not isinstance(data.get("type"), str):
             return Step(b"", problem="a data line is not a JSON object with a type")
         if data["type"] == "error":  # the stream is the upstream's from here
             return Step(self.release() + event.raw, verbatim=True)
@@ -76,12 +62,6 @@ class MessagesEvents:
             self.released = True
             return Step(sent, verbatim=True)
         return Step(sent)
-
-    def release(self) -> bytes:
-        if self.released:
-            return b""
-        self.released = True
-        return b"".join(named_event(e) for e in self.repair.finish())
 
 
 def _repair_whole(answer: dict[str, Any], request: Mapping[str, Any], options: RepairOptions) -> dict[str, Any]:

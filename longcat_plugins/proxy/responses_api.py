@@ -8,7 +8,6 @@ through as received.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -17,49 +16,31 @@ from longcat_plugins.client.options import RepairOptions
 from longcat_plugins.client.responses import TERMINAL_EVENTS
 
 from .address import API_PREFIX
+from .api_events import Releasing, json_object, named_event
 from .apis import RepairedAPI, Step
 from .exchange import error_body
-from .sse import Event, encode_event
+from .sse import Event
 
 
-def json_bytes(value: Any) -> bytes:
-    return json.dumps(value, ensure_ascii=False).encode("utf-8")
-
-
-def named_event(value: dict[str, Any]) -> bytes:
-    name = value.get("type")
-    return encode_event(json_bytes(value), name if isinstance(name, str) else None)
-
-
-class ResponsesEvents:
+class ResponsesEvents(Releasing):
     """A Responses stream, event by event."""
 
     def __init__(self, request: Mapping[str, Any], options: RepairOptions) -> None:
-        self.repair = ResponseStreamRepair(request, options)
-        self.released = False
+        super().__init__(ResponseStreamRepair(request, options), named_event)
 
     def event(self, event: Event) -> Step:
         if event.data is None:
             return Step(event.raw)
         if event.data == "[DONE]":
             return Step(self.release() + event.raw, verbatim=True)
-        try:
-            value = json.loads(event.data)
-        except (ValueError, RecursionError):
-            value = None
-        if not isinstance(value, dict) or not isinstance(value.get("type"), str):
+        value = json_object(event.data)
+        if value is None or not isinstance(value.get("type"), str):
             return Step(b"", problem="a data line is not a Responses event (a JSON object with a type)")
         out = b"".join(named_event(e) for e in self.repair.feed(value))
         if value["type"] in TERMINAL_EVENTS or value["type"] == "error":
             self.released = True  # (the repair closed its items before this event)
             return Step(out, verbatim=True)
         return Step(out)
-
-    def release(self) -> bytes:
-        if self.released:
-            return b""
-        self.released = True
-        return b"".join(named_event(e) for e in self.repair.finish())
 
 
 def _repair_whole(answer: dict[str, Any], request: Mapping[str, Any], options: RepairOptions) -> dict[str, Any]:
@@ -85,7 +66,7 @@ def error_event(body: dict[str, Any]) -> bytes:
 
 RESPONSES = RepairedAPI(
     path=f"{API_PREFIX}/responses",
-    needs_repair=lambda request, options: needs_response_repair(request),
+    needs_repair=needs_response_repair,
     repair_whole=_repair_whole,
     stream=ResponsesEvents,
     error_body=error_body,

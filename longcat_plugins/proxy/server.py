@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import copy
-import json
 import signal
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
@@ -31,6 +30,7 @@ from longcat_plugins.client.options import RepairOptions
 
 from . import DEFAULT_MAX_EVENT_BYTES, DEFAULT_TIMEOUT
 from .address import API_PREFIX, UpstreamAddress
+from .api_events import json_bytes, json_object
 from .apis import EventRepair, RepairedAPI, repaired_apis
 from .chat_api import CHAT
 from .exchange import (
@@ -127,18 +127,6 @@ async def _chain(head: bytes, rest: aiohttp.StreamReader) -> AsyncIterator[bytes
         yield chunk
 
 
-def _json_object(body: bytes) -> dict[str, Any] | None:
-    try:
-        value = json.loads(body)
-    except (ValueError, RecursionError):
-        return None
-    return value if isinstance(value, dict) else None
-
-
-def _json_bytes(value: Any) -> bytes:
-    return json.dumps(value, ensure_ascii=False).encode("utf-8")
-
-
 def _media_type(response: aiohttp.ClientResponse) -> str:
     return response.headers.get("Content-Type", "").split(";", 1)[0].strip().lower()
 
@@ -199,7 +187,7 @@ class Proxy:
         if api is not None:
             exchange.api = api
             body = await _read_bounded(request.content, self.config.max_event_bytes)
-            asked = _json_object(body.data) if body.complete else None
+            asked = json_object(body.data) if body.complete else None
             if asked is not None and api.needs_repair(asked, self.config.options):
                 return await self._repair(exchange, api, url, body.data, asked)
             data: Any = body.data if body.complete else _chain(body.data, request.content)
@@ -297,14 +285,14 @@ class Proxy:
                 self.config.max_event_bytes,
             )
             return await self._relay(exchange, upstream, body.data)
-        answer = _json_object(body.data)
+        answer = json_object(body.data)
         out = body.data
         if answer is None:
             logger.warning("the answer of %s is not a JSON object: passed through unrepaired", self.upstream)
         else:
             repaired = api.repair_whole(copy.deepcopy(answer), asked, self.config.options)
             if repaired != answer:
-                out = _json_bytes(repaired)
+                out = json_bytes(repaired)
         return web.Response(
             status=upstream.status,
             reason=upstream.reason,

@@ -70,7 +70,12 @@ from vllm.reasoning.abs_reasoning_parsers import ReasoningParser
 from longcat_plugins.core import Content, Event, ParserOptions, Reasoning, StreamParser, parse
 from longcat_plugins.core import dialects as D
 from longcat_plugins.core import tags as T
-from longcat_plugins.core.prompt import TURN_BOUNDARIES, model_may_open_reasoning, prompt_opens_reasoning
+from longcat_plugins.core.prompt import (
+    TURN_BOUNDARIES,
+    model_may_open_reasoning,
+    prompt_opens_reasoning,
+    template_thinking_switch,
+)
 from longcat_plugins.core.reasoning_tokens import ReasoningTokenCounter
 
 from .deltas import delta_message
@@ -86,17 +91,6 @@ if hasattr(ReasoningParser, "find_reasoning_end"):
     _GateBase = ReasoningParser
 else:
     from vllm.parser.engine.adapters import ParserEngineReasoningAdapter as _GateBase
-
-
-def thinking_hint(chat_template_kwargs: Any) -> bool | None:
-    """``enable_thinking`` (or ``thinking``) from the request's chat-template kwargs, when it is a boolean."""
-    if not isinstance(chat_template_kwargs, dict):
-        return None
-    for key in ("enable_thinking", "thinking"):
-        value = chat_template_kwargs.get(key)
-        if isinstance(value, bool):
-            return value
-    return None
 
 
 def _single_token_ids(tokenizer: Any, tags: Iterable[str]) -> frozenset[int]:
@@ -126,7 +120,7 @@ class LongcatReasoningParser(_GateBase):  # type: ignore[valid-type,misc]
         self._think_marks = facts.think_start_ids | facts.think_end_ids
         self._call_open_ids = _single_token_ids(tokenizer, D.BLOCK_OPENS)
         self._end_ids = facts.think_end_ids | self._call_open_ids
-        self._thinking = thinking_hint(kwargs.get("chat_template_kwargs"))
+        self._thinking = template_thinking_switch(kwargs.get("chat_template_kwargs"))
         self._prompt_state: bool | None = None  # whether the output starts inside reasoning (None: no prompt yet)
         self._gate_prompt_state: bool | None = None  # the same, read when the gate asked (the prompt not handed over)
         self._hands_all = False  # the serving layer took the gate's answer: hand the whole output to the tool parser

@@ -478,6 +478,43 @@ def test_an_output_that_starts_inside_reasoning() -> None:
     assert not_inside == expected(text, TOOLS, ParserOptions(reasoning=True))
 
 
+@pytest.mark.parametrize(
+    ("switch", "off"),
+    [
+        ({"reasoning": {"effort": "none"}}, True),
+        ({"chat_template_kwargs": {"enable_thinking": False}}, True),
+        ({"chat_template_kwargs": {"thinking": False}}, True),
+        # (the chat-template variables win, as in Chat Completions and Messages: the template reads them)
+        ({"chat_template_kwargs": {"enable_thinking": True}, "reasoning": {"effort": "none"}}, False),
+    ],
+    ids=["effort_none", "enable_thinking", "thinking", "template_wins"],
+)
+def test_the_thinking_switch_is_read_as_in_every_api(switch: dict[str, Any], off: bool) -> None:
+    text = "Two cities.</think>Checking."
+    got = summary(repair_response(response([message_item(text)]), {**REQUEST, **switch}, REASONING_ON)["output"])
+    inside = [("reasoning", "Two cities."), ("message", "Checking.")]
+    assert (got != inside) is off
+
+
+@pytest.mark.parametrize(
+    "request_body",
+    [{"model": "m", "input": "hi"}, {**REQUEST, "tool_choice": "none"}, {**REQUEST, "tools": [{"type": "web_search"}]}],
+    ids=["no_tools", "tool_choice_none", "no_function_tools"],
+)
+def test_with_the_option_a_request_without_calls_has_its_reasoning_split(request_body: dict[str, Any]) -> None:
+    """The reasoning option repairs every request's answer, as in Chat Completions and Messages: without function
+    tools (or with ``tool_choice`` none) the think block becomes a reasoning item and the call markup stays text,
+    verbatim."""
+    text = "<think>Two cities.</think>\n\nChecking. " + CALL
+    want = [("reasoning", "Two cities."), ("message", "\n\nChecking. " + CALL)]
+    assert want == expected(text, [], ParserOptions(reasoning=True, tools=False, reasoning_start_unknown=True))
+    assert needs_response_repair(request_body, REASONING_ON)
+    whole = repair_response(response([message_item(text)]), request_body, REASONING_ON)["output"]
+    assert summary(whole) == want
+    for parts in ([text], [text[:9], text[9:40], text[40:]]):
+        assert summary(checked(repaired(stream_of(parts), request_body, options=REASONING_ON))) == want
+
+
 def test_calls_in_a_reasoning_item_are_read() -> None:
     """A server whose reasoning parser runs to the end of the output leaves a call in the reasoning: it is read as
     in Chat Completions' reasoning channel, the text stays reasoning."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from longcat_plugins.core.prompt import prompt_opens_reasoning
+from longcat_plugins.core.prompt import prompt_opens_reasoning, template_thinking_switch
 
 
 @pytest.mark.parametrize(
@@ -73,3 +73,21 @@ def test_template_may_think() -> None:
     assert not template_may_think(PLAIN_TEMPLATE)
     assert not template_may_think(STRIPPING_TEMPLATE)
     assert not template_may_think(source("longcat-flash-chat"))
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "expected"),
+    [
+        ({"enable_thinking": False}, False),
+        ({"thinking": True}, True),
+        ({"enable_thinking": True, "thinking": False}, True),  # (enable_thinking is read first)
+        ({"enable_thinking": "no"}, None),  # (not a boolean: no switch)
+        ({}, None),
+        (None, None),
+        ("enable_thinking", None),
+    ],
+)
+def test_template_thinking_switch(kwargs: object, expected: bool | None) -> None:
+    """The request's thinking switch in its chat-template variables, as the engine adapters and every API of the
+    client repair read it."""
+    assert template_thinking_switch(kwargs) is expected

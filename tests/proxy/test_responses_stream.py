@@ -1,7 +1,8 @@
 """The proxy's Responses API (``/v1/responses``) against a tiny upstream that answers with hand-built events in
 vLLM's shapes: what reaches the client on the wire (each event under its ``event:`` name, repaired), what passes
 through as it is (a request without function tools, an event that is not the API's, what follows the terminal
-event), and the proxy's own errors in this API's stream."""
+event), a request without tools with ``--reasoning`` (its reasoning split, as on every route), and the proxy's own
+errors in this API's stream."""
 
 from __future__ import annotations
 
@@ -123,6 +124,41 @@ def test_a_request_without_function_tools_passes_through(up: Upstream, px: Proxy
     up.handler = sse_answer([raw])
     assert post(px, {**REQUEST, "tools": [{"type": "web_search"}]}).content == raw
     assert post(px, {**REQUEST, "tool_choice": "none"}).content == raw
+
+
+@pytest.fixture(scope="module")
+def px_reasoning(up: Upstream) -> Iterator[Proxy]:
+    with proxy(up.url + "/v1", "--reasoning") as running:
+        yield running
+
+
+def test_with_reasoning_a_request_without_tools_gets_its_reasoning_item(
+    up: Upstream, px: Proxy, px_reasoning: Proxy
+) -> None:
+    """``--reasoning`` repairs every request, as on the other routes: a request without function tools gets its think
+    block as a reasoning item (the call markup stays text); without the switch its answer passes through as sent."""
+    text = "<think>Two cities.</think>Checking. " + CALL
+    raw = b"".join(named(e) for e in events_of(["<think>Two", " cities.</think>Checking. ", CALL]))
+    bare = {key: value for key, value in REQUEST.items() if key != "tools"}
+    want = [("reasoning", "Two cities."), ("message", "Checking. " + CALL)]
+
+    def summary(output: list[dict[str, Any]]) -> list[tuple[str, str]]:
+        return [(item["type"], "".join(part["text"] for part in item["content"])) for item in output]
+
+    up.handler = sse_answer([raw])
+    assert post(px, bare).content == raw
+    got = read_events(post(px_reasoning, bare).content)
+    assert all(name == data["type"] for name, data in got)
+    assert summary(got[-1][1]["response"]["output"]) == want
+    assert "response.reasoning_text.delta" in [data["type"] for _, data in got]
+    answer = {"id": "resp_1", "object": "response", "status": "completed", "output": [message(text)]}
+
+    async def whole(request: web.Request, body: bytes) -> web.StreamResponse:
+        return web.json_response(answer)
+
+    up.handler = whole
+    assert post(px, {**bare, "stream": False}).json() == answer
+    assert summary(post(px_reasoning, {**bare, "stream": False}).json()["output"]) == want
 
 
 def test_an_event_that_is_not_the_apis_passes_the_rest_through(up: Upstream, px: Proxy) -> None:
