@@ -5,9 +5,10 @@ any other value as JSON (:class:`~..dialects.Quoted`), read in its dialect's blo
 
 A quoted value is typed by the tool's schema as a markup value is (:mod:`.markup`): a string streams as it arrives;
 it ends at its closing quote, or at a tag that ends the call (its closing quote left out). An unquoted value is read
-as JSON (:mod:`.json_value`: streamed, repaired, a bare word is a string). Whitespace between the items is markup. The
-call ends at its closing mark, or at a tag that ends the block or starts another (the closing mark left out). A key
-written again, or text that is no item, ends the call where it stands: the text from there is content.
+as JSON (:mod:`.json_value`: streamed, repaired, a bare word is a string). Whitespace between the items is markup, and
+so is a left-out item separator (a key follows a value). The call ends at its closing mark, or at a tag that ends the
+block or starts another (the closing mark left out). A key written again, or text that is no item, ends the call
+where it stands: the text from there is content.
 """
 
 from __future__ import annotations
@@ -166,8 +167,13 @@ class QuotedCallReader(MarkupCall):
                     return self._end(pos + 1)
                 elif c == "<":
                     return self._at_tag(cur, pos)
-                else:
-                    return self._stop(pos)  # stray text: the call ends, the text is content
+                else:  # a next key, its separator left out; other text ends the call (it is content)
+                    end = self._word_end(cur, pos, self._tables.key, q.key_end)
+                    if end is None:
+                        return self._stop(pos)
+                    if end < 0:
+                        return pos
+                    self._state = _KEY
         return pos
 
     def _word_end(self, cur: Cursor, pos: int, word: re.Pattern[str], mark: str) -> int | None:
