@@ -576,13 +576,14 @@ class Sign(NamedTuple):
 
 def detection_signs(dialects: Iterable[Dialect] | None = None) -> list[Sign]:
     """The signs :func:`detect_dialect` looks for among ``dialects`` (by default the registry's), in order: the tags
-    of a call's body are the surest (a markup's tags are text, looked for in the template only), then a JSON
-    dialect's block."""
+    of a call's body are the surest (a markup's tags are text, looked for in the template only), then a quoted
+    body's block or quote, then a JSON dialect's block."""
     among = list(DIALECTS.values() if dialects is None else dialects)
     pairs = [Sign(d, (d.parameter.key_open,), False) for d in among if d.body == "kv" and d.parameter]
     markups = [Sign(d, (d.markup.call_open, d.markup.param_open), True) for d in among if d.markup]
+    quoted = [Sign(d, (d.block.open, d.quoted.quote), False) for d in among if d.quoted]
     blocks = [Sign(d, (d.block.open,), False) for d in among if d.body == "json"]
-    return [*pairs, *markups, *blocks]
+    return [*pairs, *markups, *quoted, *blocks]
 
 
 def _in_template(tag: str, chat_template: str, signs: Iterable[str]) -> bool:

@@ -86,6 +86,7 @@ class QuotedCallReader(MarkupCall):
         self._key = ""
         self._json: JsonValueReader | None = None
         self._key_pending = False  # the key of an unquoted value, passed on with the value's first text
+        self._key_markup = ""  # the key as written, with its end mark and the whitespace after it
 
     def feed(self, cur: Cursor, pos: int) -> int:
         buf = cur.text
@@ -106,9 +107,11 @@ class QuotedCallReader(MarkupCall):
                 json_value = self._json
                 assert json_value is not None
                 pos = json_value.feed(cur, pos)
-                if json_value.failed:
+                if json_value.failed:  # (what it passed on is closed: the arguments stay valid JSON)
                     self._json = None
-                    return self._stop(pos, json_value.take_unread())
+                    unread = self._unread_key() + json_value.take_unread()
+                    json_value.close()
+                    return self._stop(pos, unread)
                 if not json_value.done:
                     return pos
                 self._json = None
@@ -139,16 +142,17 @@ class QuotedCallReader(MarkupCall):
                 if c == "<":
                     return self._at_tag(cur, pos)
                 end = self._word_end(cur, pos, self._tables.key, q.key_end)
+                if end is not None and end < 0:
+                    return pos
                 if end is None or buf[pos:end] in self._param_names:
                     return self._stop(pos)  # no key, or one written again: the call ends, the text is content
-                if end < 0:
-                    return pos
                 self._whitespace.drop()
                 self._key = buf[pos:end]
                 self._state = _VALUE_START
                 pos = end + len(q.key_end)
+                self._key_markup = buf[pos - len(q.key_end) - len(self._key) : pos]
             elif state is _VALUE_START:
-                self._whitespace.drop()
+                self._key_markup += self._whitespace.release()
                 if buf.startswith(q.quote, pos):
                     self._begin_param(self._key, self._tables.value_ends, False, "")
                     self._state = _QUOTED_VALUE
@@ -226,9 +230,16 @@ class QuotedCallReader(MarkupCall):
             self._params += 1
         self._sink.call_args(text)
 
+    def _unread_key(self) -> str:
+        """The key of a value that gave no text (none is passed on): its markup, as written, which is then content."""
+        return self._key_markup if self._key_pending else ""
+
     def _close_pending(self) -> None:
+        """The output ends (or the call breaks off) after a key: a key with no value is content, as written."""
         json_value = self._json
         if json_value is not None:
             json_value.close()
-            self._sink.content(json_value.take_unread())
+            self._sink.content(self._unread_key() + json_value.take_unread())
             self._json = None
+        elif self._state is _VALUE_START:
+            self._sink.content(self._key_markup + self._whitespace.release())
