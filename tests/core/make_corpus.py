@@ -1881,8 +1881,8 @@ case(
 )
 case(
     "fg_unquoted_values",
-    "Values that are no string are written bare, as JSON (llama.cpp's FunctionGemma format: key2:123; the official "
-    "template writes booleans bare too); a string holds the body's marks as text.",
+    "A value that is no string is written bare, as JSON (llama.cpp's FunctionGemma format, common/chat: "
+    "'key2:123 ... non-string values are raw'; not a model's output); a string holds the body's marks as text.",
     fg("call:search{query:<escape>a{b}:c, d<escape>,limit:25}"),
     calls=[("search", {"query": "a{b}:c, d", "limit": 25})],
     tools=[FG_SEARCH],
