@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 import logging
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import lru_cache
 from typing import Any, Final
 
@@ -49,6 +49,7 @@ from xgrammar.structural_tag import (
 from longcat_plugins.core import tags as T
 from longcat_plugins.core.call_openers import CALL_OPENERS
 from longcat_plugins.core.dialects import BLOCK_OPENS, CALL_OPENS, END_OF_SEQUENCE, Dialect, pair_value_ends
+from longcat_plugins.core.readers.quoted_call import quoted_value_ends, word_class
 from longcat_plugins.core.readers.xml_call import markup_tables
 from longcat_plugins.core.schema import SchemaNode, is_string_schema, schema_types
 from longcat_plugins.core.schema.refs import as_node
@@ -164,11 +165,90 @@ def _markup_body(dialect: Dialect, schema: dict[str, Any] | bool) -> Any:
     return SequenceFormat(elements=elements) if len(elements) > 1 else elements[0]
 
 
+def _quoted_value(dialect: Dialect, name: str, node: SchemaNode | None, raw: Any, root: Mapping[str, Any]) -> Any:
+    """One argument of a quoted body, ``KEY:`` then its value as the reader types it: a value whose schema admits
+    only a string is quoted plain text; one that admits a string among other types, quoted plain text or JSON of
+    its schema; any other, JSON of its schema."""
+    quoted = dialect.quoted
+    assert quoted is not None
+    text = TagFormat(
+        begin=f"{name}{quoted.key_end}{quoted.quote}",
+        content=_plain_text(list(quoted_value_ends(quoted)), node),
+        end=quoted.quote,
+    )
+    if node is None or not isinstance(raw, Mapping) or schema_types(node) == ["string"]:
+        return text
+    json_value = SequenceFormat(elements=[
+        ConstStringFormat(value=f"{name}{quoted.key_end}"),
+        JSONSchemaFormat(json_schema=_with_definitions(raw, root), style="json"),
+    ])  # fmt: skip
+    return OrFormat(elements=[text, json_value]) if is_string_schema(node) else json_value
+
+
+def _quoted_body(dialect: Dialect, schema: dict[str, Any] | bool) -> Any:
+    """The arguments of a quoted body: the declared parameters in order, each at most once, the required ones
+    always, separated by the item separator (one alternative for each parameter that may come first); any arguments
+    of the body's shape when there are none declared."""
+    quoted = dialect.quoted
+    assert quoted is not None
+    separator = ConstStringFormat(value=quoted.item_separator)
+    root = schema if isinstance(schema, Mapping) else {}
+    node = as_node(root)
+    properties = node.get("properties") if node is not None else None
+    if not isinstance(properties, Mapping) or not properties:
+        key = RegexFormat(pattern=f"{word_class(quoted)}{{1,{T.MAX_NAME_LENGTH}}}")
+        value = OrFormat(elements=[
+            SequenceFormat(elements=[
+                ConstStringFormat(value=quoted.quote),
+                AnyTextFormat(excludes=list(quoted_value_ends(quoted))),
+                ConstStringFormat(value=quoted.quote),
+            ]),
+            JSONSchemaFormat(json_schema=True, style="json"),
+        ])  # fmt: skip
+        item = SequenceFormat(elements=[key, ConstStringFormat(value=quoted.key_end), value])
+        more = StarFormat(content=SequenceFormat(elements=[separator, item]))
+        return OptionalFormat(content=SequenceFormat(elements=[item, more]))
+    assert node is not None
+    required = node.get("required")
+    required = set(required) if isinstance(required, list) else set()
+    raw_properties = root.get("properties")
+    raw_properties = raw_properties if isinstance(raw_properties, Mapping) else {}
+    names = list(properties)
+    items = []
+    for name in names:
+        sub = properties.get(name)
+        items.append(_quoted_value(dialect, name, sub if isinstance(sub, SchemaNode) else None,
+                                   raw_properties.get(name), root))  # fmt: skip
+    # the first parameter written is one up to the first required one; each later one follows a separator
+    first_required = next((i for i, name in enumerate(names) if name in required), len(names) - 1)
+    starts = []
+    for first in range(first_required + 1):
+        rest = [
+            SequenceFormat(elements=[separator, items[i]]) if names[i] in required
+            else OptionalFormat(content=SequenceFormat(elements=[separator, items[i]]))
+            for i in range(first + 1, len(names))
+        ]  # fmt: skip
+        starts.append(SequenceFormat(elements=[items[first], *rest]) if rest else items[first])
+    body = starts[0] if len(starts) == 1 else OrFormat(elements=starts)
+    return body if required else OptionalFormat(content=body)
+
+
+def _json_body(dialect: Dialect, schema: dict[str, Any] | bool) -> Any:
+    return JSONSchemaFormat(json_schema=schema, style="json")
+
+
+#: the grammar of each kind of body (``dialects.BODY_KINDS``: a dialect of any other kind is refused when declared)
+BODY_FORMATS: Final[dict[str, Callable[[Dialect, dict[str, Any] | bool], Any]]] = {
+    "json": _json_body,
+    "markup": _markup_body,
+    "kv": _markup_body,
+    "quoted": _quoted_body,
+}
+
+
 def call_body(dialect: Dialect, schema: dict[str, Any] | bool) -> Any:
     """The format of one call's arguments in ``dialect`` (between ``begin(name)`` and ``end``)."""
-    if dialect.body == "json":
-        return JSONSchemaFormat(json_schema=schema, style="json")
-    return _markup_body(dialect, schema)
+    return BODY_FORMATS[dialect.body](dialect, schema)
 
 
 def call_tag(dialect: Dialect, name: str, schema: dict[str, Any] | bool) -> TagFormat:

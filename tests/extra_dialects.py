@@ -53,7 +53,20 @@ HUNYUAN_A13B: dict[str, Any] = {
     "block": ["<tool_calls>", "</tool_calls>"],
     "holds_list": True,
 }
-DECLARATIONS: list[dict[str, Any]] = [GLM47, KIMI_K2, DEEPSEEK_V31, MINIMAX_M2, HUNYUAN_A13B]
+#: FunctionGemma (Gemma 3 270M tuned for function calling): one call a block,
+#: ``<start_function_call>call:NAME{key:<escape>text<escape>,n:3}<end_function_call>``: bare keys, a string between
+#: ``<escape>`` tokens, any other value as JSON (Google's "FunctionGemma formatting and best practices",
+#: ai.google.dev/gemma/docs/functiongemma/formatting-and-best-practices; llama.cpp's and vLLM's ``functiongemma``
+#: parsers); ``<end_of_turn>`` ends its turn and ``<start_function_response>`` is its extra stop sequence
+FUNCTION_GEMMA: dict[str, Any] = {
+    "name": "functiongemma_test",
+    "title": "FunctionGemma (test only)",
+    "models": "FunctionGemma (functiongemma-270m-it)",
+    "block": ["<start_function_call>", "<end_function_call>"],
+    "quoted": ["call:", "{", ":", ",", "}", "<escape>"],
+    "end_of_sequence": ["<end_of_turn>", "<start_function_response>"],
+}
+DECLARATIONS: list[dict[str, Any]] = [GLM47, KIMI_K2, DEEPSEEK_V31, MINIMAX_M2, HUNYUAN_A13B, FUNCTION_GEMMA]
 
 
 def switch_on() -> None:

@@ -52,11 +52,14 @@ EXTRAS = [declared(d) for d in DECLARATIONS]
 #: the test-only dialects by their body's shape, as read (a JSON body is declared by no body key): key/value pairs
 #: (GLM-4.7's, with other tags than LongCat's, inside Hermes JSON's block tag), a name, a separator, then a JSON
 #: object (Kimi-K2, DeepSeek-V3.1), markup (an XML-like call, with other tags than Qwen3-Coder's), and a JSON object
-#: (Hunyuan-A13B's, in a JSON array in its block); their grammars and their reading derive from the declarations
+#: (Hunyuan-A13B's, in a JSON array in its block), bare keys with quoted values (FunctionGemma's); their grammars and
+#: their reading derive from the declarations
 PAIRED_EXTRAS = [d for d in EXTRAS if d.pairs is not None]
 SEPARATED = [d for d in EXTRAS if d.separated is not None]
 MARKUP_EXTRAS = [d for d in EXTRAS if d.markup is not None]
 JSON_EXTRAS = [d for d in EXTRAS if d.body == "json" and d.separated is None]
+#: bare keys and quoted values (FunctionGemma's)
+QUOTED_EXTRAS = [d for d in EXTRAS if d.quoted is not None]
 GLM_KV = declared(GLM47)
 
 
@@ -148,3 +151,20 @@ def read_back(text: str, tool: dict[str, Any]) -> list[tuple[str, Any]]:
 
     message = parse(text, [tool], ParserOptions(reasoning=False))
     return [(call.name, json.loads(call.arguments)) for call in message.tool_calls]
+
+
+def quoted_values(dialect: Dialect) -> list[tuple[str, bool]]:
+    """String values of a quoted ``dialect``: (value, whether its grammar takes it). A value holds neither its quote
+    token nor a tag that ends a call (a block's closing or opening tag, a call's opening tag, an end of sequence);
+    the body's marks and another dialect's value tags are text."""
+    quoted = dialect.quoted
+    assert quoted is not None
+    marks = quoted.args_open + quoted.key_end + quoted.item_separator + quoted.args_close
+    return [
+        ("Paris", True),
+        (f"a{marks}b \"c\" d\\e", True),
+        ("a</parameter>b</longcat_arg_value>c", True),
+        (f"a{quoted.quote}b", False),
+        (f"a{dialect.block.close}b", False),
+        (f"a{dialect.block.open}b", False),
+    ]

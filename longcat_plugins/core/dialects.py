@@ -122,6 +122,55 @@ class Separated:
 
 
 @dataclass(frozen=True, slots=True)
+class Quoted:
+    """The marks of a call written as a name, then its arguments as bare keys with values, a string value between two
+    quote tokens and any other value as JSON, in the dialect's block::
+
+        {call_open}NAME{args_open}KEY{key_end}{quote}text{quote}{item_separator}KEY{key_end}3{args_close}
+
+    One reader reads every such call (``readers/quoted_call.py``), configured by these marks. A string value ends at
+    its closing quote token (or at a tag that ends the call: then the quote was left out), so it holds any text but
+    that token."""
+
+    call_open: str
+    args_open: str
+    key_end: str
+    item_separator: str
+    args_close: str
+    quote: str
+
+    def __post_init__(self) -> None:
+        _require_tags(
+            self,
+            call_open=self.call_open,
+            args_open=self.args_open,
+            key_end=self.key_end,
+            item_separator=self.item_separator,
+            args_close=self.args_close,
+            quote=self.quote,
+        )
+        # a string value is read up to its closing quote, found as a tag is (by its '<')
+        if not self.quote.startswith("<"):
+            raise ValueError(f"Quoted.quote must be a tag (begin with '<'), got {self.quote!r}")
+        marks = {"args_open": self.args_open, "key_end": self.key_end, "item_separator": self.item_separator,
+                 "args_close": self.args_close}  # fmt: skip
+        for field, mark in marks.items():
+            if len(mark) != 1 or mark.isalnum() or mark in "_<" or mark.isspace():
+                raise ValueError(f"Quoted.{field} must be one punctuation character other than '<', got {mark!r}")
+        for field in ("item_separator", "args_close"):
+            # an unquoted value is JSON, read up to the character after it: one that ends a JSON token
+            if marks[field] not in _VALUE_ENDS:
+                ends = " ".join(sorted(_VALUE_ENDS))
+                raise ValueError(f"Quoted.{field} must end an unquoted (JSON) value ({ends}), got {marks[field]!r}")
+        if len(set(marks.values())) < len(marks):
+            raise ValueError(f"Quoted's args_open, key_end, item_separator and args_close must differ, got {marks}")
+
+
+#: the characters that end an unquoted value (a JSON value read on its own stops at them)
+_VALUE_ENDS: Final = frozenset(",:]}")
+
+
+@dataclass(frozen=True, slots=True)
 class Parameter:
     """How a markup dialect writes one argument: ``key_open + key + key_to_value + value + value_close``."""
 
@@ -150,8 +199,8 @@ class Dialect:
     name_suffix: str
     end: str
     #: ``json``: a JSON object (after a name and a separator when ``separated`` is declared); ``markup``: an XML-like
-    #: call (:class:`Markup`); ``kv``: key/value tag pairs
-    body: Literal["json", "markup", "kv"]
+    #: call (:class:`Markup`); ``kv``: key/value tag pairs; ``quoted``: bare keys and quoted values (:class:`Quoted`)
+    body: BodyKind
     #: how a markup body writes each argument (None: a JSON body)
     parameter: Parameter | None = None
     #: the tags of a call written as markup (``body == "markup"``), which the parser reads in any block
@@ -160,14 +209,20 @@ class Dialect:
     pairs: Pairs | None = None
     #: the tags of a call written as a name, a separator, then a JSON object (``body == "json"``)
     separated: Separated | None = None
+    #: the marks of a call written with bare keys and quoted values (``body == "quoted"``)
+    quoted: Quoted | None = None
     #: the dialect's end-of-sequence tokens, markup wherever they stand (besides those every dialect reads)
     end_of_sequence: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         _require_tags(self, trigger=self.trigger, prefix=self.prefix)
         _require_tags(self, **{f"end_of_sequence[{i}]": tag for i, tag in enumerate(self.end_of_sequence)})
-        shape = {"json": True, "markup": self.markup is not None, "kv": self.pairs is not None}[self.body]
-        if not shape or (self.body != "json") != (self.parameter is not None):
+        if self.body not in BODY_KINDS:
+            # (constrained decoding builds a grammar for each kind: a kind it has none for would fail per request)
+            kinds = ", ".join(BODY_KINDS)
+            raise ValueError(f"dialect {self.name!r}: no grammar writes a {self.body!r} body (the kinds: {kinds})")
+        shape = {"json": True, "markup": self.markup, "kv": self.pairs, "quoted": self.quoted}[self.body]
+        if shape is None or (self.body in _PARAMETER_BODIES) != (self.parameter is not None):
             raise ValueError(f"dialect {self.name!r}: a {self.body} body needs its tags declared")
 
     def begin(self, tool_name: str) -> str:
@@ -178,8 +233,12 @@ class Dialect:
         begin and end around the arguments in its style (a JSON object; in markup and key/value pairs, a string
         value bare and any other as JSON). Arguments given as pairs may repeat a key."""
         pairs = list(arguments.items()) if isinstance(arguments, Mapping) else list(arguments)
-        p = self.parameter
-        if p is None:
+        p, q = self.parameter, self.quoted
+        if q is not None:
+            body = q.item_separator.join(
+                f"{k}{q.key_end}{q.quote + v + q.quote if isinstance(v, str) else json.dumps(v)}" for k, v in pairs
+            )
+        elif p is None:
             body = "{" + ", ".join(f"{json.dumps(k)}: {json.dumps(v)}" for k, v in pairs) + "}"
         else:
             body = "".join(
@@ -187,6 +246,13 @@ class Dialect:
                 for k, v in pairs
             )
         return self.begin(tool_name) + body + self.end
+
+
+#: the kinds of body a dialect may have, each one with its reader and its grammar (``structural.py: call_body``)
+BodyKind = Literal["json", "markup", "kv", "quoted"]
+BODY_KINDS: Final[tuple[BodyKind, ...]] = ("json", "markup", "kv", "quoted")
+#: the bodies whose arguments are written parameter by parameter (:class:`Parameter`)
+_PARAMETER_BODIES: Final = frozenset(("markup", "kv"))
 
 
 def _json_in(block: Block, name: str, title: str, models: str, end_of_sequence: tuple[str, ...] = ()) -> Dialect:
@@ -269,6 +335,27 @@ def _separated_in(
     )
 
 
+def _quoted_in(
+    block: Block, quoted: Quoted, name: str, title: str, models: str, end_of_sequence: tuple[str, ...] = ()
+) -> Dialect:
+    """A dialect whose calls have bare keys and quoted values, written with no whitespace (as FunctionGemma's
+    template writes them), one call a block."""
+    call_open = f"{block.open}{quoted.call_open}"
+    return Dialect(
+        name=name,
+        title=title,
+        models=models,
+        block=block,
+        trigger=call_open,
+        prefix=call_open,
+        name_suffix=quoted.args_open,
+        end=f"{quoted.args_close}{block.close}",
+        body="quoted",
+        quoted=quoted,
+        end_of_sequence=end_of_sequence,
+    )
+
+
 def pair_value_ends(dialect: Dialect) -> tuple[str, ...]:
     """What ends a value of a key/value dialect: the value's closing tag, a next pair's key tag, the block's closing
     tag (none for another dialect)."""
@@ -279,11 +366,13 @@ def pair_value_ends(dialect: Dialect) -> tuple[str, ...]:
 
 #: the keys of a declaration (:func:`declared`), in the order its docstring gives them
 DECLARATION_KEYS: Final = (
-    "name", "title", "models", "block", "holds_list", "pairs", "markup", "separated", "end_of_sequence",
+    "name", "title", "models", "block", "holds_list", "pairs", "markup", "separated", "quoted", "end_of_sequence",
 )  # fmt: skip
 _REQUIRED_KEYS: Final = ("name", "title", "models", "block")
 #: the keys that declare a body (none: a JSON object), and what each declares
-_BODIES: Final[dict[str, type[Pairs | Markup | Separated]]] = {"pairs": Pairs, "markup": Markup, "separated": Separated}
+_BODIES: Final[dict[str, type[Pairs | Markup | Separated | Quoted]]] = {
+    "pairs": Pairs, "markup": Markup, "separated": Separated, "quoted": Quoted,
+}  # fmt: skip
 
 
 def declared(entry: Mapping[str, Any]) -> Dialect:
@@ -297,13 +386,15 @@ def declared(entry: Mapping[str, Any]) -> Dialect:
     - the body's tags, at most one of: ``pairs`` (``[key_open, key_close, value_open, value_close]``:
       :class:`Pairs`), ``markup`` (``[call_open, call_close, param_open, param_close]``, then ``name_end`` if not
       ``>``: :class:`Markup`), ``separated`` (``[call_open, separator, call_close]``, then ``namespace`` and
-      ``index_mark`` if written: :class:`Separated`); with none, the body is a JSON object;
+      ``index_mark`` if written: :class:`Separated`), ``quoted`` (``[call_open, args_open, key_end,
+      item_separator, args_close, quote]``: :class:`Quoted`); with none, the body is a JSON object;
     - ``end_of_sequence``: the dialect's end-of-sequence tokens (a list of tags), read as markup wherever they stand,
       whatever the body.
 
     Nothing of a declaration is dropped: a key not among these (:data:`DECLARATION_KEYS`), a missing one, a second
-    body, a field of the wrong type or an empty tag, or ``holds_list`` with a body other than JSON is a
-    ``ValueError`` naming the dialect and the key."""
+    body, a field of the wrong type or an empty tag, ``holds_list`` with a body other than JSON, or body marks that
+    could not be read back as the grammar writes them (:class:`Quoted`) is a ``ValueError`` naming the dialect and
+    the key."""
     try:
         return _declared(entry)
     except ValueError as e:
@@ -332,11 +423,17 @@ def _declared(entry: Mapping[str, Any]) -> Dialect:
     body = bodies[0]
     fields = dataclasses.fields(_BODIES[body])
     tags = _strings(entry, body, (sum(f.default is dataclasses.MISSING for f in fields), len(fields)))
-    if body == "pairs":
-        return _pairs_in(block, Pairs(*tags), *names, end_of_sequence)
-    if body == "markup":
-        return _markup_in(block, Markup(*tags), *names, end_of_sequence)
-    return _separated_in(block, Separated(*tags), *names, end_of_sequence)
+    try:
+        marks = _BODIES[body](*tags)
+    except ValueError as e:
+        raise ValueError(f"{body!r}: {e}") from None
+    if isinstance(marks, Pairs):
+        return _pairs_in(block, marks, *names, end_of_sequence)
+    if isinstance(marks, Markup):
+        return _markup_in(block, marks, *names, end_of_sequence)
+    if isinstance(marks, Quoted):
+        return _quoted_in(block, marks, *names, end_of_sequence)
+    return _separated_in(block, marks, *names, end_of_sequence)
 
 
 def _strings(entry: Mapping[str, Any], key: str, count: tuple[int, int] | None = None) -> tuple[str, ...]:
@@ -441,6 +538,9 @@ MARKUPS: Final = {m.call_open: m for m in dict.fromkeys(d.markup for d in READ_D
 #: every call written as a name, a separator and a JSON object, by its call's opening tag (read in any block, and
 #: outside one)
 SEPARATED: Final = {s.call_open: s for s in dict.fromkeys(d.separated for d in READ_DIALECTS.values() if d.separated)}
+#: the calls written with bare keys and quoted values, by the opening tag of their block (their own opening mark need
+#: not be a tag: such a call is read only in its block)
+QUOTED: Final = {d.block.open: d.quoted for d in READ_DIALECTS.values() if d.quoted}
 CALL_OPENS: Final = (*MARKUPS, *SEPARATED)
 #: the end-of-sequence tokens the parser reads as markup: every dialect's, and those of the dialects that declare theirs
 END_OF_SEQUENCE: Final = tuple(
@@ -476,13 +576,14 @@ class Sign(NamedTuple):
 
 def detection_signs(dialects: Iterable[Dialect] | None = None) -> list[Sign]:
     """The signs :func:`detect_dialect` looks for among ``dialects`` (by default the registry's), in order: the tags
-    of a call's body are the surest (a markup's tags are text, looked for in the template only), then a JSON
-    dialect's block."""
+    of a call's body are the surest (a markup's tags are text, looked for in the template only), then a quoted
+    body's block or quote, then a JSON dialect's block."""
     among = list(DIALECTS.values() if dialects is None else dialects)
     pairs = [Sign(d, (d.parameter.key_open,), False) for d in among if d.body == "kv" and d.parameter]
     markups = [Sign(d, (d.markup.call_open, d.markup.param_open), True) for d in among if d.markup]
+    quoted = [Sign(d, (d.block.open, d.quoted.quote), False) for d in among if d.quoted]
     blocks = [Sign(d, (d.block.open,), False) for d in among if d.body == "json"]
-    return [*pairs, *markups, *blocks]
+    return [*pairs, *markups, *quoted, *blocks]
 
 
 def _in_template(tag: str, chat_template: str, signs: Iterable[str]) -> bool:

@@ -38,6 +38,7 @@ from .readers import (
     CallSink,
     JsonCallReader,
     KvCallReader,
+    QuotedCallReader,
     Report,
     SepCallReader,
     XmlCallReader,
@@ -565,6 +566,9 @@ class StreamParser:
                 block.whitespace.drop()
             if isinstance(tag, str) and calls:
                 return pos, _MET_IN_BLOCK[tag]
+        elif not calls and block.wrapper in D.QUOTED:  # a call with bare keys and quoted values, in its own block
+            quoted = QuotedCallReader(self._sink, self._schemas, D.QUOTED[block.wrapper])
+            return pos, Met(Trigger.CALL_BEGINS, reader=quoted)
         elif not calls and c not in _NOT_A_NAME_START:  # NAME, then key/value pairs, an object or parameters
             named_markup = parameters_follow_name(cur, pos)
             if named_markup is T.NEED_MORE:

@@ -1750,6 +1750,145 @@ case(
     content='<tool_calls>[{"name": "web_fetch", "arguments": {"url": "https://example.com"}}]</tool_calls>',
 )
 
+# ------------- FunctionGemma, bare keys and quoted values in a block (a test-only dialect: tests/extra_dialects.py)
+#: the tools of the FunctionGemma cases, as their sources declare them
+FG_WEATHER = fn(
+    "get_current_weather",
+    {"location": {"type": "string"}, "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}},
+    ["location"],
+)
+FG_TEMPERATURE = fn(
+    "get_current_temperature",
+    {"location": {"type": "string"}, "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}},
+    ["location", "unit"],
+)
+FG_TIME = fn("get_time", {"timezone": {"type": "string"}})
+FG_SEARCH = fn("search", {"query": {"type": "string"}, "limit": {"type": "integer"}, "sort": {"type": "string"}})
+FG_FLASHLIGHT_ON = fn("turn_on_flashlight", {})
+FG_FLASHLIGHT_OFF = fn("turn_off_flashlight", {})
+FG_EVENT = fn("create_calendar_event", {"datetime": {"type": "string"}, "title": {"type": "string"}})
+FG_EMAIL = fn("send_email", {"to": {"type": "string"}, "subject": {"type": "string"}})
+FG_MOBILE = [FG_FLASHLIGHT_ON, FG_FLASHLIGHT_OFF, FG_EVENT, FG_EMAIL]
+
+
+def fg(body):
+    return f"<start_function_call>{body}<end_function_call>"
+
+
+case(
+    "fg_google_guide_call",
+    "FunctionGemma's call as Google's guide shows the model writing it (ai.google.dev/gemma/docs/functiongemma/"
+    "formatting-and-best-practices, 'Turn 3: Model Issues Function Call'): a string between <escape> tokens.",
+    fg("call:get_current_weather{location:<escape>Tokyo, Japan<escape>}"),
+    calls=[("get_current_weather", {"location": "Tokyo, Japan"})],
+    tools=[FG_WEATHER],
+)
+case(
+    "fg_google_guide_two_arguments",
+    "Google's guide, 'Scenario B: Enriched Description' (same page): two arguments separated by a comma.",
+    fg("call:get_current_temperature{location:<escape>Paris<escape>,unit:<escape>celsius<escape>}"),
+    calls=[("get_current_temperature", {"location": "Paris", "unit": "celsius"})],
+    tools=[FG_TEMPERATURE],
+)
+case(
+    "fg_vllm_text_before_call",
+    "vLLM's tests/tool_parsers/test_functiongemma_tool_parser.py (test_text_before_tool_call): the text before the "
+    "block is content, verbatim (vLLM strips its trailing space).",
+    "Let me check the weather for you. " + fg("call:get_current_weather{location:<escape>Paris<escape>}"),
+    content="Let me check the weather for you. ",
+    calls=[("get_current_weather", {"location": "Paris"})],
+    tools=[FG_WEATHER],
+)
+case(
+    "fg_vllm_two_calls",
+    "vLLM's test_multiple_tool_calls: two blocks one after the other, two calls in order.",
+    fg("call:get_current_weather{location:<escape>London<escape>}") + fg("call:get_time{timezone:<escape>UTC<escape>}"),
+    calls=[("get_current_weather", {"location": "London"}), ("get_time", {"timezone": "UTC"})],
+    tools=[FG_WEATHER, FG_TIME],
+)
+case(
+    "fg_vllm_items_without_commas",
+    "vLLM's test_streamed_arguments_form_valid_json_with_three_keys writes the items with no comma between them: a "
+    "key after a value is the next item; a quoted value of an integer parameter is typed by the schema.",
+    fg("call:search{query:<escape>python<escape>limit:<escape>10<escape>sort:<escape>relevance<escape>}"),
+    calls=[("search", {"query": "python", "limit": 10, "sort": "relevance"})],
+    tools=[FG_SEARCH],
+)
+case(
+    "fg_fine_tuned_calendar_event",
+    "A fine-tuned FunctionGemma's output (tidepool-heavy-industries/functiongemma-training, FINAL_SUMMARY.md, "
+    "'Function with parameters', in the block its training data writes it in).",
+    fg("call:create_calendar_event{datetime:<escape>2026-11-20T10:00:00<escape>,title:<escape>Team Meeting<escape>}"),
+    calls=[("create_calendar_event", {"datetime": "2026-11-20T10:00:00", "title": "Team Meeting"})],
+    tools=FG_MOBILE,
+)
+case(
+    "fg_fine_tuned_no_arguments_and_parallel",
+    "The same project's call with no arguments (its training data: call:turn_on_flashlight{}) and a parallel call "
+    "after it ('Both turn_on_flashlight and create_calendar_event in one response'), then the turn's end token.",
+    fg("call:turn_on_flashlight{}")
+    + fg("call:create_calendar_event{datetime:<escape>2026-11-20T10:00:00<escape>,title:<escape>Team Meeting<escape>}")
+    + "<end_of_turn>",
+    calls=[
+        ("turn_on_flashlight", {}),
+        ("create_calendar_event", {"datetime": "2026-11-20T10:00:00", "title": "Team Meeting"}),
+    ],
+    tools=FG_MOBILE,
+)
+case(
+    "fg_base_model_no_call_syntax",
+    "The base model's output prompted with raw text (the same project's FINDINGS.md, 'Actual Output (Base)'): no "
+    "call: mark, no braces; neither block is a call, both are content, verbatim.",
+    "<start_function_call>turn_on_flashlight<escape>turn_off_flashlight<escape><start_function_call>send_email",
+    content="<start_function_call>turn_on_flashlight<escape>turn_off_flashlight<escape><start_function_call>send_email",
+    tools=FG_MOBILE,
+)
+case(
+    "fg_fine_tuned_name_only",
+    "The fine-tuned model's output prompted with raw text (FINDINGS.md, 'Actual Output (Fine-tuned)'): a name with no "
+    "call: mark and no arguments is no call; the end-of-turn token is markup.",
+    "<start_function_call>create_calendar_event\n<end_of_turn>",
+    content="<start_function_call>create_calendar_event\n",
+    tools=FG_MOBILE,
+)
+case(
+    "fg_hand_written_layout",
+    "The layout FINDINGS.md expects (written by hand there, not a model's): each call on its own line in its block, "
+    "a space after the comma; the line breaks are markup (inside the blocks, and between two blocks).",
+    "<start_function_call>\ncall:turn_on_flashlight{}\n<end_function_call>\n<start_function_call>\n"
+    "call:create_calendar_event{datetime:<escape>2026-11-20T10:00:00<escape>, title:<escape>Review Q4 Strategy Draft"
+    "<escape>}\n<end_function_call>",
+    calls=[
+        ("turn_on_flashlight", {}),
+        ("create_calendar_event", {"datetime": "2026-11-20T10:00:00", "title": "Review Q4 Strategy Draft"}),
+    ],
+    tools=FG_MOBILE,
+)
+case(
+    "fg_wrong_name",
+    "The base model sometimes names a tool that is not declared (FINAL_SUMMARY.md: 'Sometimes wrong "
+    "(turn_flashlight)'): the block is content, verbatim.",
+    fg("call:turn_flashlight{}"),
+    content=fg("call:turn_flashlight{}"),
+    tools=FG_MOBILE,
+)
+case(
+    "fg_cut_in_a_string",
+    "Google's guide call cut inside its string value: the value so far, as valid JSON.",
+    "<start_function_call>call:get_current_weather{location:<escape>Tok",
+    calls=[("get_current_weather", {"location": "Tok"})],
+    tools=[FG_WEATHER],
+)
+case(
+    "fg_unquoted_values",
+    "A value that is no string is written bare, as JSON (llama.cpp's FunctionGemma format, common/chat: "
+    "'key2:123 ... non-string values are raw'; not a model's output); a string holds the body's marks as text.",
+    fg("call:search{query:<escape>a{b}:c, d<escape>,limit:25}"),
+    calls=[("search", {"query": "a{b}:c, d", "limit": 25})],
+    tools=[FG_SEARCH],
+)
+
+
 if __name__ == "__main__":
     out = sys.argv[1]
     ids = [c["id"] for c in CASES]

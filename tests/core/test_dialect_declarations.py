@@ -6,6 +6,7 @@ know, a second body, a field of the wrong type, or one that means nothing for th
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -20,6 +21,7 @@ BODIES: dict[str, dict[str, Any]] = {
     "pairs": {"pairs": ["<k>", "</k>", "<v>", "</v>"]},
     "markup": {"markup": ['<invoke name="', "</invoke>", '<parameter name="', "</parameter>", '">']},
     "separated": {"separated": ["<call>", "<sep>", "</call>", "functions.", ":"]},
+    "quoted": {"quoted": ["call:", "{", ":", ",", "}", "<escape>"]},
 }
 EOS = ["<|end_of_turn|>"]
 
@@ -113,3 +115,56 @@ def test_every_key_is_documented_where_it_is_read() -> None:
     doc = D.declared.__doc__ or ""
     for key in D.DECLARATION_KEYS:
         assert f"``{key}``" in doc, key
+
+
+def test_a_quoted_body_is_declared_with_its_marks_and_written_as_its_template_writes_it() -> None:
+    """Bare keys, a string between quote tokens, any other value as JSON, no whitespace (FunctionGemma's layout)."""
+    dialect = D.declared({**BASE, **BODIES["quoted"]})
+    assert dialect.body == "quoted"
+    assert dialect.quoted == D.Quoted("call:", "{", ":", ",", "}", "<escape>")
+    text = dialect.write("f", {"city": "Paris", "days": 3, "stops": [1, 2]})
+    assert text == "<calls>call:f{city:<escape>Paris<escape>,days:3,stops:[1, 2]}</calls>"
+    assert dialect.begin("f") == "<calls>call:f{" and dialect.trigger == "<calls>call:"
+
+
+QUOTED = BODIES["quoted"]["quoted"]
+
+
+@pytest.mark.parametrize(
+    ("marks", "why"),
+    [
+        ([*QUOTED[:5], '"'], "must be a tag"),
+        ([*QUOTED[:3], ";", *QUOTED[4:]], "must end an unquoted (JSON) value"),
+        ([*QUOTED[:4], "]]", QUOTED[5]], "one punctuation character"),
+        ([QUOTED[0], "a", *QUOTED[2:]], "one punctuation character"),
+        ([*QUOTED[:3], "}", *QUOTED[4:]], "must differ"),
+        (QUOTED[:5], "expected a list of 6 strings"),
+    ],
+    ids=["quote-not-a-tag", "separator-inside-a-value", "long-close", "letter-open", "separator-is-close", "five"],
+)
+def test_quoted_marks_the_reader_could_not_read_back_are_refused_when_declared(
+    monkeypatch: pytest.MonkeyPatch, marks: list[str], why: str
+) -> None:
+    """Marks the grammar would write but the reader could not tell apart (a value's end, an item's, the call's) are
+    an error naming the variable, the dialect, the key and why, when the dialect is declared (not per request)."""
+    with pytest.raises(ValueError) as raised:
+        _load(monkeypatch, {**BASE, "quoted": marks})
+    message = str(raised.value)
+    assert D.EXTRA_ENV_VAR in message and "'d'" in message and "'quoted'" in message, message
+    assert why in message, message
+
+
+def test_a_quoted_body_in_a_list_block_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(ValueError, match=rf"{D.EXTRA_ENV_VAR}: dialect 'd': 'holds_list'.*'quoted'"):
+        _load(monkeypatch, {**BASE, **BODIES["quoted"], "holds_list": True})
+
+
+def test_a_dialect_of_a_body_kind_no_grammar_writes_is_refused_when_made() -> None:
+    """Every kind of body has its reader and its grammar (``structural.py``); a dialect of another kind is a
+    ``ValueError`` naming it when it is made, not a failure in each request that forces a call."""
+    made = D.declared(BASE)
+    with pytest.raises(ValueError, match=r"dialect 'd': no grammar writes a 'yaml' body \(the kinds: json, markup"):
+        D.Dialect(**{**{f: getattr(made, f) for f in ("name", "title", "models", "block", "trigger", "prefix")},
+                     "name_suffix": "", "end": "", "body": "yaml"})  # type: ignore[arg-type]  # fmt: skip
+    with pytest.raises(ValueError, match=r"dialect 'd': a quoted body needs its tags declared"):
+        replace(made, body="quoted")

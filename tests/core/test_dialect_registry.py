@@ -69,6 +69,8 @@ def _marks(dialect: Dialect) -> tuple[str, ...]:
     """Text that only an output in ``dialect`` holds."""
     if dialect.separated is not None:
         return (dialect.separated.separator,)
+    if dialect.quoted is not None:
+        return (f"{dialect.block.open}{dialect.quoted.call_open}", f"{dialect.block.open}\n{dialect.quoted.call_open}")
     if dialect.parameter is None:
         opens = "[" if dialect.block.holds_list else ""
         return (f'{dialect.block.open}\n{opens}{{"name"', f'{dialect.block.open}{opens}{{"name"')
@@ -170,6 +172,8 @@ def _tags_of(dialect: Dialect) -> list[str]:
     groups += [dataclasses.astuple(group) for group in (dialect.markup, dialect.pairs) if group is not None]
     if dialect.separated is not None:
         groups.append((dialect.separated.call_open, dialect.separated.separator, dialect.separated.call_close))
+    if dialect.quoted is not None:
+        groups.append((dialect.quoted.quote,))  # (its other marks are no tags)
     return [tag for group in groups for tag in group if isinstance(tag, str) and len(tag) > 1]
 
 

@@ -104,6 +104,8 @@ def call_block(draw: st.DrawFn, shapes: tuple[str, ...] = SHAPES) -> tuple[str, 
         if declared.pairs is not None and draw(st.booleans()):
             declared = compact(declared)
         if declared.parameter is None:
+            if declared.quoted is not None:  # (a string between quote tokens ends at a tag that ends the call)
+                assume(not any(value_ends(declared)(v) for v in args.values() if isinstance(v, str)))
             return written(declared, name, args), [(name, args)]
         assume(not any(value_ends(declared)(_plain_value(v)) for v in args.values()))
         return written(declared, name, {k: _plain_value(v) for k, v in args.items()}), [(name, args)]

@@ -15,6 +15,7 @@ from typing import Any, Final
 from longcat_plugins.core import dialects as D
 from longcat_plugins.core import tags as T
 from longcat_plugins.core.readers.kv_call import pair_tables
+from longcat_plugins.core.readers.quoted_call import quoted_value_ends
 from longcat_plugins.core.readers.xml_call import markup_tables
 from tests.grammar_cases import compact, written
 
@@ -32,6 +33,8 @@ def value_ends(dialect: D.Dialect) -> ValueEnds:
     if dialect.pairs is not None:
         pairs = pair_tables(dialect)
         return ValueEnds(pairs.value_end.tags, pairs.closers.value_close)
+    if dialect.quoted is not None:
+        return ValueEnds(quoted_value_ends(dialect.quoted))
     return NO_ENDS
 
 
@@ -44,6 +47,7 @@ MARKUP_DIALECTS = tuple({d.markup: d for d in D.READ_DIALECTS.values() if d.mark
 PAIR_DIALECTS = tuple(D.PAIR_DIALECTS.values())
 SEPARATED_DIALECTS = tuple(d for d in D.READ_DIALECTS.values() if d.separated is not None)
 JSON_DIALECTS = tuple(d for d in D.READ_DIALECTS.values() if d.body == "json" and d.separated is None)
+QUOTED_DIALECTS = tuple(d for d in D.READ_DIALECTS.values() if d.quoted is not None)
 #: the block a markup call is also drawn in, whatever its own (a markup call is read in any block)
 _LONGCAT = D.DIALECTS["kv"].block
 
@@ -52,7 +56,8 @@ _LONGCAT = D.DIALECTS["kv"].block
 REGISTERED_BLOCKS = tuple(f"registered.{name}" for name in D.READ_DIALECTS)
 #: block shapes whose result is checked
 ROUND_TRIP_BLOCKS = ("json.block", "xml.wrapped", "xml.bare", "xml.longcat", "kv.tag-line", "kv.own-line",
-                     "kv.no-closer", "sep.section", *REGISTERED_BLOCKS)  # fmt: skip
+                     "kv.no-closer", "sep.section", *REGISTERED_BLOCKS,
+                     *(("quoted.call",) if QUOTED_DIALECTS else ()))  # fmt: skip
 #: shapes read by rules still being settled: invariants only
 OPEN_BLOCKS = ("kv.prefix", "kv.no-opener", "kv.name-before-tag", "kv.json-body", "kv.ts-call", "kv.one-key-json",
                "kv.colon-lines", "kv.key-at-end", "xml.orphan-close", "xml.value-function-close",
@@ -65,7 +70,8 @@ def dialect_for(shape: str, rng: random.Random) -> D.Dialect | None:
         return D.READ_DIALECTS[shape.removeprefix("registered.")]
     if shape in ("json.call-list", "json.untagged"):
         return None
-    among = {"json": JSON_DIALECTS, "xml": MARKUP_DIALECTS, "kv": PAIR_DIALECTS, "sep": SEPARATED_DIALECTS}
+    among = {"json": JSON_DIALECTS, "xml": MARKUP_DIALECTS, "kv": PAIR_DIALECTS, "sep": SEPARATED_DIALECTS,
+             "quoted": QUOTED_DIALECTS}  # fmt: skip
     return rng.choice(among[shape.partition(".")[0]])
 
 
@@ -260,6 +266,28 @@ def _sep_section(out: Output, dialect: D.Dialect, tools: list[Tool]) -> None:
     out.add("block", rng.choice(("", "\n")) + block.close)
 
 
+def _quoted_call(out: Output, dialect: D.Dialect, tool: Tool) -> None:
+    """One call of ``dialect``'s quoted body in its block: a string between quote tokens, any other value as JSON;
+    whitespace after a separator, the arguments' closing mark sometimes left out (the block's closing tag ends the
+    call)."""
+    rng = out.rng
+    quoted, block = dialect.quoted, dialect.block
+    assert quoted is not None
+    out.add("block", f"{block.open}{rng.choice(('', '', chr(10)))}{quoted.call_open}{tool.name}{quoted.args_open}")
+    args: dict[str, Any] = {}
+    for i, (key, _, value) in enumerate(_call_args(out, tool, True, value_ends(dialect))):
+        if i:
+            out.add("block", quoted.item_separator + rng.choice(("", "", " ", "\n")))
+        text = quoted.quote + value + quoted.quote if isinstance(value, str) else json.dumps(value)
+        out.add(f"param:{key}", f"{key}{quoted.key_end}{text}")
+        args[key] = value
+    close = quoted.args_close if rng.random() < 0.9 else ""
+    if not close:
+        out.features.append("quoted.no-args-close")
+    out.add("block", close + rng.choice(("", "", "\n")) + block.close)
+    out.calls.append(ExpectedCall(tool.name, args))
+
+
 def _json_object(out: Output, name: str) -> tuple[str, dict[str, Any]]:
     rng = out.rng
     args: dict[str, Any] = {}
@@ -366,6 +394,10 @@ def add_block(out: Output, shape: str, tools: dict[str, Tool], typed: bool) -> N
         text = written(dialect, tool.name, [(k, v if json_body else t) for k, t, v in params])
         out.add("block", text)
         out.calls.append(ExpectedCall(tool.name, {k: v for k, _, v in params}))
+        return
+    if shape == "quoted.call":
+        assert dialect is not None
+        _quoted_call(out, dialect, new_tool())
         return
     if shape == "sep.section":
         assert dialect is not None

@@ -17,7 +17,7 @@ from xgrammar.testing import _is_grammar_accept_string
 from longcat_plugins.core import tags as T
 from longcat_plugins.core.dialects import DIALECTS, END_OF_SEQUENCE, Dialect
 from tests.extra_dialects import DEEPSEEK_V31
-from tests.grammar_cases import BROKEN, SHAPES, broken_tool, read_back, strict_tool, written
+from tests.grammar_cases import BROKEN, QUOTED_EXTRAS, SHAPES, broken_tool, read_back, strict_tool, written
 from tests.support.twins.extra_grammars import *  # noqa: F403 (the test-only dialects' round trips, run on SGLang)
 from tests.support.twins.extra_grammars import Accepts, ExtraGrammar
 
@@ -164,3 +164,19 @@ def test_the_reasoning_before_a_forced_call_holds_no_end_of_sequence(dialect_env
     assert declared_marker in END_OF_SEQUENCE
     for marker in END_OF_SEQUENCE:
         assert not _accepts(grammar, f"Paris{marker} it is.</think>\n{call}"), marker
+
+
+@pytest.mark.parametrize("dialect", QUOTED_EXTRAS, ids=[d.name for d in QUOTED_EXTRAS])
+def test_a_named_call_in_a_quoted_dialect_is_forced_and_read_back(
+    monkeypatch: pytest.MonkeyPatch, dialect_env: Any, dialect: Dialect
+) -> None:
+    """A named tool in a quoted body (FunctionGemma's): the grammar SGLang builds takes the call as the declaration
+    writes it, which the parser reads back, and refuses one of the wrong type or of another tool."""
+    monkeypatch.setitem(DIALECTS, dialect.name, dialect)
+    tool = strict_tool({"city": {"type": "string"}, "days": {"type": "integer"}})
+    grammar = _grammar(dialect_env, dialect.name, tool, NAMED)
+    call = written(dialect, "lookup", {"city": 'Paris, "FR"', "days": 3})
+    assert _accepts(grammar, call)
+    assert read_back(call, tool) == [("lookup", {"city": 'Paris, "FR"', "days": 3})]
+    assert not _accepts(grammar, written(dialect, "lookup", {"city": "Paris", "days": "3"}))
+    assert not _accepts(grammar, written(dialect, "other", {"city": "Paris", "days": 3}))

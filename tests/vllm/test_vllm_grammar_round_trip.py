@@ -14,7 +14,7 @@ from vllm_support import build_tokenizer, chat_request
 from longcat_plugins.core import tags as T
 from longcat_plugins.core.dialects import DIALECTS, Dialect
 from longcat_plugins.vllm.tokenizer_facts import DIALECT_ENV
-from tests.grammar_cases import BROKEN, SHAPES, broken_tool, read_back, strict_tool, written
+from tests.grammar_cases import BROKEN, QUOTED_EXTRAS, SHAPES, broken_tool, read_back, strict_tool, written
 from tests.support.twins.extra_grammars import *  # noqa: F403 (the test-only dialects' round trips, run on vLLM)
 from tests.support.twins.extra_grammars import Accepts, ExtraGrammar
 
@@ -273,3 +273,19 @@ def extra_grammar(monkeypatch: pytest.MonkeyPatch, tokenizer: Any) -> ExtraGramm
         return lambda text: _accepts(tag, text)
 
     return grammar
+
+
+@pytest.mark.parametrize("dialect", QUOTED_EXTRAS, ids=[d.name for d in QUOTED_EXTRAS])
+def test_a_named_call_in_a_quoted_dialect_is_forced_and_read_back(
+    monkeypatch: pytest.MonkeyPatch, tokenizer: Any, dialect: Dialect
+) -> None:
+    """A named tool in a quoted body (FunctionGemma's): the structural tag vLLM's ``Parser`` asks for takes the call
+    as the declaration writes it, which the parser reads back, and refuses one of the wrong type or of another
+    tool."""
+    tool = strict_tool({"city": {"type": "string"}, "days": {"type": "integer"}})
+    tag = _structural_tag(monkeypatch, tokenizer, _register(monkeypatch, dialect), tool, tool_choice=NAMED)
+    call = written(dialect, "lookup", {"city": 'Paris, "FR"', "days": 3})
+    assert _accepts(tag, call)
+    assert read_back(call, tool) == [("lookup", {"city": 'Paris, "FR"', "days": 3})]
+    assert not _accepts(tag, written(dialect, "lookup", {"city": "Paris", "days": "3"}))
+    assert not _accepts(tag, written(dialect, "other", {"city": "Paris", "days": 3}))

@@ -7,13 +7,15 @@
 * :mod:`.markup` -- what the XML and key/value readers share (parameters and their typing);
 * :mod:`.xml_call` -- ``<function=NAME><parameter=P>...``;
 * :mod:`.kv_call` -- ``NAME<longcat_arg_key>P</longcat_arg_key><longcat_arg_value>...`` in a key/value dialect's tags;
-* :mod:`.sep_call` -- a name, a separator, then a JSON object, in a separated dialect's tags.
+* :mod:`.sep_call` -- a name, a separator, then a JSON object, in a separated dialect's tags;
+* :mod:`.quoted_call` -- ``call:NAME{key:<escape>text<escape>,n:3}``: bare keys and quoted values, in its block.
 """
 
 from __future__ import annotations
 
 from .json_call import JsonCallReader
 from .kv_call import KvCallReader
+from .quoted_call import QuotedCallReader
 from .sep_call import SepCallReader
 from .sink import CallReader, CallSink, Report
 from .xml_call import XmlCallReader, parameters_follow_name
@@ -23,6 +25,7 @@ __all__ = [
     "CallSink",
     "JsonCallReader",
     "KvCallReader",
+    "QuotedCallReader",
     "Report",
     "SepCallReader",
     "XmlCallReader",

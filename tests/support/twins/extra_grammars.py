@@ -25,11 +25,13 @@ from tests.grammar_cases import (
     JSON_EXTRAS,
     MARKUP_EXTRAS,
     PAIRED_EXTRAS,
+    QUOTED_EXTRAS,
     SEPARATED,
     SHAPES,
     broken_tool,
     compact,
     kv_values,
+    quoted_values,
     read_back,
     strict_tool,
     written,
@@ -43,6 +45,10 @@ __all__ = [
     "test_a_line_broken_declaration_refuses_the_compact_layout",
     "test_a_markup_dialect_with_other_tags_gets_its_own_grammar",
     "test_a_name_and_separator_dialect_gets_its_own_grammar",
+    "test_a_quoted_dialect_gets_its_own_grammar",
+    "test_a_quoted_dialect_refuses_a_broken_call",
+    "test_a_quoted_value_ends_at_its_quote",
+    "test_every_body_kind_has_a_grammar",
     "test_every_test_only_dialect_has_a_round_trip",
     "test_the_compact_layout_is_forced_by_a_declaration_that_writes_it",
 ]
@@ -201,12 +207,70 @@ def test_a_json_dialect_with_other_tags_gets_its_own_grammar(
     assert text.startswith(f"{dialect.block.open}\n{'[' if dialect.block.holds_list else ''}{{")
 
 
+QUOTED = pytest.mark.parametrize("dialect", QUOTED_EXTRAS, ids=[d.name for d in QUOTED_EXTRAS])
+
+
+@SHAPE_PARAMS
+@QUOTED
+def test_a_quoted_dialect_gets_its_own_grammar(
+    extra_grammar: ExtraGrammar,
+    dialect: Dialect,
+    shape: str,
+    properties: dict[str, Any] | None,
+    arguments: dict[str, Any],
+    wrong: dict[str, Any] | None,
+) -> None:
+    """Its calls (bare keys, a string between quote tokens, any other value as JSON) are accepted and read back,
+    with wrongly typed arguments refused; a key/value call is not its call."""
+    text = _round_trip(extra_grammar, dialect, DIALECTS["kv"], properties, arguments, wrong)
+    assert dialect.quoted is not None and text.startswith(f"{dialect.block.open}{dialect.quoted.call_open}lookup")
+
+
+@QUOTED
+@pytest.mark.parametrize("bounds", [{}, {"minLength": 1}], ids=["free", "min-length"])
+def test_a_quoted_value_ends_at_its_quote(
+    extra_grammar: ExtraGrammar, dialect: Dialect, bounds: dict[str, int]
+) -> None:
+    """A string value holds neither its quote token nor a tag that ends the call; the body's marks are text."""
+    for value, taken in quoted_values(dialect):
+        for properties in ({"code": {"type": "string", **bounds}}, None):
+            accepts = extra_grammar(dialect, strict_tool(properties))
+            text = written(dialect, "lookup", {"code": value})
+            assert accepts(text) is taken, text
+            if taken:
+                assert read_back(text, strict_tool(properties)) == [("lookup", {"code": value})]
+
+
+@pytest.mark.parametrize(("case", "properties", "extra", "arguments"), BROKEN, ids=[c[0] for c in BROKEN])
+@QUOTED
+def test_a_quoted_dialect_refuses_a_broken_call(
+    extra_grammar: ExtraGrammar,
+    dialect: Dialect,
+    case: str,
+    properties: dict[str, Any],
+    extra: dict[str, Any],
+    arguments: list[tuple[str, Any]],
+) -> None:
+    accepts = extra_grammar(dialect, broken_tool(properties, extra, None))
+    assert not accepts(written(dialect, "lookup", arguments))
+
+
+def test_every_body_kind_has_a_grammar() -> None:
+    """Each kind of body a dialect may be declared with has its grammar (a dialect of another kind is refused when
+    declared: ``dialects.BODY_KINDS``)."""
+    from longcat_plugins.core.dialects import BODY_KINDS
+    from longcat_plugins.structural import BODY_FORMATS
+
+    assert set(BODY_FORMATS) == set(BODY_KINDS)
+
+
 #: the round trips above, by the shape of the body they take
 ROUND_TRIPS = {
     "key/value": PAIRED_EXTRAS,
     "name and separator": SEPARATED,
     "markup": MARKUP_EXTRAS,
     "JSON": JSON_EXTRAS,
+    "quoted": QUOTED_EXTRAS,
 }
 
 
