@@ -51,6 +51,10 @@ WRITTEN_CALLS = {
     },
 }
 
+#: the content each text of :data:`TEXTS` writes (without its surrounding whitespace), for texts whose content an
+#: engine's own pair may serve only in part
+WRITTEN_CONTENT = {"think-text-call": "Let me check."}
+
 Mix = tuple[str, str]  # (tool parser, reasoning parser), ours named "longcat"
 
 
@@ -81,6 +85,22 @@ def held_to_the_written_call(expected: Served, dialect: str, name: str) -> Serve
     written = WRITTEN_CALLS[name][dialect]
     assert expected.calls != (written,), f"the engine's own pair now keeps the value of {name!r}"
     return replace(expected, calls=(written,))
+
+
+def held_to_the_written_content(expected: Served, served: Served, mix: Mix, name: str) -> Served:
+    """What the built-in pair serves, where it served only the beginning of the content the text writes, held to
+    what the mix must serve: SGLang's ``qwen25`` drops the text before a call's tag that arrives in the same engine
+    step as the end of that text (a known fault of the built-in; whether it happens depends on where the steps cut
+    the tokens, so on the vocabulary). With our tool parser the mix serves all of it; with ``qwen25`` beside our
+    reasoning parser (which hands it the text in other pieces) at least what the pair served, and no other text."""
+    written = WRITTEN_CONTENT.get(name)
+    content = expected.content.strip()
+    if written is None or content == written or not written.startswith(content):
+        return expected
+    if mix[0] == "longcat":
+        return replace(expected, content=written)
+    got = served.content.strip()
+    return replace(expected, content=got) if got.startswith(content) and written.startswith(got) else expected
 
 
 def assert_served_alike(served: Served, expected: Served, mix: Mix, pair: Mix) -> None:
