@@ -44,6 +44,7 @@ from .readers import (
     parameters_follow_name,
 )
 from .schema import ToolSchemas
+from .tag_starts import ONLY_LT, TAG_STARTS, find_tag_start
 from .tool_names import CallNames
 from .tool_tags import ToolTags
 from .unknown_start import UnknownStart
@@ -222,7 +223,8 @@ class StreamParser:
             return self._out.take()
         reader = self._reader
         if reader is None:
-            if "<" not in delta and self._fast_paths and self._machine.mode in _TEXT_MODES:
+            no_tag = ("<" not in delta) if ONLY_LT else find_tag_start(delta, 0) < 0
+            if no_tag and self._fast_paths and self._machine.mode in _TEXT_MODES:
                 fast = self._feed_text_fast(delta)  # (nothing in the delta can change the mode)
                 if fast is not None:
                     return fast
@@ -247,7 +249,7 @@ class StreamParser:
         return self._out.take()
 
     def _feed_text_fast(self, delta: str) -> list[Event] | None:
-        """A delta with no '<' in content or reasoning, with nothing held back: what :meth:`_scan_text` (or
+        """A delta with no tag start ('<') in content or reasoning, with nothing held back: what :meth:`_scan_text` (or
         :meth:`_scan_content_for_names`) does with it, without the machine's loop. None: the slow path decides."""
         if self._out.incomplete is not None:
             return None
@@ -429,7 +431,7 @@ class StreamParser:
             return self._scan_content_for_names(cur, pos, self._untagged_names)
         reasoning = self._machine.mode is Mode.REASONING
         kind = Reasoning if reasoning else Content
-        i = buf.find("<", pos)
+        i = buf.find("<", pos) if ONLY_LT else find_tag_start(buf, pos)
         end = len(buf) if i < 0 else i
         if end > pos:
             text = buf[pos:end]
@@ -442,7 +444,7 @@ class StreamParser:
         if tag is T.NEED_MORE:
             return i, None
         if tag is None or (reasoning and self._reasoning_text and tag in T.THINK_OPENS):
-            self._emit(kind, "<")  # (inside reasoning, an opening tag after some text is text)
+            self._emit(kind, buf[i])  # (inside reasoning, an opening tag after some text is text)
             self._reasoning_text = self._reasoning_text or reasoning
             return i + 1, None
         assert isinstance(tag, str)
@@ -458,11 +460,11 @@ class StreamParser:
             if start < len(buf) and buf[start] in _MET_BARE:
                 self._emit(Content, buf[pos:start])
                 return start, _MET_BARE[buf[start]]
-        i = buf.find("<", pos)
+        i = buf.find("<", pos) if ONLY_LT else find_tag_start(buf, pos)
         end = len(buf) if i < 0 else i
         tag = None if i < 0 else self._content_tags_with_keys.match(cur, i)
         tool_tag = None
-        if tag is None and i >= 0:
+        if tag is None and i >= 0 and buf[i] == "<":  # (a tool's name as a tag: ``<NAME>{json}``)
             assert self._tool_tags is not None
             tool_tag = self._tool_tags.match(buf, i, cur.ended)
             if tool_tag is T.NEED_MORE:
@@ -486,7 +488,7 @@ class StreamParser:
             return i, Met(trigger, tag, name=name, name_markup=buf[start:i])
         self._emit(Content, buf[pos:i])
         if tag is None or tag in _PAIR_KEYS:
-            self._emit(Content, "<")
+            self._emit(Content, buf[i])
             return i + 1, None
         assert isinstance(tag, str)
         return i, _MET_TAG[tag]
@@ -496,7 +498,7 @@ class StreamParser:
         end = self._after_block.take(buf, pos)
         if end == len(buf):
             return end, None
-        if buf[end] != "<":
+        if buf[end] not in TAG_STARTS:
             return end, _MET[Trigger.TEXT_FOLLOWS]
         tag = self._after_block_tags.match(cur, end)
         if tag is T.NEED_MORE:
@@ -541,7 +543,7 @@ class StreamParser:
         if block.wrapper in _JSON_LIST_WRAPPERS and not after_text and c in _CALL_LIST_MARKUP[bool(calls)]:
             block.whitespace.drop()
             return pos + 1, None  # the array around the calls and the commas between them
-        if c == "<":
+        if c in TAG_STARTS:
             tag = _BLOCK_TAGS.match(cur, pos)
             if tag is T.NEED_MORE:
                 return pos, None
@@ -565,7 +567,9 @@ class StreamParser:
                 block.whitespace.drop()
             if isinstance(tag, str) and calls:
                 return pos, _MET_IN_BLOCK[tag]
-        elif not calls and c not in _NOT_A_NAME_START:  # NAME, then key/value pairs, an object or parameters
+        else:
+            tag = None
+        if tag is None and not calls and c not in _NOT_A_NAME_START:  # NAME, then pairs, an object or parameters
             named_markup = parameters_follow_name(cur, pos)
             if named_markup is T.NEED_MORE:
                 return pos, None

@@ -24,6 +24,7 @@ from .dialects import END_OF_SEQUENCE
 from .events import Event, Reasoning
 from .options import ParserOptions
 from .parser import StreamParser
+from .tag_starts import ONLY_LT, find_tag_start
 
 #: an open window is read to its end at every count up to this many tokens (see ``_open_window``)
 EXACT_HELD = 256
@@ -74,12 +75,17 @@ class ReasoningTokenCounter:
         token_text, parser, n, i = self._token_text, self._parser, len(ids), 0
         while i < n:
             if not self._window and not self._carry:
-                # A run of tokens with no '<' (every tag starts with one) can neither start nor end a tag: read as
-                # one text, its tokens are reasoning exactly when the output is inside reasoning (each with text).
+                # A run of tokens with no character that starts a tag can neither start nor end one: read as one
+                # text, its tokens are reasoning exactly when the output is inside reasoning (each with text).
                 texts = []
-                while i < n and "<" not in (text := token_text(ids[i])):
-                    texts.append(text)
-                    i += 1
+                if ONLY_LT:
+                    while i < n and "<" not in (text := token_text(ids[i])):
+                        texts.append(text)
+                        i += 1
+                else:
+                    while i < n and find_tag_start(text := token_text(ids[i]), 0) < 0:
+                        texts.append(text)
+                        i += 1
                 if texts:
                     inside, read = parser.in_reasoning, "".join(texts)
                     shown = sum(len(getattr(event, "text", "")) for event in parser.feed(read))

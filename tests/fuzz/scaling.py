@@ -16,6 +16,7 @@ from typing import Any, Final
 
 from longcat_plugins.core import StreamParser
 from longcat_plugins.core import dialects as D
+from longcat_plugins.core.tag_starts import TAG_STARTS
 from longcat_plugins.core.tags import THINK_CLOSES, THINK_OPENS
 from tests.support.tools import function_tool
 
@@ -311,7 +312,7 @@ def _tags() -> list[str]:
         found += [d.block.open, d.block.close]
         for declared in (d.markup, d.pairs, d.separated):
             if declared is not None:
-                found += [t for t in astuple(declared) if len(t) > 1 and t.startswith("<")]
+                found += [t for t in astuple(declared) if len(t) > 1 and t[0] in TAG_STARTS]
     return list(
         dict.fromkeys([*found, *D.BLOCK_OPENS, *D.BLOCK_CLOSES, *D.END_OF_SEQUENCE, *THINK_OPENS, *THINK_CLOSES])
     )

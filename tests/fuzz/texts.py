@@ -12,6 +12,7 @@ from typing import Final
 
 from longcat_plugins.core import dialects as D
 from longcat_plugins.core import tags as T
+from longcat_plugins.core.tag_starts import TAG_STARTS
 
 SENTINEL: Final = re.compile(r"Zq[0-9]{4}x")
 
@@ -46,8 +47,12 @@ UNICODE: Final = (
     "é", "中文", "😀", "👩‍💻", "𝄞", "\u2028", "\u200b", "\u0301", "ﬁ", "\u202e", "Ω", "\ufeff", "🇫🇷", "\U0010fffd",
 )  # fmt: skip
 CONTROL: Final = ("\x00", "\x01", "\x1f", "\x7f", "\b", "\f", "\r", "\t", "\v")
-#: '<' that starts no tag of any dialect
-HARMLESS_LT: Final = ("a < b", "<b>", "</b>", "<3", "<tool", "<longcat_", "<thinking>", "<<", "x<y", "</", "<br/>")
+#: '<' (or another character a tag starts with) that starts no tag of any dialect
+HARMLESS_LT: Final = (
+    "a < b", "<b>", "</b>", "<3", "<tool", "<longcat_", "<thinking>", "<<", "x<y", "</", "<br/>",
+    # the other characters a declared tag starts with, where they start none
+    *(text for c in sorted(TAG_STARTS - {"<"}) for text in (f"a {c} b", f"{c}{c}", f"x{c}1", f"{c}0]")),
+)  # fmt: skip
 #: markup fragments: whole tags, cut-off tags, JSON punctuation, escapes
 FRAGMENTS: Final = (
     *ALL_TAGS,

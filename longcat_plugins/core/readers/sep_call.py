@@ -20,6 +20,7 @@ from .. import tags as T
 from ..cursor import Cursor
 from ..identity_enum import IdentityEnum
 from ..schema import ToolSchemas
+from ..tag_starts import TAG_STARTS, find_tag_start
 from ..whitespace import WHITESPACE, WhitespaceRun, whitespace_end
 from .json_value import JsonValueReader
 from .sink import MUTED, CallProgress, CallSink
@@ -102,8 +103,8 @@ class SepCallReader(CallProgress):
                 at = buf.find(sep.separator, pos, pos + T.MAX_NAME_LENGTH + len(sep.separator) + 2)
                 if at < 0:
                     looked = buf[pos : pos + T.MAX_NAME_LENGTH + 2]
-                    lt = looked.find("<")  # (the separator, cut off, may follow the name)
-                    cut = lt >= 0 and not sep.separator.startswith(looked[lt:])
+                    at_tag = find_tag_start(looked, 0)  # (the separator, cut off, may follow the name)
+                    cut = at_tag >= 0 and not sep.separator.startswith(looked[at_tag:])
                     if len(looked) > T.MAX_NAME_LENGTH + 1 or cur.ended or cut:
                         return self._fail(pos)
                     return pos
@@ -125,7 +126,7 @@ class SepCallReader(CallProgress):
                 if buf[pos] in WHITESPACE:
                     pos = self._after.take(buf, pos)
                     continue
-                tag = self._tables.after.match(cur, pos) if buf[pos] == "<" else None
+                tag = self._tables.after.match(cur, pos) if buf[pos] in TAG_STARTS else None
                 if tag is T.NEED_MORE:
                     return pos
                 if tag is None:

@@ -23,6 +23,7 @@ from ..cursor import Cursor
 from ..dialects import Markup
 from ..identity_enum import IdentityEnum
 from ..schema import ToolSchemas
+from ..tag_starts import TAG_STARTS
 from ..whitespace import WHITESPACE, whitespace_end
 from .json_value import JsonValueReader
 from .markup import MarkupCall
@@ -138,7 +139,7 @@ class XmlCallReader(MarkupCall):
                 if self._state is _JSON_ARGS:
                     return pos
             elif state is _BODY:
-                if buf[pos] != "<":
+                if buf[pos] not in TAG_STARTS:
                     if buf[pos] == "{" and self._body_blank:
                         self._begin_json()
                         continue
