@@ -47,7 +47,15 @@ from xgrammar.structural_tag import (
 )
 
 from longcat_plugins.core import tags as T
-from longcat_plugins.core.dialects import BLOCK_OPENS, CALL_OPENS, END_OF_SEQUENCE, Dialect, pair_value_ends
+from longcat_plugins.core.dialects import (
+    BLOCK_OPENS,
+    CALL_OPENS,
+    END_OF_SEQUENCE,
+    THINK_CLOSES,
+    THINK_OPENS,
+    Dialect,
+    pair_value_ends,
+)
 from longcat_plugins.core.readers.xml_call import markup_tables
 from longcat_plugins.core.schema import SchemaNode, is_string_schema, schema_types
 from longcat_plugins.core.schema.refs import as_node
@@ -265,9 +273,9 @@ def reasoning_then(calls: Any) -> Any:
     tag (then at most two line breaks) or at the first call's tag, as the parser reads it. Until the calls are
     complete the grammar accepts no end of output: the turn cannot end inside the reasoning, and a forced answer
     carries its call or is cut by ``max_tokens``."""
-    body = AnyTextFormat(excludes=[*T.THINK_CLOSES, *BLOCK_OPENS, *CALL_OPENS, *END_OF_SEQUENCE])
-    blocks = [TagFormat(begin=tag, content=body, end=list(T.THINK_CLOSES)) for tag in ("", *T.THINK_OPENS)]
+    body = AnyTextFormat(excludes=[*THINK_CLOSES, *BLOCK_OPENS, *CALL_OPENS, *END_OF_SEQUENCE])
+    blocks = [TagFormat(begin=tag, content=body, end=list(THINK_CLOSES)) for tag in ("", *THINK_OPENS)]
     closed = SequenceFormat(elements=[OrFormat(elements=blocks), RegexFormat(pattern=AFTER_REASONING)])
-    opener = OrFormat(elements=[ConstStringFormat(value=tag) for tag in T.THINK_OPENS])
+    opener = OrFormat(elements=[ConstStringFormat(value=tag) for tag in THINK_OPENS])
     ended_by_a_call = SequenceFormat(elements=[OptionalFormat(content=opener), body])
     return SequenceFormat(elements=[OptionalFormat(content=OrFormat(elements=[closed, ended_by_a_call])), calls])

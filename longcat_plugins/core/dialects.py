@@ -162,10 +162,13 @@ class Dialect:
     separated: Separated | None = None
     #: the dialect's end-of-sequence tokens, markup wherever they stand (besides those every dialect reads)
     end_of_sequence: tuple[str, ...] = ()
+    #: the dialect's reasoning tags, opening and closing (besides those every dialect reads: :data:`THINK_OPENS`)
+    reasoning: tuple[str, str] | None = None
 
     def __post_init__(self) -> None:
         _require_tags(self, trigger=self.trigger, prefix=self.prefix)
         _require_tags(self, **{f"end_of_sequence[{i}]": tag for i, tag in enumerate(self.end_of_sequence)})
+        _require_tags(self, **{f"reasoning[{i}]": tag for i, tag in enumerate(self.reasoning or ())})
         shape = {"json": True, "markup": self.markup is not None, "kv": self.pairs is not None}[self.body]
         if not shape or (self.body != "json") != (self.parameter is not None):
             raise ValueError(f"dialect {self.name!r}: a {self.body} body needs its tags declared")
@@ -279,7 +282,7 @@ def pair_value_ends(dialect: Dialect) -> tuple[str, ...]:
 
 #: the keys of a declaration (:func:`declared`), in the order its docstring gives them
 DECLARATION_KEYS: Final = (
-    "name", "title", "models", "block", "holds_list", "pairs", "markup", "separated", "end_of_sequence",
+    "name", "title", "models", "block", "holds_list", "pairs", "markup", "separated", "end_of_sequence", "reasoning",
 )  # fmt: skip
 _REQUIRED_KEYS: Final = ("name", "title", "models", "block")
 #: the keys that declare a body (none: a JSON object), and what each declares
@@ -299,7 +302,10 @@ def declared(entry: Mapping[str, Any]) -> Dialect:
       ``>``: :class:`Markup`), ``separated`` (``[call_open, separator, call_close]``, then ``namespace`` and
       ``index_mark`` if written: :class:`Separated`); with none, the body is a JSON object;
     - ``end_of_sequence``: the dialect's end-of-sequence tokens (a list of tags), read as markup wherever they stand,
-      whatever the body.
+      whatever the body;
+    - ``reasoning``: ``[open, close]``, the dialect's reasoning tags (Magistral's ``[THINK]`` ... ``[/THINK]``),
+      read as every dialect's ``<think>`` ... ``</think>`` are (by the parser, the reasoning-token counter and the
+      reasoning parsers), whatever the body.
 
     Nothing of a declaration is dropped: a key not among these (:data:`DECLARATION_KEYS`), a missing one, a second
     body, a field of the wrong type or an empty tag, or ``holds_list`` with a body other than JSON is a
@@ -326,6 +332,19 @@ def _declared(entry: Mapping[str, Any]) -> Dialect:
     if block.holds_list and bodies:
         raise ValueError(f"'holds_list': only a JSON body's calls form a JSON array, not {bodies[0]!r} calls")
     end_of_sequence = _strings(entry, "end_of_sequence")
+    dialect = _declared_body(entry, block, bodies, end_of_sequence)
+    if "reasoning" in entry:
+        dialect = dataclasses.replace(dialect, reasoning=_pair(_strings(entry, "reasoning", (2, 2))))
+    return dialect
+
+
+def _pair(tags: tuple[str, ...]) -> tuple[str, str]:
+    return tags[0], tags[1]
+
+
+def _declared_body(
+    entry: Mapping[str, Any], block: Block, bodies: list[str], end_of_sequence: tuple[str, ...]
+) -> Dialect:
     names = (entry["name"], entry["title"], entry["models"])
     if not bodies:
         return _json_in(block, *names, end_of_sequence)
@@ -446,6 +465,15 @@ CALL_OPENS: Final = (*MARKUPS, *SEPARATED)
 END_OF_SEQUENCE: Final = tuple(
     dict.fromkeys([*T.END_OF_SEQUENCE, *(t for d in READ_DIALECTS.values() for t in d.end_of_sequence)])
 )
+#: every pair of reasoning tags the parser reads: every dialect's, then those the dialects declare
+REASONING_TAGS: Final = tuple(
+    dict.fromkeys([
+        *zip(T.THINK_OPENS, T.THINK_CLOSES, strict=True),
+        *(d.reasoning for d in READ_DIALECTS.values() if d.reasoning),
+    ])
+)
+THINK_OPENS: Final = tuple(dict.fromkeys(tag for tag, _ in REASONING_TAGS))
+THINK_CLOSES: Final = tuple(dict.fromkeys(tag for _, tag in REASONING_TAGS))
 #: the key/value dialects, by the tag that opens a pair (a declared name right before it is a call with no block), and
 #: their blocks (whose opening tag a model may write where the closing one belongs, after such a call)
 PAIR_DIALECTS: Final = {d.pairs.key_open: d for d in READ_DIALECTS.values() if d.pairs}

@@ -54,13 +54,13 @@ from .whitespace import CALL_START, WHITESPACE, WhitespaceRun, text_end, whitesp
 #: Tags met where text is shown (or right after a block), and what they trigger.
 _TAG_TRIGGERS: Final = {
     **dict.fromkeys(D.BLOCK_CLOSES, Trigger.BLOCK_CLOSE),
-    **dict.fromkeys(T.THINK_OPENS, Trigger.THINK_OPEN),
-    **dict.fromkeys(T.THINK_CLOSES, Trigger.THINK_CLOSE),
+    **dict.fromkeys(D.THINK_OPENS, Trigger.THINK_OPEN),
+    **dict.fromkeys(D.THINK_CLOSES, Trigger.THINK_CLOSE),
     **dict.fromkeys(D.END_OF_SEQUENCE, Trigger.END_MARKER),
     **dict.fromkeys(D.BLOCK_OPENS, Trigger.BLOCK_OPEN),
     **dict.fromkeys(D.CALL_OPENS, Trigger.CALL_WITHOUT_BLOCK),
 }
-_CONTENT_TAGS: Final = T.TagSet(*D.END_OF_SEQUENCE, *D.BLOCK_OPENS, *D.CALL_OPENS, *T.THINK_OPENS, *T.THINK_CLOSES)
+_CONTENT_TAGS: Final = T.TagSet(*D.END_OF_SEQUENCE, *D.BLOCK_OPENS, *D.CALL_OPENS, *D.THINK_OPENS, *D.THINK_CLOSES)
 _CONTENT_TAGS_NO_REASONING: Final = T.TagSet(*D.END_OF_SEQUENCE, *D.BLOCK_OPENS, *D.CALL_OPENS)
 #: with declared tools, a declared name right before a pair's opening tag (``NAME<longcat_arg_key>``) is a call that
 #: lacks its block, and right before the opening tag of a key/value block the name of the block's call
@@ -68,12 +68,12 @@ _PAIR_KEYS: Final = frozenset(D.PAIR_KEY_OPENS)
 _PAIR_BLOCKS: Final = frozenset(D.PAIR_BLOCK_OPENS)
 _CONTENT_KEY_TAGS: Final = T.TagSet(*_CONTENT_TAGS.tags, *_PAIR_KEYS)
 _CONTENT_KEY_TAGS_NO_REASONING: Final = T.TagSet(*_CONTENT_TAGS_NO_REASONING.tags, *_PAIR_KEYS)
-_REASONING_TAGS: Final = T.TagSet(*T.THINK_CLOSES, *D.BLOCK_OPENS, *D.END_OF_SEQUENCE, *T.THINK_OPENS)
+_REASONING_TAGS: Final = T.TagSet(*D.THINK_CLOSES, *D.BLOCK_OPENS, *D.END_OF_SEQUENCE, *D.THINK_OPENS)
 _BLOCK_TAGS: Final = T.TagSet(*D.CALL_OPENS, *_PAIR_KEYS, *D.BLOCK_CLOSES, *D.BLOCK_OPENS, *D.END_OF_SEQUENCE)
 #: after a call block, what makes the whitespace before it markup
 _NEXT_BLOCKS: Final = (*D.BLOCK_OPENS, *D.CALL_OPENS)
 _AFTER_BLOCK_MARKUP: Final = (*_NEXT_BLOCKS, *D.BLOCK_CLOSES, *D.END_OF_SEQUENCE)
-_AFTER_BLOCK_TAGS: Final = T.TagSet(*_AFTER_BLOCK_MARKUP, *T.THINK_OPENS, *T.THINK_CLOSES)
+_AFTER_BLOCK_TAGS: Final = T.TagSet(*_AFTER_BLOCK_MARKUP, *D.THINK_OPENS, *D.THINK_CLOSES)
 _AFTER_BLOCK_TAGS_NO_REASONING: Final = T.TagSet(*_AFTER_BLOCK_MARKUP)
 #: after a block, what the output may end in, cut off, that is markup
 _CUT_CLOSERS: Final = T.TagSet(*D.BLOCK_CLOSES, *D.END_OF_SEQUENCE)
@@ -443,7 +443,7 @@ class StreamParser:
         tag = (_REASONING_TAGS if reasoning else self._content_tags).match(cur, i)
         if tag is T.NEED_MORE:
             return i, None
-        if tag is None or (reasoning and self._reasoning_text and tag in T.THINK_OPENS):
+        if tag is None or (reasoning and self._reasoning_text and tag in D.THINK_OPENS):
             self._emit(kind, buf[i])  # (inside reasoning, an opening tag after some text is text)
             self._reasoning_text = self._reasoning_text or reasoning
             return i + 1, None

@@ -19,7 +19,7 @@ import copy
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from . import tags as T
+from . import dialects as D
 from .dialects import END_OF_SEQUENCE
 from .events import Event, Reasoning
 from .options import ParserOptions
@@ -31,7 +31,7 @@ EXACT_HELD = 256
 #: the longest undecided text kept from one window to the next (a bound: more is not read again)
 MAX_CARRY = 4096
 #: the markup a reading drops: reasoning tags (a stray or repeated one too) and end-of-sequence markers
-_DROPPED = tuple(dict.fromkeys([*T.THINK_OPENS, *T.THINK_CLOSES, *END_OF_SEQUENCE]))
+_DROPPED = tuple(dict.fromkeys([*D.THINK_OPENS, *D.THINK_CLOSES, *END_OF_SEQUENCE]))
 
 
 class ReasoningTokenCounter:

@@ -12,13 +12,12 @@ import re
 from typing import Final
 
 from . import dialects as D
-from . import tags as T
 
 
 def _read_tags() -> list[str]:
     """Every tag the scanners look for: the blocks', the calls' and their bodies', the reasoning tags, the
     end-of-sequence markers (a name's end and a namespace are read after a tag, never looked for)."""
-    tags = [*D.BLOCK_OPENS, *D.BLOCK_CLOSES, *D.END_OF_SEQUENCE, *T.THINK_OPENS, *T.THINK_CLOSES]
+    tags = [*D.BLOCK_OPENS, *D.BLOCK_CLOSES, *D.END_OF_SEQUENCE, *D.THINK_OPENS, *D.THINK_CLOSES]
     for m in D.MARKUPS.values():
         tags += (m.call_open, m.call_close, m.param_open, m.param_close)
     for s in D.SEPARATED.values():

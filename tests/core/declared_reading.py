@@ -3,8 +3,9 @@ when it is imported, so a declaration a test makes up is read in a child process
 ``LONGCAT_EXTRA_DIALECTS`` (and no other extra dialect).
 
 ``python -m tests.core.declared_reading`` reads a JSON request on stdin: ``{"texts": [...], "tools": [...],
-"options": {...}}``, and prints, for each text, what the parser reads whole and fed one character at a time, and the
-characters a tag may start with."""
+"options": {...}, "tokens": [...]}``, and prints, for each text, what the parser reads whole and fed one character at
+a time, the characters a tag may start with, and how many of ``tokens`` (an output's tokens' texts, reasoning open
+when ``options`` says so) the reasoning-token counter counts."""
 
 from __future__ import annotations
 
@@ -52,6 +53,7 @@ def _message(parsed: Any) -> dict[str, Any]:
 
 def _main() -> None:
     from longcat_plugins.core import MessageBuilder, ParserOptions, StreamParser, parse
+    from longcat_plugins.core.reasoning_tokens import ReasoningTokenCounter
     try:
         from longcat_plugins.core.tag_starts import TAG_STARTS
     except ImportError:  # (a version that took every tag to start with '<')
@@ -68,7 +70,10 @@ def _main() -> None:
             builder.add(parser.feed(c))
         builder.add(parser.finish())
         out.append({"whole": whole, "streamed": _message(builder.message)})
-    print(json.dumps({"results": out, "tag_starts": sorted(TAG_STARTS)}))
+    tokens = request.get("tokens", [])
+    counter = ReasoningTokenCounter(tokens.__getitem__, reasoning_open=options.reasoning_open)
+    counted = counter.count(list(range(len(tokens))))
+    print(json.dumps({"results": out, "tag_starts": sorted(TAG_STARTS), "reasoning_tokens": counted}))
 
 
 if __name__ == "__main__":

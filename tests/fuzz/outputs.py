@@ -485,7 +485,7 @@ def _expected_holds(segments: tuple[Segment, ...], options: dict[str, bool], sha
         return False
     if options.get("reasoning_start_unknown"):
         for role, text in (part for segment in segments for part in segment.parts):
-            if any(tag in text for tag in (*T.THINK_OPENS, *T.THINK_CLOSES)):
+            if any(tag in text for tag in (*D.THINK_OPENS, *D.THINK_CLOSES)):
                 return role == "think-markup"
     return True
 
@@ -503,7 +503,7 @@ def well_formed(rng: random.Random) -> Case:
     ]
     # reasoning first: closed, pre-opened by the template, or ended by the first call's tag
     r = rng.random()
-    open_tag, close_tag = rng.choice(list(zip(T.THINK_OPENS, T.THINK_CLOSES, strict=False)))
+    open_tag, close_tag = rng.choice(list(D.REASONING_TAGS))
     reasoning = prose(rng, out.sentinel)
     unclosed = False
     out.mark("reasoning")
@@ -527,7 +527,7 @@ def well_formed(rng: random.Random) -> Case:
             unclosed = True
             out.features.append("think.ended-by-call")
         else:
-            out.add("think-markup", rng.choice(T.THINK_CLOSES))
+            out.add("think-markup", rng.choice(D.THINK_CLOSES))
             out.features.append("think")
     for i, shape in enumerate(shapes):
         if not (unclosed and i == 0):

@@ -11,7 +11,6 @@ import re
 from typing import Final
 
 from longcat_plugins.core import dialects as D
-from longcat_plugins.core import tags as T
 from longcat_plugins.core.tag_starts import TAG_STARTS
 
 SENTINEL: Final = re.compile(r"Zq[0-9]{4}x")
@@ -35,7 +34,7 @@ def _declared_tags() -> tuple[str, ...]:
 
 #: the end-of-sequence tokens every dialect reads, and those the dialects declare
 END_OF_SEQUENCE: Final = D.END_OF_SEQUENCE
-THINK_AND_EOS: Final = (*T.THINK_OPENS, *T.THINK_CLOSES, *END_OF_SEQUENCE)
+THINK_AND_EOS: Final = (*D.THINK_OPENS, *D.THINK_CLOSES, *END_OF_SEQUENCE)
 #: every tag of every dialect, reasoning's and the ends of sequence
 ALL_TAGS: Final = (*_declared_tags(), *THINK_AND_EOS)
 

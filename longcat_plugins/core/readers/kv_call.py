@@ -31,8 +31,8 @@ _MAX_WHITESPACE_AFTER_CLOSE: Final = 256
 _NAME_PAIR_BOUND: Final = 128 + T.MAX_NAME_LENGTH
 #: inside a block, between pairs: a think tag, an end-of-sequence marker or a markup call cannot continue the
 #: block (one that never closes): it ends the call and the block
-_KV_BLOCK_BODY_TAGS: Final = T.TagSet(*KV_BODY_TAGS.tags, *T.THINK_OPENS, *T.THINK_CLOSES)
-_ENDS_BLOCK: Final = frozenset((*T.THINK_OPENS, *T.THINK_CLOSES, *D.END_OF_SEQUENCE, *D.CALL_OPENS))
+_KV_BLOCK_BODY_TAGS: Final = T.TagSet(*KV_BODY_TAGS.tags, *D.THINK_OPENS, *D.THINK_CLOSES)
+_ENDS_BLOCK: Final = frozenset((*D.THINK_OPENS, *D.THINK_CLOSES, *D.END_OF_SEQUENCE, *D.CALL_OPENS))
 
 
 class PairTables:

@@ -63,7 +63,7 @@ class MarkupTables:
         #: the body of a call that names no tool (read only to be returned as text) also ends at a think tag between
         #: its parameters, which is then read as the text around the block reads it (a mention of a call inside
         #: reasoning)
-        self.unknown_body: Final = T.TagSet(*self.body.tags, *T.THINK_OPENS, *T.THINK_CLOSES)
+        self.unknown_body: Final = T.TagSet(*self.body.tags, *D.THINK_OPENS, *D.THINK_CLOSES)
         #: what a call's text may end in, cut off by the end of the output, that is markup: a prefix of a tag of the
         #: body, or of a value's closing tag (the value it closes ended where the tag begins)
         self.cut: Final = T.TagSet(*self.body.tags, markup.param_close)
