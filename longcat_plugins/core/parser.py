@@ -85,6 +85,10 @@ _BARE_OBJECT: Final = "{"
 _BARE_LIST: Final = "["
 _BARE_BLOCKS: Final = (_BARE_OBJECT, _BARE_LIST)
 _JSON_LIST_WRAPPERS: Final = (*D.LIST_BLOCK_OPENS, _BARE_LIST)
+#: the blocks with no closing tag, and those whose call is a name, a separator and a JSON object with no tags of its
+#: own, by their opening tags
+_UNCLOSED_BLOCKS: Final = frozenset(D.UNCLOSED_BLOCKS)
+_NAMED_BLOCKS: Final = frozenset(D.NAMED_BLOCKS)
 
 
 class Met(NamedTuple):
@@ -361,7 +365,8 @@ class StreamParser:
             self._emit(Content, block.name_markup)
             self._held.shown(block.name_markup)  # (a call withdrawn later returns the held text without it)
             block.name_markup = ""
-        call_id = self._new_id(len(self._log))
+        call_id = self._sink.call_id or self._new_id(len(self._log))
+        self._sink.call_id = None
         index = self._log.start(call_id, name)
         self._call_index = index
         self._out.event(ToolCallStart(index, call_id, name))
@@ -531,8 +536,16 @@ class StreamParser:
                         return pos, _MET[self._machine.no_call()]
                 return end, None
             return block.whitespace.take(buf, pos), None  # between calls: markup unless text follows
+        if (block.after_call or block.after_separator) and block.wrapper in _UNCLOSED_BLOCKS:
+            step = self._in_unclosed_block(cur, pos, calls)
+            if step is not None:
+                return step
         after_text = block.text_last
         block.text_last = False
+        if block.wrapper in _NAMED_BLOCKS and not block.after_call:  # NAME, a separator, the arguments
+            assert block.wrapper is not None
+            named = SepCallReader(self._sink, self._schemas, D.NAMED_BLOCKS[block.wrapper])
+            return pos, Met(Trigger.CALL_BEGINS, reader=named)
         bare = block.wrapper in _BARE_BLOCKS
         if c == "{":
             names = self._untagged_names if bare and not calls else None
@@ -584,6 +597,36 @@ class StreamParser:
         block.text_last = True
         return end, None
 
+    def _in_unclosed_block(self, cur: Cursor, pos: int, calls: int) -> _Step | None:
+        """In a block with no closing tag, after a call or its separator, at what follows the whitespace. After a
+        call: the block's call separator (taken, undecided: markup if a call follows it), or anything else, where
+        the block ends (the whitespace is then decided as after any block). After a separator: the next call (None:
+        the block's scanner reads it), or anything else, where the block ends (the separator was text)."""
+        buf = cur.text
+        block = self._block
+        assert block.wrapper is not None
+        if block.after_separator:
+            if buf[pos] == "{" or block.wrapper in _NAMED_BLOCKS:
+                return None
+            self._content_in_block(block.whitespace.release())
+            return pos, _MET[Trigger.BLOCK_CLOSE]
+        separator = D.UNCLOSED_BLOCKS[block.wrapper].call_separator
+        if separator:
+            if buf.startswith(separator, pos):
+                if calls:  # (before the block's first call, the separator is held with the block)
+                    block.whitespace.hold(separator)
+                block.after_call = False
+                block.after_separator = True
+                return pos + len(separator), None
+            if not cur.ended and separator.startswith(buf[pos:]):
+                return pos, None
+        if not calls:  # (the block's calls named no tool)
+            return pos, _MET[self._machine.no_call()]
+        whitespace = block.whitespace.release()
+        if not self._passthrough:  # (without tool parsing, the block's text was shown as it was read)
+            self._after_block.take(whitespace, 0)
+        return pos, _MET[Trigger.BLOCK_CLOSE]
+
     def _scan_call(self, cur: Cursor, pos: int) -> _Step:
         reader = self._reader
         assert reader is not None
@@ -591,6 +634,8 @@ class StreamParser:
         if self._sink.reports:
             self._take_reports()
         if reader.failed or reader.done:
+            self._block.after_call = True
+            self._block.after_separator = False
             self._block.ended = reader.done and reader.ends_block and reader.announced
             trigger = self._machine.reader_stopped(reader.failed, reader.done, reader.announced)
             assert trigger is not None

@@ -52,6 +52,10 @@ class WhitespaceRun:
             self._parts.append(buf[pos:end])
         return end
 
+    def hold(self, markup: str) -> None:
+        """Markup decided as the whitespace around it is (a block's call separator: markup when a call follows it)."""
+        self._parts.append(markup)
+
     def drop(self) -> None:
         """It was markup."""
         self._parts.clear()

@@ -48,6 +48,7 @@ def _message(parsed: Any) -> dict[str, Any]:
         "content": parsed.content,
         "reasoning": parsed.reasoning,
         "calls": [[c.name, json.loads(c.arguments) if c.arguments else None] for c in parsed.tool_calls],
+        "ids": [c.id for c in parsed.tool_calls],
     }
 
 

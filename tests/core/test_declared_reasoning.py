@@ -53,8 +53,8 @@ def test_an_output_that_starts_inside_declared_reasoning() -> None:
     texts = ["thinking [x][/THINK]The answer.", "a[/THINK]b"]
     got = read([THINKING], {"texts": texts, "options": {"reasoning_open": True}})
     assert [r["whole"] for r in got["results"]] == [
-        {"content": "The answer.", "reasoning": "thinking [x]", "calls": []},
-        {"content": "b", "reasoning": "a", "calls": []},
+        {"content": "The answer.", "reasoning": "thinking [x]", "calls": [], "ids": []},
+        {"content": "b", "reasoning": "a", "calls": [], "ids": []},
     ]
     unknown = read([THINKING], {"texts": texts, "options": {"reasoning_start_unknown": True}})
     assert [r["whole"] for r in unknown["results"]] == [r["whole"] for r in got["results"]]

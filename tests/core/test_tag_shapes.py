@@ -63,6 +63,11 @@ def _unbracket(value: Any, tags: list[str]) -> Any:
     return value
 
 
+def _calls(message: dict[str, Any]) -> dict[str, Any]:
+    """A message read but its calls' ids (drawn at random)."""
+    return {key: value for key, value in message.items() if key != "ids"}
+
+
 @pytest.mark.parametrize("body", list(ANGLED))
 def test_a_dialect_with_bracketed_tags_reads_as_the_same_dialect_with_angled_ones(body: str) -> None:
     angled = _declaration(body, ANGLED[body])
@@ -76,8 +81,8 @@ def test_a_dialect_with_bracketed_tags_reads_as_the_same_dialect_with_angled_one
         got = read([bracketed], {"texts": bracketed_texts, "options": options})
         assert expected["results"][0]["whole"]["calls"] == [["get_weather", {"city": "Paris [9e] <b>", "days": 3}]]
         for text, want, have in zip(bracketed_texts, expected["results"], got["results"], strict=True):
-            assert have["whole"] == have["streamed"], text
-            assert _unbracket(have["whole"], tags) == want["whole"], text
+            assert _calls(have["whole"]) == _calls(have["streamed"]), text
+            assert _unbracket(_calls(have["whole"]), tags) == _calls(want["whole"]), text
         assert expected["tag_starts"] == ["<"] and got["tag_starts"] == ["<", "["]
 
 
@@ -88,8 +93,8 @@ def test_a_tag_may_start_with_any_character_its_declaration_gives() -> None:
     call = '<|python_tag|>{"name": "get_weather", "arguments": {}}'
     text = f'Hi. TOOLS:@call get_weather=>{{"city": "Paris"}};;END Bye {call}'
     got = read([piped, spaced], {"texts": [text]})
-    whole = got["results"][0]["whole"]
-    assert whole == got["results"][0]["streamed"]
+    whole = _calls(got["results"][0]["whole"])
+    assert whole == _calls(got["results"][0]["streamed"])
     assert whole["calls"] == [["get_weather", {"city": "Paris"}], ["get_weather", {}]]
     assert whole["content"] == "Hi.  Bye "
     assert got["tag_starts"] == [";", "<", "=", "@", "E", "T"]

@@ -242,6 +242,8 @@ def _sep_section(out: Output, dialect: D.Dialect, tools: list[Tool]) -> None:
     for i, tool in enumerate(tools):
         if i:
             out.add("block", rng.choice(("", "\n", " ")))
+            if not block.close:  # (a block with no closing tag ends with its call: the next call opens its own)
+                out.add("block", block.call_separator or block.open)
         namespace = sep.namespace if rng.random() < 0.7 else ""
         index = f"{sep.index_mark}{i}" if sep.index_mark and rng.random() < 0.8 else ""
         args = {identifier(rng, 8): json_arguments(rng, out.sentinel) for _ in range(rng.randrange(4))}
@@ -255,9 +257,10 @@ def _sep_section(out: Output, dialect: D.Dialect, tools: list[Tool]) -> None:
         if close:
             out.add("block", after + close)
         out.calls.append(ExpectedCall(tool.name, args))
-        if rng.random() < 0.15:  # text after the call (without its closing tag, the text ends the call)
+        if rng.random() < 0.15 and block.close:  # text after the call (without its closing tag, it ends the call)
             out.add("stray", _stray(out, "sep"))
-    out.add("block", rng.choice(("", "\n")) + block.close)
+    if block.close:  # (after a block with no closing tag, what follows decides its whitespace)
+        out.add("block", rng.choice(("", "\n")) + block.close)
 
 
 def _json_object(out: Output, name: str) -> tuple[str, dict[str, Any]]:
@@ -345,16 +348,19 @@ def add_block(out: Output, shape: str, tools: dict[str, Tool], typed: bool) -> N
         out.add("block", block.open + rng.choice(("", "\n", " ", "\n\n")) + ("[" if listed else ""))
         for i in range(1 if rng.random() < 0.75 else rng.randint(2, 3)):
             if i:
-                if rng.random() < 0.15 and not listed:
+                if rng.random() < 0.15 and not listed and block.close:
                     out.add("stray", _stray(out, "json"))
                 out.add("block", ("," if listed else "") + rng.choice(("\n", "", " ", "\n\n")))
+                if not block.close:  # (a block with no closing tag: its separator, or a block of its own)
+                    out.add("block", (block.call_separator or block.open) + rng.choice(("", " ", "\n")))
             tool = new_tool()
             body, args = _json_object(out, tool.name)
             out.add("block", body)
             out.calls.append(ExpectedCall(tool.name, args))
             if out.cut:
                 return
-        out.add("block", ("]" if listed else "") + rng.choice(("", "\n", " ")) + block.close)
+        # (after a block with no closing tag, what follows decides its whitespace)
+        out.add("block", ("]" if listed else "") + (rng.choice(("", "\n", " ")) + block.close if block.close else ""))
         return
     if shape.startswith("registered."):
         assert dialect is not None

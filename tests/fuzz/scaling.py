@@ -308,7 +308,7 @@ def _tags() -> list[str]:
     """Every tag of every dialect the parser reads, the think tags and the end-of-sequence markers."""
     found: list[str] = []
     for d in D.READ_DIALECTS.values():
-        found += [d.block.open, d.block.close]
+        found += [tag for tag in (d.block.open, d.block.close) if tag]
         for declared in (d.markup, d.pairs, d.separated):
             if declared is not None:
                 found += [t for t in astuple(declared) if len(t) > 1 and t[0] in TAG_STARTS]

@@ -29,7 +29,7 @@ def _declared_tags() -> tuple[str, ...]:
         *((p.key_open, p.key_close, p.value_open, p.value_close) for p in map(_pairs, D.PAIR_DIALECTS.values())),
         *((c.call_open, c.separator, c.call_close) for c in D.SEPARATED.values()),
     ]
-    return tuple(dict.fromkeys(tag for group in groups for tag in group))
+    return tuple(dict.fromkeys(tag for group in groups for tag in group if tag))
 
 
 #: the end-of-sequence tokens every dialect reads, and those the dialects declare
