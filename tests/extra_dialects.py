@@ -53,7 +53,21 @@ HUNYUAN_A13B: dict[str, Any] = {
     "block": ["<tool_calls>", "</tool_calls>"],
     "holds_list": True,
 }
-DECLARATIONS: list[dict[str, Any]] = [GLM47, KIMI_K2, DEEPSEEK_V31, MINIMAX_M2, HUNYUAN_A13B]
+#: Mistral Small 3.2, Magistral, Devstral (tokenizer v11 and later): each call is ``[TOOL_CALLS]NAME[ARGS]{json}``, one
+#: after another with no closing tag; v11 writes ``[CALL_ID]ID`` between the name and ``[ARGS]``, v13 does not;
+#: Magistral reasons in ``[THINK]`` ... ``[/THINK]``. As mistral-common writes them (github.com/mistralai/
+#: mistral-common, src/mistral_common/tokens/tokenizers/instruct.py: InstructTokenizerV11 and V13
+#: ``_encode_tool_calls_in_assistant_message``, ``encode_think``; tokenizers/base.py: ``SpecialTokens``)
+MISTRAL: dict[str, Any] = {
+    "name": "mistral_test",
+    "title": "Mistral [TOOL_CALLS] (test only)",
+    "models": "Mistral Small 3.2, Magistral, Devstral",
+    "block": ["[TOOL_CALLS]"],
+    "separated": ["", "[ARGS]", ""],
+    "call_id": "[CALL_ID]",
+    "reasoning": ["[THINK]", "[/THINK]"],
+}
+DECLARATIONS: list[dict[str, Any]] = [GLM47, KIMI_K2, DEEPSEEK_V31, MINIMAX_M2, HUNYUAN_A13B, MISTRAL]
 
 
 def switch_on() -> None:
