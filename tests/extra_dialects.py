@@ -67,7 +67,20 @@ MISTRAL: dict[str, Any] = {
     "call_id": "[CALL_ID]",
     "reasoning": ["[THINK]", "[/THINK]"],
 }
-DECLARATIONS: list[dict[str, Any]] = [GLM47, KIMI_K2, DEEPSEEK_V31, MINIMAX_M2, HUNYUAN_A13B, MISTRAL]
+#: Llama 3.1 / 3.2 / 3.3 JSON tool calls: ``{"name": NAME, "parameters": {...}}`` (Meta's prompt format,
+#: llama.com/docs/model-cards-and-prompt-formats/llama3_1/#json-based-tool-calling, and the chat template of
+#: huggingface.co/meta-llama/Llama-3.1-8B-Instruct, tokenizer_config.json), after ``<|python_tag|>``, several separated
+#: by ``;`` (as vLLM's llama3_json parser reads them), the turn ended by ``<|eom_id|>`` or ``<|eot_id|>``
+LLAMA3_JSON: dict[str, Any] = {
+    "name": "llama3_json_test",
+    "title": "Llama 3.x JSON (test only)",
+    "models": "Llama 3.1, Llama 3.2, Llama 3.3",
+    "block": ["<|python_tag|>"],
+    "call_separator": ";",
+    "arguments_key": "parameters",
+    "end_of_sequence": ["<|eom_id|>", "<|eot_id|>"],
+}
+DECLARATIONS: list[dict[str, Any]] = [GLM47, KIMI_K2, DEEPSEEK_V31, MINIMAX_M2, HUNYUAN_A13B, MISTRAL, LLAMA3_JSON]
 
 
 def switch_on() -> None:

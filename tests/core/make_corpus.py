@@ -1796,6 +1796,43 @@ case(
     content="Use a [list] like [1, 2] or the [TOOL_CALLS] token in prose.",
 )
 
+# ------------------- Llama 3.x JSON, <|python_tag|> then calls separated by ';' (a test-only dialect: tests/extra_dialects.py)
+# (the call object Meta's prompt format and the Llama 3.1 chat template write, {"name": ..., "parameters": {...}}, after
+# <|python_tag|>, several separated by "; " as vLLM's llama3_json tool parser reads them, and the turn's end token)
+case(
+    "llama_one_call_eom",
+    "One call after <|python_tag|>, its arguments under 'parameters', then <|eom_id|>: markup.",
+    '<|python_tag|>{"name": "get_weather", "parameters": {"city": "Paris", "days": 3}}<|eom_id|>',
+    calls=[("get_weather", {"city": "Paris", "days": 3})],
+)
+case(
+    "llama_two_calls_separated",
+    "Two calls separated by '; ' in one block, then <|eot_id|>: two calls, the separator markup.",
+    '<|python_tag|>{"name": "get_weather", "parameters": {"city": "Paris"}}; '
+    '{"name": "get_time", "parameters": {"timezone": "Europe/Paris"}}<|eot_id|>',
+    calls=[("get_weather", {"city": "Paris"}), ("get_time", {"timezone": "Europe/Paris"})],
+)
+case(
+    "llama_text_after_call",
+    "Text after a call ends the block (it has no closing tag): the text, and the space before it, is content.",
+    'Checking.<|python_tag|>{"name": "get_weather", "parameters": {"city": "Lyon"}} I will report back.',
+    content="Checking. I will report back.",
+    calls=[("get_weather", {"city": "Lyon"})],
+)
+case(
+    "llama_separator_then_text",
+    "A separator that no call follows is text.",
+    '<|python_tag|>{"name": "get_weather", "parameters": {"city": "Nice"}}; that is all.',
+    content="; that is all.",
+    calls=[("get_weather", {"city": "Nice"})],
+)
+case(
+    "llama_undeclared_name",
+    "A Llama call naming no declared tool: the block is content, verbatim.",
+    '<|python_tag|>{"name": "web_fetch", "parameters": {"url": "https://example.com"}}',
+    content='<|python_tag|>{"name": "web_fetch", "parameters": {"url": "https://example.com"}}',
+)
+
 if __name__ == "__main__":
     out = sys.argv[1]
     ids = [c["id"] for c in CASES]
