@@ -618,7 +618,8 @@ class StreamParser:
                 block.after_call = False
                 block.after_separator = True
                 return pos + len(separator), None
-            if not cur.ended and separator.startswith(buf[pos:]):
+            cut = buf[pos : pos + len(separator)]  # (the separator, cut off by the end of the text so far)
+            if not cur.ended and len(cut) < len(separator) and separator.startswith(cut):
                 return pos, None
         if not calls:  # (the block's calls named no tool)
             return pos, _MET[self._machine.no_call()]
