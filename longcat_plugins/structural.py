@@ -48,7 +48,15 @@ from xgrammar.structural_tag import (
 
 from longcat_plugins.core import tags as T
 from longcat_plugins.core.call_openers import CALL_OPENERS
-from longcat_plugins.core.dialects import BLOCK_OPENS, CALL_OPENS, END_OF_SEQUENCE, Dialect, pair_value_ends
+from longcat_plugins.core.dialects import (
+    BLOCK_OPENS,
+    CALL_OPENS,
+    END_OF_SEQUENCE,
+    THINK_CLOSES,
+    THINK_OPENS,
+    Dialect,
+    pair_value_ends,
+)
 from longcat_plugins.core.readers.quoted_call import quoted_value_ends, word_class
 from longcat_plugins.core.readers.xml_call import markup_tables
 from longcat_plugins.core.schema import SchemaNode, is_string_schema, schema_types
@@ -90,9 +98,33 @@ def _with_definitions(schema: Any, root: Mapping[str, Any]) -> Any:
     return {**schema, **definitions} if definitions else schema
 
 
-#: one counted character of a plain-text string value: a code point that is neither '<' nor a surrogate (spelt as
-#: ranges: XGrammar 0.2.7 clamps a negated class's non-ASCII ranges to ASCII)
-_COUNTED: Final = r"(?:[\x00-;=-\x7f]|[\u0080-\ud7ff]|[\ue000-\uffff]|[\U00010000-\U0010ffff])"
+#: the code points a plain-text string value counts: all but the surrogates (spelt as ranges: XGrammar 0.2.7 clamps a
+#: negated class's non-ASCII ranges to ASCII)
+_CODE_POINTS: Final = ((0, 0x7F), (0x80, 0xD7FF), (0xE000, 0xFFFF), (0x10000, 0x10FFFF))
+
+
+def _escaped(code: int) -> str:
+    return f"\\x{code:02x}" if code <= 0x7F else f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
+
+
+@lru_cache(maxsize=64)
+def _counted(starts: frozenset[str]) -> str:
+    """One counted character of a plain-text string value: a code point that is no surrogate and does not start a tag
+    that ends the value (``starts``)."""
+    cut = sorted(map(ord, starts))
+    classes = []
+    for low, high in _CODE_POINTS:
+        ranges, at = [], low
+        for code in (c for c in cut if low <= c <= high):
+            if at < code:
+                ranges.append((at, code - 1))
+            at = code + 1
+        if at <= high:
+            ranges.append((at, high))
+        spelt = "".join(_escaped(a) if a == b else f"{_escaped(a)}-{_escaped(b)}" for a, b in ranges)
+        if spelt:
+            classes.append(f"[{spelt}]")
+    return f"(?:{'|'.join(classes)})"
 
 
 def _plain_text(excludes: list[str], node: SchemaNode | None) -> Any:
@@ -112,13 +144,14 @@ def _plain_text(excludes: list[str], node: SchemaNode | None) -> Any:
     low, high = node.get("minLength"), node.get("maxLength")
     low = low if isinstance(low, int) and not isinstance(low, bool) and low > 0 else 0
     high = high if isinstance(high, int) and not isinstance(high, bool) and high >= low else None
-    # Counted characters are whole code points that are not '<' (every tag that ends a value starts with it): free
+    # Counted characters are whole code points that start no tag that ends the value (such as '<'): free
     # text may hold bytes that are no UTF-8, which the detokenizer turns into characters the count did not see. Nor
     # surrogates: XGrammar's classes take their three-byte encodings (ED A0-BF ..), which are no UTF-8 either.
+    counted = _counted(frozenset(tag[0] for tag in excludes))
     if high is not None:
-        return RegexFormat(pattern=f"{_COUNTED}{{{low},{high}}}")
+        return RegexFormat(pattern=f"{counted}{{{low},{high}}}")
     if low:
-        return SequenceFormat(elements=[RegexFormat(pattern=f"{_COUNTED}{{{low}}}"), AnyTextFormat(excludes=excludes)])
+        return SequenceFormat(elements=[RegexFormat(pattern=f"{counted}{{{low}}}"), AnyTextFormat(excludes=excludes)])
     return AnyTextFormat(excludes=excludes)
 
 
@@ -323,10 +356,10 @@ def reasoning_then(calls: Any) -> Any:
     tag (then at most two line breaks) or at the first call's tag, as the parser reads it. Until the calls are
     complete the grammar accepts no end of output: the turn cannot end inside the reasoning, and a forced answer
     carries its call or is cut by ``max_tokens``."""
-    body = AnyTextFormat(excludes=[*T.THINK_CLOSES, *BLOCK_OPENS, *CALL_OPENS, *END_OF_SEQUENCE])
-    blocks = [TagFormat(begin=tag, content=body, end=list(T.THINK_CLOSES)) for tag in ("", *T.THINK_OPENS)]
+    body = AnyTextFormat(excludes=[*THINK_CLOSES, *BLOCK_OPENS, *CALL_OPENS, *END_OF_SEQUENCE])
+    blocks = [TagFormat(begin=tag, content=body, end=list(THINK_CLOSES)) for tag in ("", *THINK_OPENS)]
     closed = SequenceFormat(elements=[OrFormat(elements=blocks), RegexFormat(pattern=AFTER_REASONING)])
-    opener = OrFormat(elements=[ConstStringFormat(value=tag) for tag in T.THINK_OPENS])
+    opener = OrFormat(elements=[ConstStringFormat(value=tag) for tag in THINK_OPENS])
     ended_by_a_call = SequenceFormat(elements=[OptionalFormat(content=opener), body])
     return SequenceFormat(elements=[OptionalFormat(content=OrFormat(elements=[closed, ended_by_a_call])), calls])
 

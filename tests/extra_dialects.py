@@ -66,7 +66,36 @@ FUNCTION_GEMMA: dict[str, Any] = {
     "quoted": ["call:", "{", ":", ",", "}", "<escape>"],
     "end_of_sequence": ["<end_of_turn>", "<start_function_response>"],
 }
-DECLARATIONS: list[dict[str, Any]] = [GLM47, KIMI_K2, DEEPSEEK_V31, MINIMAX_M2, HUNYUAN_A13B, FUNCTION_GEMMA]
+#: Mistral Small 3.2, Magistral, Devstral (tokenizer v11 and later): each call is ``[TOOL_CALLS]NAME[ARGS]{json}``, one
+#: after another with no closing tag; v11 writes ``[CALL_ID]ID`` between the name and ``[ARGS]``, v13 does not;
+#: Magistral reasons in ``[THINK]`` ... ``[/THINK]``. As mistral-common writes them (github.com/mistralai/
+#: mistral-common, src/mistral_common/tokens/tokenizers/instruct.py: InstructTokenizerV11 and V13
+#: ``_encode_tool_calls_in_assistant_message``, ``encode_think``; tokenizers/base.py: ``SpecialTokens``)
+MISTRAL: dict[str, Any] = {
+    "name": "mistral_test",
+    "title": "Mistral [TOOL_CALLS] (test only)",
+    "models": "Mistral Small 3.2, Magistral, Devstral",
+    "block": ["[TOOL_CALLS]"],
+    "separated": ["", "[ARGS]", ""],
+    "call_id": "[CALL_ID]",
+    "reasoning": ["[THINK]", "[/THINK]"],
+}
+#: Llama 3.1 / 3.2 / 3.3 JSON tool calls: ``{"name": NAME, "parameters": {...}}`` (Meta's prompt format,
+#: llama.com/docs/model-cards-and-prompt-formats/llama3_1/#json-based-tool-calling, and the chat template of
+#: huggingface.co/meta-llama/Llama-3.1-8B-Instruct, tokenizer_config.json), after ``<|python_tag|>``, several separated
+#: by ``;`` (as vLLM's llama3_json parser reads them), the turn ended by ``<|eom_id|>`` or ``<|eot_id|>``
+LLAMA3_JSON: dict[str, Any] = {
+    "name": "llama3_json_test",
+    "title": "Llama 3.x JSON (test only)",
+    "models": "Llama 3.1, Llama 3.2, Llama 3.3",
+    "block": ["<|python_tag|>"],
+    "call_separator": ";",
+    "arguments_key": "parameters",
+    "end_of_sequence": ["<|eom_id|>", "<|eot_id|>"],
+}
+DECLARATIONS: list[dict[str, Any]] = [
+    GLM47, KIMI_K2, DEEPSEEK_V31, MINIMAX_M2, HUNYUAN_A13B, FUNCTION_GEMMA, MISTRAL, LLAMA3_JSON,
+]  # fmt: skip
 
 
 def switch_on() -> None:

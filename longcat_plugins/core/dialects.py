@@ -10,6 +10,7 @@ The model's dialect is read from its tokenizer (vocabulary and chat template); `
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 import os
 from collections.abc import Container, Iterable, Mapping
@@ -32,14 +33,24 @@ def _require_tags(declared: object, **tags: str) -> None:
 
 @dataclass(frozen=True, slots=True)
 class Block:
-    """The tags around a dialect's calls; ``holds_list``: the calls inside form a JSON array (``[{...}, {...}]``)."""
+    """The tags around a dialect's calls; ``holds_list``: the calls inside form a JSON array (``[{...}, {...}]``).
+
+    A block with no closing tag (``close`` empty: Mistral's ``[TOOL_CALLS]``, Llama's ``<|python_tag|>``) ends where
+    its call ends, unless ``call_separator`` follows it (Llama's ``;``): then another call of the block follows."""
 
     open: str
     close: str
     holds_list: bool = False
+    call_separator: str = ""
 
     def __post_init__(self) -> None:
-        _require_tags(self, open=self.open, close=self.close)
+        _require_tags(self, open=self.open)
+        if self.close:
+            _require_tags(self, close=self.close)
+        if self.call_separator:
+            _require_tags(self, call_separator=self.call_separator)
+            if self.close:
+                raise ValueError("Block.call_separator: only a block with no closing tag has one")
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,20 +116,29 @@ class Separated:
     """The tags of a call written as a name, a separator, then its arguments as a JSON object, in the dialect's
     block (a section that may hold several calls)::
 
-        {call_open}{namespace}NAME{index_mark}N{separator}{...}{call_close}
+        {call_open}{namespace}NAME{index_mark}N{id_mark}ID{separator}{...}{call_close}
 
     ``namespace`` (such as ``functions.``) and ``index_mark`` (such as ``:``, before the call's index in its block)
-    are written when declared, and read whether written or not. One reader reads every such call
-    (``readers/sep_call.py``), configured by these tags."""
+    are written when declared, and read whether written or not; ``id_mark`` (Mistral's ``[CALL_ID]``) before the
+    call's id, read when written (the id is the call's). A call with no tags of its own (``call_open`` and
+    ``call_close`` empty: Mistral's ``[TOOL_CALLS]NAME[ARGS]{...}``) stands right after its block's opening tag and
+    ends with its arguments. One reader reads every such call (``readers/sep_call.py``), configured by these tags."""
 
     call_open: str
     separator: str
     call_close: str
     namespace: str = ""
     index_mark: str = ""
+    id_mark: str = ""
 
     def __post_init__(self) -> None:
-        _require_tags(self, call_open=self.call_open, separator=self.separator, call_close=self.call_close)
+        _require_tags(self, separator=self.separator)
+        if bool(self.call_open) != bool(self.call_close):
+            raise ValueError("Separated: a call has both its tags or neither")
+        if self.call_open:
+            _require_tags(self, call_open=self.call_open, call_close=self.call_close)
+        if self.id_mark:
+            _require_tags(self, id_mark=self.id_mark)
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,10 +233,13 @@ class Dialect:
     quoted: Quoted | None = None
     #: the dialect's end-of-sequence tokens, markup wherever they stand (besides those every dialect reads)
     end_of_sequence: tuple[str, ...] = ()
+    #: the dialect's reasoning tags, opening and closing (besides those every dialect reads: :data:`THINK_OPENS`)
+    reasoning: tuple[str, str] | None = None
 
     def __post_init__(self) -> None:
         _require_tags(self, trigger=self.trigger, prefix=self.prefix)
         _require_tags(self, **{f"end_of_sequence[{i}]": tag for i, tag in enumerate(self.end_of_sequence)})
+        _require_tags(self, **{f"reasoning[{i}]": tag for i, tag in enumerate(self.reasoning or ())})
         if self.body not in BODY_KINDS:
             # (constrained decoding builds a grammar for each kind: a kind it has none for would fail per request)
             kinds = ", ".join(BODY_KINDS)
@@ -255,18 +278,27 @@ BODY_KINDS: Final[tuple[BodyKind, ...]] = ("json", "markup", "kv", "quoted")
 _PARAMETER_BODIES: Final = frozenset(("markup", "kv"))
 
 
-def _json_in(block: Block, name: str, title: str, models: str, end_of_sequence: tuple[str, ...] = ()) -> Dialect:
-    """A JSON dialect, one call object a block (in a JSON array in a block that holds one, ``[{...}]``)."""
+def _json_in(
+    block: Block,
+    name: str,
+    title: str,
+    models: str,
+    end_of_sequence: tuple[str, ...] = (),
+    arguments_key: str = "arguments",
+) -> Dialect:
+    """A JSON dialect, one call object a block (in a JSON array in a block that holds one, ``[{...}]``), on a line of
+    its own between the block's tags (right after the opening tag when the block has no closing one)."""
     opens, closes = ("[", "]") if block.holds_list else ("", "")
+    line = "\n" if block.close else ""
     return Dialect(
         name=name,
         title=title,
         models=models,
         block=block,
         trigger=block.open,
-        prefix=f'{block.open}\n{opens}{{"name": "',
-        name_suffix='", "arguments": ',
-        end=f"}}{closes}\n{block.close}",
+        prefix=f'{block.open}{line}{opens}{{"name": "',
+        name_suffix=f'", {json.dumps(arguments_key)}: ',
+        end=f"}}{closes}{line}{block.close}",
         body="json",
         end_of_sequence=end_of_sequence,
     )
@@ -366,7 +398,8 @@ def pair_value_ends(dialect: Dialect) -> tuple[str, ...]:
 
 #: the keys of a declaration (:func:`declared`), in the order its docstring gives them
 DECLARATION_KEYS: Final = (
-    "name", "title", "models", "block", "holds_list", "pairs", "markup", "separated", "quoted", "end_of_sequence",
+    "name", "title", "models", "block", "holds_list", "call_separator", "pairs", "markup", "separated", "quoted",
+    "call_id", "arguments_key", "end_of_sequence", "reasoning",
 )  # fmt: skip
 _REQUIRED_KEYS: Final = ("name", "title", "models", "block")
 #: the keys that declare a body (none: a JSON object), and what each declares
@@ -380,21 +413,34 @@ def declared(entry: Mapping[str, Any]) -> Dialect:
 
     - ``name`` (as ``LONGCAT_TOOL_DIALECT`` would take it), ``title`` and ``models`` (as the docs would name it and
       the models that write it): strings, required;
-    - ``block``: ``[open, close]``, the tags around the calls (required); a third item ``true`` is ``holds_list``;
+    - ``block``: ``[open, close]``, the tags around the calls (required), or ``[open]`` for a block with no closing
+      tag, which ends where its call ends (Mistral's ``[TOOL_CALLS]``, Llama's ``<|python_tag|>``); a last item
+      ``true`` is ``holds_list``;
     - ``holds_list``: ``true`` when the calls inside the block form a JSON array (``[{...}, {...}]``, written as a
       list of one call); only for a JSON body;
+    - ``call_separator``: in a block with no closing tag, what stands between two of its calls (Llama's ``;``);
     - the body's tags, at most one of: ``pairs`` (``[key_open, key_close, value_open, value_close]``:
       :class:`Pairs`), ``markup`` (``[call_open, call_close, param_open, param_close]``, then ``name_end`` if not
       ``>``: :class:`Markup`), ``separated`` (``[call_open, separator, call_close]``, then ``namespace`` and
-      ``index_mark`` if written: :class:`Separated`), ``quoted`` (``[call_open, args_open, key_end,
-      item_separator, args_close, quote]``: :class:`Quoted`); with none, the body is a JSON object;
+      ``index_mark`` if written: :class:`Separated`; ``["", separator, ""]`` for a call with no tags of its own,
+      right after the block's opening tag: Mistral's ``[TOOL_CALLS]NAME[ARGS]{...}``), ``quoted`` (``[call_open,
+      args_open, key_end, item_separator, args_close, quote]``: :class:`Quoted`); with none, the body is a JSON
+      object;
+    - ``call_id``: for a ``separated`` body, the tag before a call's id, between its name and its separator
+      (Mistral's ``[CALL_ID]``): the id written is the call's id;
+    - ``arguments_key``: for a JSON object body, the key its arguments are written under, ``arguments`` (the
+      default) or ``parameters`` (Llama 3.x); both are read either way;
     - ``end_of_sequence``: the dialect's end-of-sequence tokens (a list of tags), read as markup wherever they stand,
-      whatever the body.
+      whatever the body;
+    - ``reasoning``: ``[open, close]``, the dialect's reasoning tags (Magistral's ``[THINK]`` ... ``[/THINK]``),
+      read as every dialect's ``<think>`` ... ``</think>`` are (by the parser, the reasoning-token counter and the
+      reasoning parsers), whatever the body.
 
     Nothing of a declaration is dropped: a key not among these (:data:`DECLARATION_KEYS`), a missing one, a second
-    body, a field of the wrong type or an empty tag, ``holds_list`` with a body other than JSON, or body marks that
-    could not be read back as the grammar writes them (:class:`Quoted`) is a ``ValueError`` naming the dialect and
-    the key."""
+    body, a field of the wrong type or an empty tag, ``holds_list`` or ``arguments_key`` with a body other than a
+    JSON object, ``call_id`` with one other than ``separated``, ``call_separator`` in a block that closes, or body
+    marks that could not be read back as the grammar writes them (:class:`Quoted`) is a ``ValueError`` naming the
+    dialect and the key."""
     try:
         return _declared(entry)
     except ValueError as e:
@@ -416,12 +462,29 @@ def _declared(entry: Mapping[str, Any]) -> Dialect:
     block = _block(entry)
     if block.holds_list and bodies:
         raise ValueError(f"'holds_list': only a JSON body's calls form a JSON array, not {bodies[0]!r} calls")
+    if "call_id" in entry and bodies != ["separated"]:
+        raise ValueError("'call_id': only a 'separated' body's calls have an id tag")
+    if "arguments_key" in entry and (bodies or entry["arguments_key"] not in T.ARGUMENT_KEYS):
+        raise ValueError(f"'arguments_key': one of {', '.join(T.ARGUMENT_KEYS)}, for a JSON object body")
     end_of_sequence = _strings(entry, "end_of_sequence")
+    dialect = _declared_body(entry, block, bodies, end_of_sequence)
+    if "reasoning" in entry:
+        dialect = dataclasses.replace(dialect, reasoning=_pair(_strings(entry, "reasoning", (2, 2))))
+    return dialect
+
+
+def _pair(tags: tuple[str, ...]) -> tuple[str, str]:
+    return tags[0], tags[1]
+
+
+def _declared_body(
+    entry: Mapping[str, Any], block: Block, bodies: list[str], end_of_sequence: tuple[str, ...]
+) -> Dialect:
     names = (entry["name"], entry["title"], entry["models"])
     if not bodies:
-        return _json_in(block, *names, end_of_sequence)
+        return _json_in(block, *names, end_of_sequence, entry.get("arguments_key", T.ARGUMENT_KEYS[0]))
     body = bodies[0]
-    fields = dataclasses.fields(_BODIES[body])
+    fields = [f for f in dataclasses.fields(_BODIES[body]) if f.name != "id_mark"]
     tags = _strings(entry, body, (sum(f.default is dataclasses.MISSING for f in fields), len(fields)))
     try:
         marks = _BODIES[body](*tags)
@@ -433,7 +496,10 @@ def _declared(entry: Mapping[str, Any]) -> Dialect:
         return _markup_in(block, marks, *names, end_of_sequence)
     if isinstance(marks, Quoted):
         return _quoted_in(block, marks, *names, end_of_sequence)
-    return _separated_in(block, marks, *names, end_of_sequence)
+    id_mark = entry.get("call_id", "")
+    if not isinstance(id_mark, str):
+        raise ValueError(f"'call_id': expected a string, got {id_mark!r}")
+    return _separated_in(block, dataclasses.replace(marks, id_mark=id_mark), *names, end_of_sequence)
 
 
 def _strings(entry: Mapping[str, Any], key: str, count: tuple[int, int] | None = None) -> tuple[str, ...]:
@@ -447,17 +513,21 @@ def _strings(entry: Mapping[str, Any], key: str, count: tuple[int, int] | None =
 
 
 def _block(entry: Mapping[str, Any]) -> Block:
-    """The block of a declaration: ``[open, close]``, and whether its calls form a list (its third item, or
-    ``holds_list``: the same when both are given)."""
+    """The block of a declaration: ``[open, close]`` or ``[open]``, whether its calls form a list (its last item,
+    or ``holds_list``: the same when both are given), and what separates its calls (``call_separator``)."""
     value = entry["block"]
-    if not isinstance(value, list) or len(value) not in (2, 3) or not all(isinstance(t, str) for t in value[:2]):
-        raise ValueError(f"'block': expected [open, close], got {value!r}")
-    said = [*value[2:], *([entry["holds_list"]] if "holds_list" in entry else [])]
+    tags = list(itertools.takewhile(lambda item: isinstance(item, str), value)) if isinstance(value, list) else []
+    if not isinstance(value, list) or len(tags) not in (1, 2) or len(value) - len(tags) > 1:
+        raise ValueError(f"'block': expected [open, close] or [open], got {value!r}")
+    said = [*value[len(tags) :], *([entry["holds_list"]] if "holds_list" in entry else [])]
     if not all(isinstance(flag, bool) for flag in said):
         raise ValueError(f"'holds_list': expected true or false, got {said!r}")
     if len(set(said)) > 1:
-        raise ValueError("'holds_list': the key and the block's third item disagree")
-    return Block(value[0], value[1], holds_list=any(said))
+        raise ValueError("'holds_list': the key and the block's last item disagree")
+    separator = entry.get("call_separator", "")
+    if not isinstance(separator, str) or (separator and len(tags) == 2):
+        raise ValueError(f"'call_separator': a string, for a block with no closing tag, got {separator!r}")
+    return Block(tags[0], tags[1] if len(tags) == 2 else "", holds_list=any(said), call_separator=separator)
 
 
 LONGCAT_BLOCK: Final = Block(T.LONGCAT_CALL_OPEN, T.LONGCAT_CALL_CLOSE)
@@ -530,14 +600,23 @@ READ_DIALECTS: Final = {**DIALECTS, **EXTRA_DIALECTS}
 #: Every call block the parser reads: the dialects' blocks, then the call list.
 BLOCKS: Final = tuple(dict.fromkeys([*(d.block for d in READ_DIALECTS.values()), CALL_LIST_BLOCK]))
 BLOCK_OPENS: Final = tuple(b.open for b in BLOCKS)
-BLOCK_CLOSES: Final = tuple(b.close for b in BLOCKS)
+BLOCK_CLOSES: Final = tuple(b.close for b in BLOCKS if b.close)
+#: the blocks with no closing tag (each ends where its call ends), by their opening tag
+UNCLOSED_BLOCKS: Final = {b.open: b for b in BLOCKS if not b.close}
 #: the blocks whose calls form a JSON array
 LIST_BLOCK_OPENS: Final = tuple(b.open for b in BLOCKS if b.holds_list)
 #: every markup the parser reads, by its call's opening tag (a markup call is read in any block, and outside one)
 MARKUPS: Final = {m.call_open: m for m in dict.fromkeys(d.markup for d in READ_DIALECTS.values() if d.markup)}
 #: every call written as a name, a separator and a JSON object, by its call's opening tag (read in any block, and
 #: outside one)
-SEPARATED: Final = {s.call_open: s for s in dict.fromkeys(d.separated for d in READ_DIALECTS.values() if d.separated)}
+SEPARATED: Final = {
+    s.call_open: s for s in dict.fromkeys(d.separated for d in READ_DIALECTS.values() if d.separated) if s.call_open
+}
+#: the calls written as a name, a separator and a JSON object with no tags of their own, by the opening tag of the
+#: block they stand in (``[TOOL_CALLS]NAME[ARGS]{...}``)
+NAMED_BLOCKS: Final = {
+    d.block.open: d.separated for d in READ_DIALECTS.values() if d.separated and not d.separated.call_open
+}
 #: the calls written with bare keys and quoted values, by the opening tag of their block (their own opening mark need
 #: not be a tag: such a call is read only in its block)
 QUOTED: Final = {d.block.open: d.quoted for d in READ_DIALECTS.values() if d.quoted}
@@ -546,6 +625,15 @@ CALL_OPENS: Final = (*MARKUPS, *SEPARATED)
 END_OF_SEQUENCE: Final = tuple(
     dict.fromkeys([*T.END_OF_SEQUENCE, *(t for d in READ_DIALECTS.values() for t in d.end_of_sequence)])
 )
+#: every pair of reasoning tags the parser reads: every dialect's, then those the dialects declare
+REASONING_TAGS: Final = tuple(
+    dict.fromkeys([
+        *zip(T.THINK_OPENS, T.THINK_CLOSES, strict=True),
+        *(d.reasoning for d in READ_DIALECTS.values() if d.reasoning),
+    ])
+)
+THINK_OPENS: Final = tuple(dict.fromkeys(tag for tag, _ in REASONING_TAGS))
+THINK_CLOSES: Final = tuple(dict.fromkeys(tag for _, tag in REASONING_TAGS))
 #: the key/value dialects, by the tag that opens a pair (a declared name right before it is a call with no block), and
 #: their blocks (whose opening tag a model may write where the closing one belongs, after such a call)
 PAIR_DIALECTS: Final = {d.pairs.key_open: d for d in READ_DIALECTS.values() if d.pairs}

@@ -45,6 +45,7 @@ from .readers import (
     parameters_follow_name,
 )
 from .schema import ToolSchemas
+from .tag_starts import ONLY_LT, TAG_STARTS, find_tag_start
 from .tool_names import CallNames
 from .tool_tags import ToolTags
 from .unknown_start import UnknownStart
@@ -54,13 +55,13 @@ from .whitespace import CALL_START, WHITESPACE, WhitespaceRun, text_end, whitesp
 #: Tags met where text is shown (or right after a block), and what they trigger.
 _TAG_TRIGGERS: Final = {
     **dict.fromkeys(D.BLOCK_CLOSES, Trigger.BLOCK_CLOSE),
-    **dict.fromkeys(T.THINK_OPENS, Trigger.THINK_OPEN),
-    **dict.fromkeys(T.THINK_CLOSES, Trigger.THINK_CLOSE),
+    **dict.fromkeys(D.THINK_OPENS, Trigger.THINK_OPEN),
+    **dict.fromkeys(D.THINK_CLOSES, Trigger.THINK_CLOSE),
     **dict.fromkeys(D.END_OF_SEQUENCE, Trigger.END_MARKER),
     **dict.fromkeys(D.BLOCK_OPENS, Trigger.BLOCK_OPEN),
     **dict.fromkeys(D.CALL_OPENS, Trigger.CALL_WITHOUT_BLOCK),
 }
-_CONTENT_TAGS: Final = T.TagSet(*D.END_OF_SEQUENCE, *D.BLOCK_OPENS, *D.CALL_OPENS, *T.THINK_OPENS, *T.THINK_CLOSES)
+_CONTENT_TAGS: Final = T.TagSet(*D.END_OF_SEQUENCE, *D.BLOCK_OPENS, *D.CALL_OPENS, *D.THINK_OPENS, *D.THINK_CLOSES)
 _CONTENT_TAGS_NO_REASONING: Final = T.TagSet(*D.END_OF_SEQUENCE, *D.BLOCK_OPENS, *D.CALL_OPENS)
 #: with declared tools, a declared name right before a pair's opening tag (``NAME<longcat_arg_key>``) is a call that
 #: lacks its block, and right before the opening tag of a key/value block the name of the block's call
@@ -68,12 +69,12 @@ _PAIR_KEYS: Final = frozenset(D.PAIR_KEY_OPENS)
 _PAIR_BLOCKS: Final = frozenset(D.PAIR_BLOCK_OPENS)
 _CONTENT_KEY_TAGS: Final = T.TagSet(*_CONTENT_TAGS.tags, *_PAIR_KEYS)
 _CONTENT_KEY_TAGS_NO_REASONING: Final = T.TagSet(*_CONTENT_TAGS_NO_REASONING.tags, *_PAIR_KEYS)
-_REASONING_TAGS: Final = T.TagSet(*T.THINK_CLOSES, *D.BLOCK_OPENS, *D.END_OF_SEQUENCE, *T.THINK_OPENS)
+_REASONING_TAGS: Final = T.TagSet(*D.THINK_CLOSES, *D.BLOCK_OPENS, *D.END_OF_SEQUENCE, *D.THINK_OPENS)
 _BLOCK_TAGS: Final = T.TagSet(*D.CALL_OPENS, *_PAIR_KEYS, *D.BLOCK_CLOSES, *D.BLOCK_OPENS, *D.END_OF_SEQUENCE)
 #: after a call block, what makes the whitespace before it markup
 _NEXT_BLOCKS: Final = (*D.BLOCK_OPENS, *D.CALL_OPENS)
 _AFTER_BLOCK_MARKUP: Final = (*_NEXT_BLOCKS, *D.BLOCK_CLOSES, *D.END_OF_SEQUENCE)
-_AFTER_BLOCK_TAGS: Final = T.TagSet(*_AFTER_BLOCK_MARKUP, *T.THINK_OPENS, *T.THINK_CLOSES)
+_AFTER_BLOCK_TAGS: Final = T.TagSet(*_AFTER_BLOCK_MARKUP, *D.THINK_OPENS, *D.THINK_CLOSES)
 _AFTER_BLOCK_TAGS_NO_REASONING: Final = T.TagSet(*_AFTER_BLOCK_MARKUP)
 #: after a block, what the output may end in, cut off, that is markup
 _CUT_CLOSERS: Final = T.TagSet(*D.BLOCK_CLOSES, *D.END_OF_SEQUENCE)
@@ -85,6 +86,10 @@ _BARE_OBJECT: Final = "{"
 _BARE_LIST: Final = "["
 _BARE_BLOCKS: Final = (_BARE_OBJECT, _BARE_LIST)
 _JSON_LIST_WRAPPERS: Final = (*D.LIST_BLOCK_OPENS, _BARE_LIST)
+#: the blocks with no closing tag, and those whose call is a name, a separator and a JSON object with no tags of its
+#: own, by their opening tags
+_UNCLOSED_BLOCKS: Final = frozenset(D.UNCLOSED_BLOCKS)
+_NAMED_BLOCKS: Final = frozenset(D.NAMED_BLOCKS)
 
 
 class Met(NamedTuple):
@@ -223,7 +228,8 @@ class StreamParser:
             return self._out.take()
         reader = self._reader
         if reader is None:
-            if "<" not in delta and self._fast_paths and self._machine.mode in _TEXT_MODES:
+            no_tag = ("<" not in delta) if ONLY_LT else find_tag_start(delta, 0) < 0
+            if no_tag and self._fast_paths and self._machine.mode in _TEXT_MODES:
                 fast = self._feed_text_fast(delta)  # (nothing in the delta can change the mode)
                 if fast is not None:
                     return fast
@@ -248,7 +254,7 @@ class StreamParser:
         return self._out.take()
 
     def _feed_text_fast(self, delta: str) -> list[Event] | None:
-        """A delta with no '<' in content or reasoning, with nothing held back: what :meth:`_scan_text` (or
+        """A delta with no tag start ('<') in content or reasoning, with nothing held back: what :meth:`_scan_text` (or
         :meth:`_scan_content_for_names`) does with it, without the machine's loop. None: the slow path decides."""
         if self._out.incomplete is not None:
             return None
@@ -360,7 +366,8 @@ class StreamParser:
             self._emit(Content, block.name_markup)
             self._held.shown(block.name_markup)  # (a call withdrawn later returns the held text without it)
             block.name_markup = ""
-        call_id = self._new_id(len(self._log))
+        call_id = self._sink.call_id or self._new_id(len(self._log))
+        self._sink.call_id = None
         index = self._log.start(call_id, name)
         self._call_index = index
         self._out.event(ToolCallStart(index, call_id, name))
@@ -430,7 +437,7 @@ class StreamParser:
             return self._scan_content_for_names(cur, pos, self._untagged_names)
         reasoning = self._machine.mode is Mode.REASONING
         kind = Reasoning if reasoning else Content
-        i = buf.find("<", pos)
+        i = buf.find("<", pos) if ONLY_LT else find_tag_start(buf, pos)
         end = len(buf) if i < 0 else i
         if end > pos:
             text = buf[pos:end]
@@ -442,8 +449,8 @@ class StreamParser:
         tag = (_REASONING_TAGS if reasoning else self._content_tags).match(cur, i)
         if tag is T.NEED_MORE:
             return i, None
-        if tag is None or (reasoning and self._reasoning_text and tag in T.THINK_OPENS):
-            self._emit(kind, "<")  # (inside reasoning, an opening tag after some text is text)
+        if tag is None or (reasoning and self._reasoning_text and tag in D.THINK_OPENS):
+            self._emit(kind, buf[i])  # (inside reasoning, an opening tag after some text is text)
             self._reasoning_text = self._reasoning_text or reasoning
             return i + 1, None
         assert isinstance(tag, str)
@@ -459,11 +466,11 @@ class StreamParser:
             if start < len(buf) and buf[start] in _MET_BARE:
                 self._emit(Content, buf[pos:start])
                 return start, _MET_BARE[buf[start]]
-        i = buf.find("<", pos)
+        i = buf.find("<", pos) if ONLY_LT else find_tag_start(buf, pos)
         end = len(buf) if i < 0 else i
         tag = None if i < 0 else self._content_tags_with_keys.match(cur, i)
         tool_tag = None
-        if tag is None and i >= 0:
+        if tag is None and i >= 0 and buf[i] == "<":  # (a tool's name as a tag: ``<NAME>{json}``)
             assert self._tool_tags is not None
             tool_tag = self._tool_tags.match(buf, i, cur.ended)
             if tool_tag is T.NEED_MORE:
@@ -487,7 +494,7 @@ class StreamParser:
             return i, Met(trigger, tag, name=name, name_markup=buf[start:i])
         self._emit(Content, buf[pos:i])
         if tag is None or tag in _PAIR_KEYS:
-            self._emit(Content, "<")
+            self._emit(Content, buf[i])
             return i + 1, None
         assert isinstance(tag, str)
         return i, _MET_TAG[tag]
@@ -497,7 +504,7 @@ class StreamParser:
         end = self._after_block.take(buf, pos)
         if end == len(buf):
             return end, None
-        if buf[end] != "<":
+        if buf[end] not in TAG_STARTS:
             return end, _MET[Trigger.TEXT_FOLLOWS]
         tag = self._after_block_tags.match(cur, end)
         if tag is T.NEED_MORE:
@@ -530,8 +537,16 @@ class StreamParser:
                         return pos, _MET[self._machine.no_call()]
                 return end, None
             return block.whitespace.take(buf, pos), None  # between calls: markup unless text follows
+        if (block.after_call or block.after_separator) and block.wrapper in _UNCLOSED_BLOCKS:
+            step = self._in_unclosed_block(cur, pos, calls)
+            if step is not None:
+                return step
         after_text = block.text_last
         block.text_last = False
+        if block.wrapper in _NAMED_BLOCKS and not block.after_call:  # NAME, a separator, the arguments
+            assert block.wrapper is not None
+            named = SepCallReader(self._sink, self._schemas, D.NAMED_BLOCKS[block.wrapper])
+            return pos, Met(Trigger.CALL_BEGINS, reader=named)
         bare = block.wrapper in _BARE_BLOCKS
         if c == "{":
             names = self._untagged_names if bare and not calls else None
@@ -542,7 +557,7 @@ class StreamParser:
         if block.wrapper in _JSON_LIST_WRAPPERS and not after_text and c in _CALL_LIST_MARKUP[bool(calls)]:
             block.whitespace.drop()
             return pos + 1, None  # the array around the calls and the commas between them
-        if c == "<":
+        if c in TAG_STARTS:
             tag = _BLOCK_TAGS.match(cur, pos)
             if tag is T.NEED_MORE:
                 return pos, None
@@ -566,10 +581,12 @@ class StreamParser:
                 block.whitespace.drop()
             if isinstance(tag, str) and calls:
                 return pos, _MET_IN_BLOCK[tag]
-        elif not calls and block.wrapper in D.QUOTED:  # a call with bare keys and quoted values, in its own block
-            quoted = QuotedCallReader(self._sink, self._schemas, D.QUOTED[block.wrapper])
-            return pos, Met(Trigger.CALL_BEGINS, reader=quoted)
-        elif not calls and c not in _NOT_A_NAME_START:  # NAME, then key/value pairs, an object or parameters
+        else:
+            tag = None
+            if not calls and block.wrapper in D.QUOTED:  # a call with bare keys and quoted values, in its own block
+                quoted = QuotedCallReader(self._sink, self._schemas, D.QUOTED[block.wrapper])
+                return pos, Met(Trigger.CALL_BEGINS, reader=quoted)
+        if tag is None and not calls and c not in _NOT_A_NAME_START:  # NAME, then pairs, an object or parameters
             named_markup = parameters_follow_name(cur, pos)
             if named_markup is T.NEED_MORE:
                 return pos, None
@@ -584,6 +601,37 @@ class StreamParser:
         block.text_last = True
         return end, None
 
+    def _in_unclosed_block(self, cur: Cursor, pos: int, calls: int) -> _Step | None:
+        """In a block with no closing tag, after a call or its separator, at what follows the whitespace. After a
+        call: the block's call separator (taken, undecided: markup if a call follows it), or anything else, where
+        the block ends (the whitespace is then decided as after any block). After a separator: the next call (None:
+        the block's scanner reads it), or anything else, where the block ends (the separator was text)."""
+        buf = cur.text
+        block = self._block
+        assert block.wrapper is not None
+        if block.after_separator:
+            if buf[pos] == "{" or block.wrapper in _NAMED_BLOCKS:
+                return None
+            self._content_in_block(block.whitespace.release())
+            return pos, _MET[Trigger.BLOCK_CLOSE]
+        separator = D.UNCLOSED_BLOCKS[block.wrapper].call_separator
+        if separator:
+            if buf.startswith(separator, pos):
+                if calls:  # (before the block's first call, the separator is held with the block)
+                    block.whitespace.hold(separator)
+                block.after_call = False
+                block.after_separator = True
+                return pos + len(separator), None
+            cut = buf[pos : pos + len(separator)]  # (the separator, cut off by the end of the text so far)
+            if not cur.ended and len(cut) < len(separator) and separator.startswith(cut):
+                return pos, None
+        if not calls:  # (the block's calls named no tool)
+            return pos, _MET[self._machine.no_call()]
+        whitespace = block.whitespace.release()
+        if not self._passthrough:  # (without tool parsing, the block's text was shown as it was read)
+            self._after_block.take(whitespace, 0)
+        return pos, _MET[Trigger.BLOCK_CLOSE]
+
     def _scan_call(self, cur: Cursor, pos: int) -> _Step:
         reader = self._reader
         assert reader is not None
@@ -591,6 +639,8 @@ class StreamParser:
         if self._sink.reports:
             self._take_reports()
         if reader.failed or reader.done:
+            self._block.after_call = True
+            self._block.after_separator = False
             self._block.ended = reader.done and reader.ends_block and reader.announced
             trigger = self._machine.reader_stopped(reader.failed, reader.done, reader.announced)
             assert trigger is not None

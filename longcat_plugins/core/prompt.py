@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from . import tags as T
+from . import dialects as D
 
 #: Markers that start or end a turn: a think tag before the last of them belongs to an earlier turn (or to the
 #: user's message). LongCat's turns have no special token between the user's text and ``ASSISTANT:``.
@@ -30,8 +30,8 @@ def prompt_opens_reasoning(prompt_tail: str) -> bool | None:
     the current turn has no think tag. ``prompt_tail`` is the end of the rendered prompt (any length)."""
     cut = max((i + len(tag) for tag in TURN_BOUNDARIES if (i := prompt_tail.rfind(tag)) >= 0), default=0)
     turn = prompt_tail[cut:]
-    opened = max(turn.rfind(tag) for tag in T.THINK_OPENS)
-    closed = max(turn.rfind(tag) for tag in T.THINK_CLOSES)
+    opened = max(turn.rfind(tag) for tag in D.THINK_OPENS)
+    closed = max(turn.rfind(tag) for tag in D.THINK_CLOSES)
     if opened == closed:  # both absent
         return None
     return opened > closed

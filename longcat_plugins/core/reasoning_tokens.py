@@ -19,18 +19,19 @@ import copy
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from . import tags as T
+from . import dialects as D
 from .dialects import END_OF_SEQUENCE
 from .events import Event, Reasoning
 from .options import ParserOptions
 from .parser import StreamParser
+from .tag_starts import ONLY_LT, find_tag_start
 
 #: an open window is read to its end at every count up to this many tokens (see ``_open_window``)
 EXACT_HELD = 256
 #: the longest undecided text kept from one window to the next (a bound: more is not read again)
 MAX_CARRY = 4096
 #: the markup a reading drops: reasoning tags (a stray or repeated one too) and end-of-sequence markers
-_DROPPED = tuple(dict.fromkeys([*T.THINK_OPENS, *T.THINK_CLOSES, *END_OF_SEQUENCE]))
+_DROPPED = tuple(dict.fromkeys([*D.THINK_OPENS, *D.THINK_CLOSES, *END_OF_SEQUENCE]))
 
 
 class ReasoningTokenCounter:
@@ -74,12 +75,17 @@ class ReasoningTokenCounter:
         token_text, parser, n, i = self._token_text, self._parser, len(ids), 0
         while i < n:
             if not self._window and not self._carry:
-                # A run of tokens with no '<' (every tag starts with one) can neither start nor end a tag: read as
-                # one text, its tokens are reasoning exactly when the output is inside reasoning (each with text).
+                # A run of tokens with no character that starts a tag can neither start nor end one: read as one
+                # text, its tokens are reasoning exactly when the output is inside reasoning (each with text).
                 texts = []
-                while i < n and "<" not in (text := token_text(ids[i])):
-                    texts.append(text)
-                    i += 1
+                if ONLY_LT:
+                    while i < n and "<" not in (text := token_text(ids[i])):
+                        texts.append(text)
+                        i += 1
+                else:
+                    while i < n and find_tag_start(text := token_text(ids[i]), 0) < 0:
+                        texts.append(text)
+                        i += 1
                 if texts:
                     inside, read = parser.in_reasoning, "".join(texts)
                     shown = sum(len(getattr(event, "text", "")) for event in parser.feed(read))

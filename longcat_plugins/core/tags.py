@@ -25,6 +25,9 @@ ARG_KEY_CLOSE: Final = "</longcat_arg_key>"
 ARG_VALUE_OPEN: Final = "<longcat_arg_value>"
 ARG_VALUE_CLOSE: Final = "</longcat_arg_value>"
 
+#: the keys a JSON call object gives its arguments under (the first is what the registry's dialects write)
+ARGUMENT_KEYS: Final = ("arguments", "parameters")
+
 THINK_OPENS: Final = ("<think>", "<longcat_think>")
 THINK_CLOSES: Final = ("</think>", "</longcat_think>")
 END_OF_SEQUENCE: Final = ("</longcat_s>", "<|im_end|>")

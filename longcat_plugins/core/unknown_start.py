@@ -12,9 +12,9 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from . import tags as T
+from . import dialects as D
 
-_THINK_TAGS: Final = tuple(sorted(T.THINK_OPENS + T.THINK_CLOSES, key=len, reverse=True))
+_THINK_TAGS: Final = tuple(sorted(D.THINK_OPENS + D.THINK_CLOSES, key=len, reverse=True))
 _THINK_TAG: Final = re.compile("|".join(map(re.escape, _THINK_TAGS)))
 #: how much of the text read so far a tag that ends in the next piece may start in
 _TAIL: Final = max(map(len, _THINK_TAGS)) - 1
@@ -37,7 +37,7 @@ class UnknownStart:
         if match is None:
             self._tail = window[-_TAIL:]
             return None
-        return match.group() in T.THINK_CLOSES
+        return match.group() in D.THINK_CLOSES
 
     def held(self) -> str:
         """Everything held so far."""

@@ -11,10 +11,11 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from .tag_starts import TAG_START, TAG_STARTS
+
 _WHITESPACE_RUN: Final = re.compile(r"[ \t\r\n]+")
-_TAG_START: Final = re.compile("<")
 #: Between the calls of a block, a '{' starts a JSON call.
-CALL_START: Final = re.compile("[<{]")
+CALL_START: Final = re.compile("[" + "".join(map(re.escape, sorted({*TAG_STARTS, "{"}))) + "]")
 WHITESPACE: Final = frozenset(" \t\r\n")
 
 
@@ -24,8 +25,8 @@ def whitespace_end(buf: str, pos: int) -> int:
     return pos if m is None else m.end()
 
 
-def text_end(buf: str, pos: int, stops: re.Pattern[str] = _TAG_START) -> int:
-    """Where stray text starting at ``pos`` ends: before the next character that may start markup (``<``, or what
+def text_end(buf: str, pos: int, stops: re.Pattern[str] = TAG_START) -> int:
+    """Where stray text starting at ``pos`` ends: before the next character that may start markup (a tag's, or what
     ``stops`` matches) and before the whitespace in front of it."""
     m = stops.search(buf, pos + 1)
     end = len(buf) if m is None else m.start()
@@ -50,6 +51,10 @@ class WhitespaceRun:
         if end > pos:
             self._parts.append(buf[pos:end])
         return end
+
+    def hold(self, markup: str) -> None:
+        """Markup decided as the whitespace around it is (a block's call separator: markup when a call follows it)."""
+        self._parts.append(markup)
 
     def drop(self) -> None:
         """It was markup."""

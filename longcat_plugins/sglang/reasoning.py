@@ -24,6 +24,7 @@ from typing import Any
 from sglang.srt.parser.reasoning_parser import BaseReasoningFormatDetector, StreamingParseResult
 
 from longcat_plugins.core import Content, Event, ParserOptions, Reasoning, StreamParser, parse
+from longcat_plugins.core import dialects as D
 from longcat_plugins.core import tags as T
 from longcat_plugins.core.prompt import output_may_start_reasoning, prompt_opens_reasoning
 
@@ -80,10 +81,11 @@ class LongcatReasoningDetector(BaseReasoningFormatDetector):
         self._content_seen = False
 
     def get_think_end_token_ids(self, tokenizer: Any) -> list[int]:
-        """The closing tag the tokenizer knows as one token (``</longcat_think>`` first), else ``</think>``."""
-        for tag in reversed(T.THINK_CLOSES):
+        """The closing tag the tokenizer knows as one token (a declared dialect's, then ``</longcat_think>``), else
+        ``</think>``."""
+        for tag in reversed(D.THINK_CLOSES):
             ids = tokenizer.encode(tag, add_special_tokens=False)
-            if len(ids) == 1:
+            if len(ids) == 1 and tokenizer.decode(ids) == tag:  # (one token, and not the unknown token)
                 return list(ids)
         return list(tokenizer.encode(self.think_end_token, add_special_tokens=False))
 
@@ -190,7 +192,7 @@ def thinking_default(tokenizer: Any) -> str | None:
         rendered, vocab = None, {}
     if (
         isinstance(rendered, str)
-        and any(tag in vocab for tag in T.THINK_OPENS)
+        and any(tag in vocab for tag in D.THINK_OPENS)
         and prompt_opens_reasoning(rendered) is None  # (a template that writes a think tag is SGLang's to read)
         and output_may_start_reasoning(rendered, None, template)
     ):

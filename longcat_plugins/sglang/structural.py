@@ -12,7 +12,7 @@ from typing import Any
 from xgrammar import StructuralTag, normalize_tool_choice
 from xgrammar.structural_tag import AnyTextFormat, SequenceFormat, TagFormat
 
-from longcat_plugins.core import tags as T
+from longcat_plugins.core import dialects as D
 from longcat_plugins.structural import call_tags, triggered_calls
 
 from .dialect import Dialect
@@ -44,5 +44,5 @@ def build_structural_tag(
     if not thinking_mode:
         return StructuralTag(format=suffix)
     # The template opened reasoning; it ends at either closing tag.
-    reasoning = TagFormat(begin="", content=AnyTextFormat(excludes=list(T.THINK_CLOSES)), end=list(T.THINK_CLOSES))
+    reasoning = TagFormat(begin="", content=AnyTextFormat(excludes=list(D.THINK_CLOSES)), end=list(D.THINK_CLOSES))
     return StructuralTag(format=SequenceFormat(elements=[reasoning, suffix]))

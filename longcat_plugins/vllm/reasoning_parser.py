@@ -138,7 +138,7 @@ class LongcatReasoningParser(_GateBase):  # type: ignore[valid-type,misc]
         self._counter: ReasoningTokenCounter | None = None
         self._token_texts: dict[int, str] = {}
         # closing think tags that are not one token: found in the text
-        self._split_closes = tuple(tag for tag in T.THINK_CLOSES if not _single_token_ids(tokenizer, (tag,)))
+        self._split_closes = tuple(tag for tag in D.THINK_CLOSES if not _single_token_ids(tokenizer, (tag,)))
         # a tool parser not built with this one (an engine's own, or one built by hand) reads the content: it is
         # handed over where it starts, confirming the end of reasoning
         beside = reasoning_parser_built(self)

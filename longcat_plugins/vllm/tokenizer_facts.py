@@ -13,15 +13,14 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from longcat_plugins.core import dialects
-from longcat_plugins.core import tags as T
 from longcat_plugins.core.prompt import TURN_BOUNDARIES, template_may_think
 from longcat_plugins.core.stops import end_of_sequence_ids
 
 DIALECT_ENV: Final = dialects.ENV_VAR
 DIALECTS: Final = tuple(dialects.DIALECTS)
 
-THINK_STARTS: Final = tuple(reversed(T.THINK_OPENS))  # <longcat_think> first
-THINK_ENDS: Final = tuple(reversed(T.THINK_CLOSES))
+THINK_STARTS: Final = tuple(reversed(dialects.THINK_OPENS))  # (declared ones, then <longcat_think>, then <think>)
+THINK_ENDS: Final = tuple(reversed(dialects.THINK_CLOSES))
 
 
 @dataclass(frozen=True, slots=True)

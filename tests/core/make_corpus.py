@@ -1888,6 +1888,88 @@ case(
     tools=[FG_SEARCH],
 )
 
+# ------------- Mistral, [TOOL_CALLS]NAME[ARGS]{json}, blocks with no closing tag (a test-only dialect: tests/extra_dialects.py)
+# (the layout mistral-common's tokenizers write: src/mistral_common/tokens/tokenizers/instruct.py, InstructTokenizerV11
+# and InstructTokenizerV13 ``_encode_tool_calls_in_assistant_message``, and ``encode_think`` for Magistral's reasoning)
+case(
+    "mistral_v13_two_calls",
+    "Mistral's tokenizer v13 layout (Mistral Small 3.2, Devstral): each call is [TOOL_CALLS]NAME[ARGS]{json}, one "
+    "after another with no closing tag; each call ends its block.",
+    '[TOOL_CALLS]get_weather[ARGS]{"city": "Paris"}[TOOL_CALLS]get_time[ARGS]{"timezone": "Europe/Paris"}',
+    calls=[("get_weather", {"city": "Paris"}), ("get_time", {"timezone": "Europe/Paris"})],
+)
+case(
+    "mistral_v11_call_id",
+    "Mistral's tokenizer v11 layout writes [CALL_ID]ID between the name and [ARGS]: markup (the id is the call's); "
+    "text before the call is content.",
+    'Let me check.[TOOL_CALLS]get_weather[CALL_ID]a1B2c3D4e[ARGS]{"city": "Paris", "days": 3}',
+    content="Let me check.",
+    calls=[("get_weather", {"city": "Paris", "days": 3})],
+)
+case(
+    "mistral_magistral_reasoning",
+    "Magistral reasons in [THINK]...[/THINK], then calls.",
+    '[THINK]The user wants the weather in Paris [FR].[/THINK][TOOL_CALLS]get_weather[ARGS]{"city": "Paris"}',
+    reasoning="The user wants the weather in Paris [FR].",
+    calls=[("get_weather", {"city": "Paris"})],
+    opt_reasoning=True,
+)
+case(
+    "mistral_text_after_call",
+    "Text after a call: the block ended with the call; the text, and the space before it, is content.",
+    '[TOOL_CALLS]get_weather[ARGS]{"city": "Paris"} Done [ok].',
+    content=" Done [ok].",
+    calls=[("get_weather", {"city": "Paris"})],
+)
+case(
+    "mistral_undeclared_name",
+    "A Mistral call naming no declared tool: the block is content, verbatim.",
+    '[TOOL_CALLS]web_fetch[ARGS]{"url": "https://example.com"}',
+    content='[TOOL_CALLS]web_fetch[ARGS]{"url": "https://example.com"}',
+)
+case(
+    "mistral_tag_in_prose",
+    "Brackets in prose, and the block's tag followed by no call: all text, verbatim.",
+    "Use a [list] like [1, 2] or the [TOOL_CALLS] token in prose.",
+    content="Use a [list] like [1, 2] or the [TOOL_CALLS] token in prose.",
+)
+
+# ------------------- Llama 3.x JSON, <|python_tag|> then calls separated by ';' (a test-only dialect: tests/extra_dialects.py)
+# (the call object Meta's prompt format and the Llama 3.1 chat template write, {"name": ..., "parameters": {...}}, after
+# <|python_tag|>, several separated by "; " as vLLM's llama3_json tool parser reads them, and the turn's end token)
+case(
+    "llama_one_call_eom",
+    "One call after <|python_tag|>, its arguments under 'parameters', then <|eom_id|>: markup.",
+    '<|python_tag|>{"name": "get_weather", "parameters": {"city": "Paris", "days": 3}}<|eom_id|>',
+    calls=[("get_weather", {"city": "Paris", "days": 3})],
+)
+case(
+    "llama_two_calls_separated",
+    "Two calls separated by '; ' in one block, then <|eot_id|>: two calls, the separator markup.",
+    '<|python_tag|>{"name": "get_weather", "parameters": {"city": "Paris"}}; '
+    '{"name": "get_time", "parameters": {"timezone": "Europe/Paris"}}<|eot_id|>',
+    calls=[("get_weather", {"city": "Paris"}), ("get_time", {"timezone": "Europe/Paris"})],
+)
+case(
+    "llama_text_after_call",
+    "Text after a call ends the block (it has no closing tag): the text, and the space before it, is content.",
+    'Checking.<|python_tag|>{"name": "get_weather", "parameters": {"city": "Lyon"}} I will report back.',
+    content="Checking. I will report back.",
+    calls=[("get_weather", {"city": "Lyon"})],
+)
+case(
+    "llama_separator_then_text",
+    "A separator that no call follows is text.",
+    '<|python_tag|>{"name": "get_weather", "parameters": {"city": "Nice"}}; that is all.',
+    content="; that is all.",
+    calls=[("get_weather", {"city": "Nice"})],
+)
+case(
+    "llama_undeclared_name",
+    "A Llama call naming no declared tool: the block is content, verbatim.",
+    '<|python_tag|>{"name": "web_fetch", "parameters": {"url": "https://example.com"}}',
+    content='<|python_tag|>{"name": "web_fetch", "parameters": {"url": "https://example.com"}}',
+)
 
 if __name__ == "__main__":
     out = sys.argv[1]

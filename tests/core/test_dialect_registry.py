@@ -185,7 +185,7 @@ def _declared_tags() -> dict[str, str]:
     declared = {tag for d in READ_DIALECTS.values() for tag in _tags_of(d)}
     declared |= {tag for block in D.BLOCKS for tag in (block.open, block.close)}
     named = {value: name for name, value in vars(tags).items() if isinstance(value, str) and value in declared}
-    return {named.get(tag, tag): tag for tag in declared}
+    return {named.get(tag, tag): tag for tag in declared if tag}  # (an empty tag: the declaration writes none)
 
 
 ROOT = Path(D.__file__).parents[2]

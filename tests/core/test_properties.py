@@ -18,8 +18,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from longcat_plugins.core import ParserOptions, parse
-from longcat_plugins.core.dialects import DIALECTS, MARKUPS, PAIR_KEY_OPENS, READ_DIALECTS
-from longcat_plugins.core.tags import THINK_CLOSES, THINK_OPENS
+from longcat_plugins.core.dialects import DIALECTS, MARKUPS, PAIR_KEY_OPENS, READ_DIALECTS, THINK_CLOSES, THINK_OPENS
 from tests.fuzz.outputs import value_ends
 from tests.grammar_cases import compact, written
 from tests.support.events import groups_of, prefixes_ok, split_at, stream, summary

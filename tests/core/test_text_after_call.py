@@ -1,6 +1,6 @@
 """Text after a call is kept exactly, the whitespace before it included, in every dialect the parser reads; for a
-call written as a name, a separator and a JSON object (``readers/sep_call.py``) also where the call's closing tag,
-or its block's, was left out. Whole and streamed a character at a time."""
+call written as a name, a separator and a JSON object between its tags (``readers/sep_call.py``) also where the
+call's closing tag, or its block's, was left out. Whole and streamed a character at a time."""
 
 from __future__ import annotations
 
@@ -15,7 +15,9 @@ from tests.support.events import feed
 TOOL = {"type": "function", "function": {"name": "f", "parameters": {"type": "object"}}}
 ARGUMENTS = {"city": "Paris"}
 TAILS = [" and more text", "\n and more", "\t\tand more", "\n\nand more", "and more"]
-SEPARATED = [d for d in READ_DIALECTS.values() if d.separated is not None]
+#: the dialects whose calls are a name, a separator and a JSON object between the call's own tags (a call with no tags
+#: of its own, Mistral's, has no closing tag to leave out: it ends with its arguments)
+SEPARATED = [d for d in READ_DIALECTS.values() if d.separated is not None and d.separated.call_open]
 
 
 def _read(text: str) -> list[ParsedMessage]:

@@ -18,9 +18,10 @@
   the output, split in steps, with the request's tools and keeps the reasoning; the tool stage takes the rest of that
   reading after each step (and after the reasoning stage's end); the two together equal one pass. Only for a request
   with tools (SGLang runs no tool stage without them) whose output starts where the request says.
-* ``progress``: text with no '<' is released at once (until a call is announced), up to a possible tool name, or
-  the head of a call object written with no tag at the start of the output (invariant 5); not where the options
-  hold text by design (a start nothing tells; a call, or a call object, that a stop may cut).
+* ``progress``: text with no character a tag starts with ('<', or a declared tag's first) is released at once
+  (until a call is announced), up to a possible tool name, or the head of a call object written with no tag at the
+  start of the output (invariant 5); not where the options hold text by design (a start nothing tells; a call, or a
+  call object, that a stop may cut).
 
 Every check runs under the case's parser options, drawn in any combination (``outputs.request_options``).
 * ``name``: a call's name is never empty and holds no whitespace or markup (design, section 3).
@@ -41,6 +42,7 @@ from longcat_plugins.core import MessageBuilder, ParsedMessage, ParserOptions, S
 from longcat_plugins.core import dialects as D
 from longcat_plugins.core.events import Content, Event, Reasoning, ToolCallArgs, ToolCallEnd, ToolCallStart
 from longcat_plugins.core.item_order import CallItemOrder
+from longcat_plugins.core.tag_starts import has_tag_start
 
 from ..support.events import feed, fold, groups_of, split_at, summary
 from ..support.strict_json import strict_json_loads
@@ -431,7 +433,7 @@ def run_checks(case: Case, only: str | None = None) -> list[Failure]:
     # once it is complete, and its text, or a call object's that may be cut, is held until then)
     may_hold_call = bool(whole.message.tool_calls) or _content_start(case)[:1] in ("{", "[")
     held = options.reasoning_start_unknown or (options.cut_calls_as_text and may_hold_call)
-    if "<" not in case.text and not held:
+    if not has_tag_start(case.text) and not held:
         failures += [f for run in runs if run.split == "chars" for f in _progress(case, run)]
     first: dict[str, Failure] = {}
     for f in failures:

@@ -248,6 +248,8 @@ def _sep_section(out: Output, dialect: D.Dialect, tools: list[Tool]) -> None:
     for i, tool in enumerate(tools):
         if i:
             out.add("block", rng.choice(("", "\n", " ")))
+            if not block.close:  # (a block with no closing tag ends with its call: the next call opens its own)
+                out.add("block", block.call_separator or block.open)
         namespace = sep.namespace if rng.random() < 0.7 else ""
         index = f"{sep.index_mark}{i}" if sep.index_mark and rng.random() < 0.8 else ""
         args = {identifier(rng, 8): json_arguments(rng, out.sentinel) for _ in range(rng.randrange(4))}
@@ -261,9 +263,10 @@ def _sep_section(out: Output, dialect: D.Dialect, tools: list[Tool]) -> None:
         if close:
             out.add("block", after + close)
         out.calls.append(ExpectedCall(tool.name, args))
-        if rng.random() < 0.15:  # text after the call (without its closing tag, the text ends the call)
+        if rng.random() < 0.15 and block.close:  # text after the call (without its closing tag, it ends the call)
             out.add("stray", _stray(out, "sep"))
-    out.add("block", rng.choice(("", "\n")) + block.close)
+    if block.close:  # (after a block with no closing tag, what follows decides its whitespace)
+        out.add("block", rng.choice(("", "\n")) + block.close)
 
 
 def _quoted_call(out: Output, dialect: D.Dialect, tool: Tool) -> None:
@@ -373,16 +376,19 @@ def add_block(out: Output, shape: str, tools: dict[str, Tool], typed: bool) -> N
         out.add("block", block.open + rng.choice(("", "\n", " ", "\n\n")) + ("[" if listed else ""))
         for i in range(1 if rng.random() < 0.75 else rng.randint(2, 3)):
             if i:
-                if rng.random() < 0.15 and not listed:
+                if rng.random() < 0.15 and not listed and block.close:
                     out.add("stray", _stray(out, "json"))
                 out.add("block", ("," if listed else "") + rng.choice(("\n", "", " ", "\n\n")))
+                if not block.close:  # (a block with no closing tag: its separator, or a block of its own)
+                    out.add("block", (block.call_separator or block.open) + rng.choice(("", " ", "\n")))
             tool = new_tool()
             body, args = _json_object(out, tool.name)
             out.add("block", body)
             out.calls.append(ExpectedCall(tool.name, args))
             if out.cut:
                 return
-        out.add("block", ("]" if listed else "") + rng.choice(("", "\n", " ")) + block.close)
+        # (after a block with no closing tag, what follows decides its whitespace)
+        out.add("block", ("]" if listed else "") + (rng.choice(("", "\n", " ")) + block.close if block.close else ""))
         return
     if shape.startswith("registered."):
         assert dialect is not None
@@ -517,7 +523,7 @@ def _expected_holds(segments: tuple[Segment, ...], options: dict[str, bool], sha
         return False
     if options.get("reasoning_start_unknown"):
         for role, text in (part for segment in segments for part in segment.parts):
-            if any(tag in text for tag in (*T.THINK_OPENS, *T.THINK_CLOSES)):
+            if any(tag in text for tag in (*D.THINK_OPENS, *D.THINK_CLOSES)):
                 return role == "think-markup"
     return True
 
@@ -535,7 +541,7 @@ def well_formed(rng: random.Random) -> Case:
     ]
     # reasoning first: closed, pre-opened by the template, or ended by the first call's tag
     r = rng.random()
-    open_tag, close_tag = rng.choice(list(zip(T.THINK_OPENS, T.THINK_CLOSES, strict=False)))
+    open_tag, close_tag = rng.choice(list(D.REASONING_TAGS))
     reasoning = prose(rng, out.sentinel)
     unclosed = False
     out.mark("reasoning")
@@ -559,7 +565,7 @@ def well_formed(rng: random.Random) -> Case:
             unclosed = True
             out.features.append("think.ended-by-call")
         else:
-            out.add("think-markup", rng.choice(T.THINK_CLOSES))
+            out.add("think-markup", rng.choice(D.THINK_CLOSES))
             out.features.append("think")
     for i, shape in enumerate(shapes):
         if not (unclosed and i == 0):

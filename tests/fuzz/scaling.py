@@ -16,7 +16,7 @@ from typing import Any, Final
 
 from longcat_plugins.core import StreamParser
 from longcat_plugins.core import dialects as D
-from longcat_plugins.core.tags import THINK_CLOSES, THINK_OPENS
+from longcat_plugins.core.tag_starts import TAG_STARTS
 from tests.support.tools import function_tool
 
 from .known import known_slow
@@ -308,12 +308,12 @@ def _tags() -> list[str]:
     """Every tag of every dialect the parser reads, the think tags and the end-of-sequence markers."""
     found: list[str] = []
     for d in D.READ_DIALECTS.values():
-        found += [d.block.open, d.block.close]
+        found += [tag for tag in (d.block.open, d.block.close) if tag]
         for declared in (d.markup, d.pairs, d.separated):
             if declared is not None:
-                found += [t for t in astuple(declared) if len(t) > 1 and t.startswith("<")]
+                found += [t for t in astuple(declared) if len(t) > 1 and t[0] in TAG_STARTS]
     return list(
-        dict.fromkeys([*found, *D.BLOCK_OPENS, *D.BLOCK_CLOSES, *D.END_OF_SEQUENCE, *THINK_OPENS, *THINK_CLOSES])
+        dict.fromkeys([*found, *D.BLOCK_OPENS, *D.BLOCK_CLOSES, *D.END_OF_SEQUENCE, *D.THINK_OPENS, *D.THINK_CLOSES])
     )
 
 
@@ -346,8 +346,8 @@ def _call_shapes(d: D.Dialect) -> dict[str, Callable[[int], str]]:
 def _other_shapes() -> dict[str, Callable[[int], str]]:
     h = D.DIALECTS["hermes"]
     return {
-        "reasoning": lambda n: THINK_OPENS[0] + "r " * (n // 2),
-        "reasoning-lt": lambda n: THINK_OPENS[0] + "r < " * (n // 4),
+        "reasoning": lambda n: D.THINK_OPENS[0] + "r " * (n // 2),
+        "reasoning-lt": lambda n: D.THINK_OPENS[0] + "r < " * (n // 4),
         "names": _repeat("x "),
         "name-lines": _repeat("x\n"),
         "functions-prefix": _repeat("functions."),

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from longcat_plugins.core import dialects as D
 from longcat_plugins.core import tags as T
 
 from .cases import Case, Segment, expected_of
@@ -137,7 +138,7 @@ def _valid(segments: tuple[Segment, ...], options: dict[str, bool]) -> bool:
         return False
     for i, segment in enumerate(segments):
         following = segments[i + 1] if i + 1 < len(segments) else None
-        closed = any(role == "think-markup" and text in T.THINK_CLOSES for role, text in segment.parts)
+        closed = any(role == "think-markup" and text in D.THINK_CLOSES for role, text in segment.parts)
         ended_by_call = segment.kind == "reasoning" and not closed  # by the call tag that follows it
         if ended_by_call and (following is None or not following.text.startswith(_WRAPPER_OPENS)):
             return False

@@ -11,7 +11,7 @@ import re
 from typing import Final
 
 from longcat_plugins.core import dialects as D
-from longcat_plugins.core import tags as T
+from longcat_plugins.core.tag_starts import TAG_STARTS
 
 SENTINEL: Final = re.compile(r"Zq[0-9]{4}x")
 
@@ -29,12 +29,12 @@ def _declared_tags() -> tuple[str, ...]:
         *((p.key_open, p.key_close, p.value_open, p.value_close) for p in map(_pairs, D.PAIR_DIALECTS.values())),
         *((c.call_open, c.separator, c.call_close) for c in D.SEPARATED.values()),
     ]
-    return tuple(dict.fromkeys(tag for group in groups for tag in group))
+    return tuple(dict.fromkeys(tag for group in groups for tag in group if tag))
 
 
 #: the end-of-sequence tokens every dialect reads, and those the dialects declare
 END_OF_SEQUENCE: Final = D.END_OF_SEQUENCE
-THINK_AND_EOS: Final = (*T.THINK_OPENS, *T.THINK_CLOSES, *END_OF_SEQUENCE)
+THINK_AND_EOS: Final = (*D.THINK_OPENS, *D.THINK_CLOSES, *END_OF_SEQUENCE)
 #: every tag of every dialect, reasoning's and the ends of sequence
 ALL_TAGS: Final = (*_declared_tags(), *THINK_AND_EOS)
 
@@ -46,8 +46,12 @@ UNICODE: Final = (
     "é", "中文", "😀", "👩‍💻", "𝄞", "\u2028", "\u200b", "\u0301", "ﬁ", "\u202e", "Ω", "\ufeff", "🇫🇷", "\U0010fffd",
 )  # fmt: skip
 CONTROL: Final = ("\x00", "\x01", "\x1f", "\x7f", "\b", "\f", "\r", "\t", "\v")
-#: '<' that starts no tag of any dialect
-HARMLESS_LT: Final = ("a < b", "<b>", "</b>", "<3", "<tool", "<longcat_", "<thinking>", "<<", "x<y", "</", "<br/>")
+#: '<' (or another character a tag starts with) that starts no tag of any dialect
+HARMLESS_LT: Final = (
+    "a < b", "<b>", "</b>", "<3", "<tool", "<longcat_", "<thinking>", "<<", "x<y", "</", "<br/>",
+    # the other characters a declared tag starts with, where they start none
+    *(text for c in sorted(TAG_STARTS - {"<"}) for text in (f"a {c} b", f"{c}{c}", f"x{c}1", f"{c}0]")),
+)  # fmt: skip
 #: markup fragments: whole tags, cut-off tags, JSON punctuation, escapes
 FRAGMENTS: Final = (
     *ALL_TAGS,

@@ -124,9 +124,24 @@ def other_family(text: str) -> bool:
 def _other_family_tags() -> tuple[str, ...]:
     from tests.extra_dialects import DECLARATIONS
 
-    fields = ("block", "pairs", "markup", "separated", "end_of_sequence")
-    declared = {tag for entry in DECLARATIONS for field in fields for tag in entry.get(field, ()) if tag[:1] == "<"}
+    declared = {tag for entry in DECLARATIONS for tag in _tags_of(D.declared(entry))}
     return tuple(sorted(declared - set(_markup_tags())))
+
+
+def _tags_of(dialect: D.Dialect) -> list[str]:
+    """The tags a dialect's output holds (whatever they start with; a name's end, a namespace and an index mark are
+    no tags, and an empty one is none)."""
+    tags = [dialect.block.open, dialect.block.close, *dialect.end_of_sequence, *(dialect.reasoning or ())]
+    if dialect.markup:
+        m = dialect.markup
+        tags += [m.call_open, m.call_close, m.param_open, m.param_close]
+    if dialect.pairs:
+        p = dialect.pairs
+        tags += [p.key_open, p.key_close, p.value_open, p.value_close]
+    if dialect.separated:
+        s = dialect.separated
+        tags += [s.call_open, s.separator, s.call_close, s.id_mark]
+    return [tag for tag in tags if tag]
 
 
 def _templates_by_dialect() -> dict[str, str]:

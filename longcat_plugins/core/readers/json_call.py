@@ -21,14 +21,14 @@ from typing import Any, Final
 from ..cursor import Cursor
 from ..identity_enum import IdentityEnum
 from ..schema import SchemaNode, ToolSchemas, convert_value, is_string_schema, strict_json_dumps
-from ..tags import NEED_MORE
+from ..tags import ARGUMENT_KEYS, NEED_MORE
 from ..tool_names import resolve_tool_name
 from ..untagged_names import UNTAGGED_GAP, UntaggedNames
 from .args_wrapper import inner_object, unwraps_arguments, wrapper_close
 from .json_value import JsonValueReader
 from .sink import MUTED, CallProgress, CallSink
 
-_ARGUMENT_KEYS: Final = ("arguments", "parameters")
+_ARGUMENT_KEYS: Final = ARGUMENT_KEYS
 #: the keys of a bare call object, as written
 _BARE_NAME_KEY: Final = ('"name"',)
 _BARE_ARGUMENT_KEYS: Final = tuple(f'"{key}"' for key in _ARGUMENT_KEYS)

@@ -18,6 +18,7 @@ from .. import tags as T
 from ..cursor import Cursor
 from ..identity_enum import IdentityEnum
 from ..schema import ToolSchemas
+from ..tag_starts import TAG_STARTS
 from ..whitespace import WHITESPACE, whitespace_end
 from .args_wrapper import inner_object, unwraps_arguments, wrapper_close
 from .json_value import JsonValueReader
@@ -30,8 +31,8 @@ _MAX_WHITESPACE_AFTER_CLOSE: Final = 256
 _NAME_PAIR_BOUND: Final = 128 + T.MAX_NAME_LENGTH
 #: inside a block, between pairs: a think tag, an end-of-sequence marker or a markup call cannot continue the
 #: block (one that never closes): it ends the call and the block
-_KV_BLOCK_BODY_TAGS: Final = T.TagSet(*KV_BODY_TAGS.tags, *T.THINK_OPENS, *T.THINK_CLOSES)
-_ENDS_BLOCK: Final = frozenset((*T.THINK_OPENS, *T.THINK_CLOSES, *D.END_OF_SEQUENCE, *D.CALL_OPENS))
+_KV_BLOCK_BODY_TAGS: Final = T.TagSet(*KV_BODY_TAGS.tags, *D.THINK_OPENS, *D.THINK_CLOSES)
+_ENDS_BLOCK: Final = frozenset((*D.THINK_OPENS, *D.THINK_CLOSES, *D.END_OF_SEQUENCE, *D.CALL_OPENS))
 
 
 class PairTables:
@@ -213,7 +214,7 @@ class KvCallReader(MarkupCall):
                 self._state = _State.OPEN_PAREN
                 pos += 1
             return pos, True
-        if c != "<":  # ``KEY: value`` lines, when KEY is a parameter of the tool
+        if c not in TAG_STARTS:  # ``KEY: value`` lines, when KEY is a parameter of the tool
             self._tool = self._name
             key = line_key(cur, pos, self._accepts_line_key)
             if key is T.NEED_MORE:
@@ -280,7 +281,7 @@ class KvCallReader(MarkupCall):
             return self._read_bare_body(cur, pos)
         buf = cur.text
         n = len(buf)
-        if buf[pos] != "<":
+        if buf[pos] not in TAG_STARTS:
             pos = self._body_text(buf, pos)
             return pos, True
         tag = _KV_BLOCK_BODY_TAGS.match(cur, pos)
@@ -308,7 +309,7 @@ class KvCallReader(MarkupCall):
         end = whitespace_end(buf, pos)
         if end == n and not cur.ended and end - pos <= _MAX_WHITESPACE_AFTER_CLOSE:
             return pos, False
-        tag = KV_BODY_TAGS.match(cur, end) if end < n and buf[end] == "<" else None
+        tag = KV_BODY_TAGS.match(cur, end) if end < n and buf[end] in TAG_STARTS else None
         if tag is T.NEED_MORE:
             return pos, False
         if tag is None and cur.ended and end < n and self._tables.cut.is_prefix_at(buf, end):
@@ -364,7 +365,7 @@ class KvCallReader(MarkupCall):
             return pos, True
         tables = self._tables
         value_open = tables.pairs.value_open
-        tag = tables.value_open.match(cur, pos) if buf[pos] == "<" else None
+        tag = tables.value_open.match(cur, pos) if buf[pos] in TAG_STARTS else None
         if tag is T.NEED_MORE:
             return pos, False
         if tag is None and cur.ended and tables.value_open.is_prefix_at(buf, pos):
@@ -442,7 +443,7 @@ class KvCallReader(MarkupCall):
             pos = end + 1
             self._json_closers = self._tables.after_json  # (a paren is closed once)
             return pos, True
-        tag = self._after_json.match(cur, end) if end < n and buf[end] == "<" else None
+        tag = self._after_json.match(cur, end) if end < n and buf[end] in TAG_STARTS else None
         if tag is T.NEED_MORE:
             return pos, False
         if isinstance(tag, str):
@@ -459,7 +460,7 @@ class KvCallReader(MarkupCall):
         if buf[pos] in WHITESPACE:
             pos = self._whitespace.take(buf, pos)
             return pos, True
-        if buf[pos] == "<":
+        if buf[pos] in TAG_STARTS:
             self._state = _State.BODY
             return pos, True
         key = line_key(cur, pos, self._accepts_line_key)

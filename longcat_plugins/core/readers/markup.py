@@ -208,7 +208,7 @@ class MarkupCall(CallProgress):
         return end
 
     def _body_text(self, buf: str, pos: int) -> int:
-        """At a character of the body that is not '<': whitespace is taken (a tag after it makes it markup);
+        """At a character of the body that starts no tag: whitespace is taken (a tag after it makes it markup);
         anything else is stray text."""
         if buf[pos] in WHITESPACE:
             return self._whitespace.take(buf, pos)

@@ -20,6 +20,7 @@ from .. import tags as T
 from ..cursor import Cursor
 from ..identity_enum import IdentityEnum
 from ..schema import ToolSchemas
+from ..tag_starts import TAG_STARTS, find_tag_start
 from ..whitespace import WHITESPACE, WhitespaceRun, whitespace_end
 from .json_value import JsonValueReader
 from .sink import MUTED, CallProgress, CallSink
@@ -39,20 +40,38 @@ _OPEN, _NAME, _ARGS_START, _ARGS, _AFTER_ARGS = _State
 class _Tables:
     """What reading one declaration's calls needs, built once per declaration."""
 
-    __slots__ = ("after", "separated")
+    __slots__ = ("after", "head", "separated")
 
     def __init__(self, separated: D.Separated) -> None:
         self.separated: Final = separated
         #: after the arguments: the call's closing tag, or a tag that ends the block (the closing tag left out)
-        self.after: Final = T.TagSet(separated.call_close, *D.BLOCK_CLOSES, *D.CALL_OPENS, *D.END_OF_SEQUENCE)
+        ends = (separated.call_close, *D.BLOCK_CLOSES, *D.CALL_OPENS, *D.END_OF_SEQUENCE)
+        self.after: Final = T.TagSet(*(tag for tag in ends if tag))
+        #: how far the separator may be from the call's start: a name, and an id after its mark
+        self.head: Final = (T.MAX_NAME_LENGTH + 1) * (2 if separated.id_mark else 1) + len(separated.id_mark)
 
 
-_TABLES: Final = {s: _Tables(s) for s in D.SEPARATED.values()}
+#: what a name or an id never holds: whitespace, markup, the start of a tag (a name read whole holds none of what a
+#: name read as it streams would stop at)
+_NOT_IN_NAMES: Final = frozenset((*WHITESPACE, *"<>{}", *TAG_STARTS))
+_TABLES: Final = {s: _Tables(s) for s in (*D.SEPARATED.values(), *D.NAMED_BLOCKS.values())}
+
+
+def _written_id(text: str, separated: D.Separated) -> tuple[str, str | None]:
+    """``text`` (between the opening tag and the separator) split into what names the call and the id written after
+    the declared id mark (None: none written, or one that is no id: empty, or holding whitespace or markup)."""
+    if not separated.id_mark or separated.id_mark not in text:
+        return text, None
+    text, _, call_id = text.partition(separated.id_mark)
+    call_id = call_id.strip()
+    if not call_id or len(call_id) > T.MAX_NAME_LENGTH or any(c in _NOT_IN_NAMES for c in call_id):
+        return text, None
+    return text, call_id
 
 
 def _written_name(text: str, separated: D.Separated) -> str | None:
-    """The name in ``text`` (between the opening tag and the separator) without the declared namespace and index
-    suffix; None when it is no name (empty, or holding whitespace or markup)."""
+    """The name in ``text`` (between the opening tag and the separator, or the id mark) without the declared
+    namespace and index suffix; None when it is no name (empty, or holding whitespace or markup)."""
     name = text.strip()
     namespace, index_mark = separated.namespace, separated.index_mark
     if namespace and name.startswith(namespace):
@@ -61,7 +80,7 @@ def _written_name(text: str, separated: D.Separated) -> str | None:
         head, mark, index = name.rpartition(index_mark)
         if mark and index.isdigit():
             name = head
-    if not name or len(name) > T.MAX_NAME_LENGTH or any(c in WHITESPACE or c in "<>{}" for c in name):
+    if not name or len(name) > T.MAX_NAME_LENGTH or any(c in _NOT_IN_NAMES for c in name):
         return None
     return name
 
@@ -94,23 +113,30 @@ class SepCallReader(CallProgress):
                     return self._fail(pos)
                 if not value.done:
                     return pos
+                if not sep.call_close:  # (a call with no tags of its own ends with its arguments)
+                    self._finish()
+                    return pos
                 self._state = _AFTER_ARGS
             elif state is _OPEN:
                 pos += len(sep.call_open)
                 self._state = _NAME
             elif state is _NAME:
-                at = buf.find(sep.separator, pos, pos + T.MAX_NAME_LENGTH + len(sep.separator) + 2)
+                head = self._tables.head
+                at = buf.find(sep.separator, pos, pos + head + len(sep.separator) + 1)
                 if at < 0:
-                    looked = buf[pos : pos + T.MAX_NAME_LENGTH + 2]
-                    lt = looked.find("<")  # (the separator, cut off, may follow the name)
-                    cut = lt >= 0 and not sep.separator.startswith(looked[lt:])
-                    if len(looked) > T.MAX_NAME_LENGTH + 1 or cur.ended or cut:
+                    looked = buf[pos : pos + head + 1]
+                    written, _ = _written_id(looked, sep)
+                    at_tag = find_tag_start(written, 0)  # (the separator or the id mark, cut off, may follow the name)
+                    rest = written[at_tag:]
+                    cut = at_tag >= 0 and not (sep.separator.startswith(rest) or sep.id_mark.startswith(rest))
+                    if len(looked) > head or cur.ended or cut:
                         return self._fail(pos)
                     return pos
-                name = _written_name(buf[pos:at], sep)
+                written, call_id = _written_id(buf[pos:at], sep)
+                name = _written_name(written, sep)
                 if name is None:
                     return self._fail(pos)
-                self._announce(name)
+                self._announce(name, call_id)
                 self._state = _ARGS_START
                 pos = at + len(sep.separator)
             elif state is _ARGS_START:
@@ -125,7 +151,7 @@ class SepCallReader(CallProgress):
                 if buf[pos] in WHITESPACE:
                     pos = self._after.take(buf, pos)
                     continue
-                tag = self._tables.after.match(cur, pos) if buf[pos] == "<" else None
+                tag = self._tables.after.match(cur, pos) if buf[pos] in TAG_STARTS else None
                 if tag is T.NEED_MORE:
                     return pos
                 if tag is None:
@@ -150,9 +176,9 @@ class SepCallReader(CallProgress):
             self._sink.content(self._value.take_unread())
         self._finish()
 
-    def _announce(self, name: str) -> None:
+    def _announce(self, name: str, call_id: str | None = None) -> None:
         self._announced = True
-        if not self._sink.start_call(name):
+        if not self._sink.start_call(name, call_id):
             self._unknown = True
             self._sink = MUTED
 

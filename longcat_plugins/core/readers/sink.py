@@ -33,7 +33,7 @@ class CallSink:
     """Where a call reader reports what it read, in order: the parser takes the reports after each read. A reader
     reads one call, so its reports name no call. Argument fragments reported one after another are one report."""
 
-    __slots__ = ("_args", "_problems", "_resolve", "reports", "texts")
+    __slots__ = ("_args", "_problems", "_resolve", "call_id", "reports", "texts")
 
     def __init__(self, resolve: Callable[[str], str | None], problems: ProblemLog | None = None) -> None:
         self._resolve = resolve
@@ -46,13 +46,16 @@ class CallSink:
         # the fragments of the last report while it is an ARGS report (joined when another report follows or the
         # parser takes the reports)
         self._args: list[str] = []
+        #: the id the model wrote for the call last announced, if it wrote one (the parser takes it with the START)
+        self.call_id: str | None = None
 
-    def start_call(self, written: str) -> bool:
-        """Announce the call ``written`` names; False when it names no tool of the request (then the block is not a
-        call: the reader fails)."""
+    def start_call(self, written: str, call_id: str | None = None) -> bool:
+        """Announce the call ``written`` names (with the id the model wrote for it, if any); False when it names no
+        tool of the request (then the block is not a call: the reader fails)."""
         name = self._resolve(written)
         if name is None:
             return False
+        self.call_id = call_id
         self._join_args()
         self.reports.append(_START)
         self.texts.append(name)
@@ -107,7 +110,7 @@ class _MutedSink(CallSink):
     def __init__(self) -> None:
         super().__init__(_no_name)
 
-    def start_call(self, written: str) -> bool:
+    def start_call(self, written: str, call_id: str | None = None) -> bool:
         return False
 
     def call_args(self, text: str) -> None:

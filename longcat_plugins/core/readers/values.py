@@ -12,12 +12,13 @@ from typing import Final
 from .. import dialects as D
 from .. import tags as T
 from ..cursor import Cursor
+from ..tag_starts import ONLY_LT, TAG_STARTS, find_tag_start
 from ..whitespace import whitespace_end
 
 _NEEDS_ESCAPE: Final = re.compile(r'["\\\x00-\x1f\ud800-\udfff]')
 _SURROGATE: Final = re.compile(r"[\ud800-\udfff]")
 _MAX_CLOSER_RUN: Final = 512  # how much of a run of closing tags inside a value is held back while undecided
-_LINE_BREAK_OR_TAG: Final = re.compile("[\n<]")
+_LINE_BREAK_OR_TAG: Final = re.compile("[\n" + "".join(map(re.escape, sorted(TAG_STARTS))) + "]")
 _SPACES: Final = re.compile("[ \t\r]*")
 #: ``json.dumps(value, ensure_ascii=False)``, without building an encoder per call
 dumps: Final = json.JSONEncoder(ensure_ascii=False).encode
@@ -109,7 +110,7 @@ class Closers:
         c = buf[pos]
         if c == "\n":
             return True
-        if c == "<":
+        if c in TAG_STARTS:
             tag = self._after_own.match(cur, pos)
             if tag is not None:
                 return tag if tag is T.NEED_MORE else True
@@ -133,7 +134,7 @@ class Closers:
         reading = self._reading_on
         passed = False
         while True:
-            i = buf.find("<", pos, limit)
+            i = buf.find("<", pos, limit) if ONLY_LT else find_tag_start(buf, pos, limit)
             if i < 0:
                 if len(buf) >= limit:
                     return passed
@@ -196,7 +197,7 @@ class Closers:
                 return True
             if pos == len(buf):
                 return True if cur.ended else T.NEED_MORE
-            if buf[pos] != "<" or after_closer.match(cur, pos) is None:
+            if buf[pos] not in TAG_STARTS or after_closer.match(cur, pos) is None:
                 return block_closed and "\n" in buf[after:pos]
 
 
@@ -255,7 +256,7 @@ class PlainValue:
         out = self._out
         start = pos  # (the value's text from here is passed on in one piece, at a stop or at the end of the text)
         while pos < n:
-            i = buf.find("<", pos)
+            i = buf.find("<", pos) if ONLY_LT else find_tag_start(buf, pos)
             if i < 0:
                 end = n
                 if not cur.ended and self._strip_newlines and buf[n - 1] == "\n":
@@ -291,9 +292,11 @@ class PlainValue:
         self.done = True
 
     def continues(self, text: str) -> bool:
-        """Whether ``text`` only continues the value, with nothing to decide (no '<', no possible trailing newline).
-        The fast path of a long value: the caller passes it on itself."""
-        return self._started and "<" not in text and not (self._strip_newlines and text[-1] == "\n")
+        """Whether ``text`` only continues the value, with nothing to decide (no tag start, no possible trailing
+        newline). The fast path of a long value: the caller passes it on itself."""
+        if not (("<" not in text) if ONLY_LT else find_tag_start(text, 0) < 0):
+            return False
+        return self._started and not (self._strip_newlines and text[-1] == "\n")
 
 
 #: ``KEY:`` at the start of a line of a key/value body written as ``key: value`` lines
@@ -345,7 +348,7 @@ class LineValue:
                 out(buf[pos:])
                 return n
             i = m.start()
-            if buf[i] == "<":
+            if buf[i] in TAG_STARTS:
                 tag = KV_BODY_TAGS.match(cur, i)
                 if tag is None:
                     out(buf[pos : i + 1])
@@ -366,7 +369,7 @@ class LineValue:
                     return i
                 self.done = True
                 return i
-            if buf[j] == "<":
+            if buf[j] in TAG_STARTS:
                 tag = KV_BODY_TAGS.match(cur, j)
                 if tag is T.NEED_MORE:
                     return i
@@ -387,4 +390,4 @@ class LineValue:
         self.done = True
 
     def continues(self, text: str) -> bool:
-        return "<" not in text and "\n" not in text
+        return (("<" not in text) if ONLY_LT else find_tag_start(text, 0) < 0) and "\n" not in text

@@ -23,6 +23,7 @@ from ..cursor import Cursor
 from ..dialects import Markup
 from ..identity_enum import IdentityEnum
 from ..schema import ToolSchemas
+from ..tag_starts import TAG_STARTS
 from ..whitespace import WHITESPACE, whitespace_end
 from .json_value import JsonValueReader
 from .markup import MarkupCall
@@ -62,7 +63,7 @@ class MarkupTables:
         #: the body of a call that names no tool (read only to be returned as text) also ends at a think tag between
         #: its parameters, which is then read as the text around the block reads it (a mention of a call inside
         #: reasoning)
-        self.unknown_body: Final = T.TagSet(*self.body.tags, *T.THINK_OPENS, *T.THINK_CLOSES)
+        self.unknown_body: Final = T.TagSet(*self.body.tags, *D.THINK_OPENS, *D.THINK_CLOSES)
         #: what a call's text may end in, cut off by the end of the output, that is markup: a prefix of a tag of the
         #: body, or of a value's closing tag (the value it closes ended where the tag begins)
         self.cut: Final = T.TagSet(*self.body.tags, markup.param_close)
@@ -138,7 +139,7 @@ class XmlCallReader(MarkupCall):
                 if self._state is _JSON_ARGS:
                     return pos
             elif state is _BODY:
-                if buf[pos] != "<":
+                if buf[pos] not in TAG_STARTS:
                     if buf[pos] == "{" and self._body_blank:
                         self._begin_json()
                         continue
