@@ -142,6 +142,11 @@ def call_block(draw: st.DrawFn, shapes: tuple[str, ...] = SHAPES) -> tuple[str, 
     return f"<longcat_tool_call>{name}\n{pairs}</longcat_tool_call>", [(name, args)]
 
 
+#: what joins the calls of a block with no closing tag (Llama's ``;``): text right after a block does not begin with
+#: one, which would be read as such (markup, at the end of the output)
+CALL_SEPARATORS = tuple({d.block.call_separator for d in READ_DIALECTS.values() if d.block.call_separator})
+
+
 @st.composite
 def conversation(draw: st.DrawFn) -> tuple[str, str, str, list[tuple[str, dict[str, Any]]]]:
     """Reasoning, content and call blocks interleaved; returns (text, reasoning, content, calls)."""
@@ -153,6 +158,7 @@ def conversation(draw: st.DrawFn) -> tuple[str, str, str, list[tuple[str, dict[s
     after_block = False
     for _ in range(draw(st.integers(0, 3))):
         before = draw(PLAIN)
+        assume(not (after_block and before.lstrip(" \t\r\n").startswith(CALL_SEPARATORS)))
         block, block_calls = draw(call_block())
         text += before + block
         if not (after_block and not before.strip(" \t\r\n")):  # whitespace between two blocks is markup
@@ -161,6 +167,7 @@ def conversation(draw: st.DrawFn) -> tuple[str, str, str, list[tuple[str, dict[s
         after_block = True
     assume(len({n for n, _ in calls}) == len(calls))  # one schema per tool name
     after = draw(PLAIN)
+    assume(not (after_block and after.lstrip(" \t\r\n").startswith(CALL_SEPARATORS)))
     text += after
     if not (after_block and not after.strip(" \t\r\n")):  # and so is whitespace after the last block
         content_parts.append(after)
